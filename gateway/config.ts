@@ -1,0 +1,15 @@
+import { Type as T, type Static, type TObject } from "@sinclair/typebox";
+import { BaseConfig, configOrExit, loadConfig } from "../services/kit/config";
+
+const GatewayConfigProps = {
+  ...BaseConfig,
+  PORT: T.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: T.String({ default: "0.0.0.0" }),
+  BODY_LIMIT_BYTES: T.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 1024 * 1024 }),
+  KEY_CACHE_TTL_MS: T.Integer({ minimum: 0, maximum: 300_000, default: 30_000 }),
+  SERVICES: T.String({ default: "keys,memories,tags,search", description: "Services /readyz waits for" }),
+};
+
+export type GatewayConfig = Static<TObject<typeof GatewayConfigProps>>;
+
+export const loadGatewayConfig = () => configOrExit(() => loadConfig(GatewayConfigProps));

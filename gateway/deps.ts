@@ -1,0 +1,18 @@
+import type { NatsConnection } from "nats";
+import type Redis from "ioredis";
+import type { Bus } from "../services/kit/bus";
+import type { Logger } from "../services/kit/log";
+import type { GatewayConfig } from "./config";
+import type { Guard } from "./http/guard";
+import type { UsageRecorder } from "./http/usage-recorder";
+
+/** Everything the gateway's adapters need, built once in main.ts. */
+export interface GatewayDeps {
+  config: GatewayConfig;
+  nc: NatsConnection;
+  redis: Redis;
+  bus: Bus;
+  guard: Guard;
+  usage: UsageRecorder;
+  log: Logger;
+}

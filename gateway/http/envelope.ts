@@ -1,0 +1,42 @@
+import { httpStatusOf, type ServiceError } from "../../services/contract/errors";
+import type { PageOf } from "../../services/contract/common";
+
+const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8" };
+
+export interface Meta {
+  request_id: string;
+  latency_ms?: number;
+  total?: number;
+  limit?: number;
+  offset?: number;
+  has_more?: boolean;
+}
+
+/** Spec section 4.1: `data` + `meta`, `X-Request-Id` on every response. */
+export function successResponse(data: unknown, meta: Meta, headers: Record<string, string>): Response {
+  return new Response(JSON.stringify({ data, meta }), {
+    status: 200,
+    headers: { ...JSON_HEADERS, ...headers, "X-Request-Id": meta.request_id },
+  });
+}
+
+export function listMeta(page: PageOf<unknown>, requestId: string, latencyMs: number): Meta {
+  return {
+    request_id: requestId,
+    latency_ms: latencyMs,
+    total: page.total,
+    limit: page.limit,
+    offset: page.offset,
+    has_more: page.offset + page.items.length < page.total,
+  };
+}
+
+/** Spec section 7.1: `{error: {code, message, details?}, meta: {request_id}}`. */
+export function errorResponse(error: ServiceError, requestId: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ error: error.toBody(), meta: { request_id: requestId } }), {
+    status: httpStatusOf(error.code),
+    headers: { ...JSON_HEADERS, ...headers, "X-Request-Id": requestId },
+  });
+}
+
+export const roundMs = (ms: number) => Math.round(ms * 100) / 100;

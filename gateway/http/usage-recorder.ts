@@ -1,0 +1,53 @@
+import type { NatsConnection } from "nats";
+import { USAGE_SUBJECT, type UsageRow } from "../../services/contract/usage";
+import { encodeJson } from "../../services/kit/wire";
+import type { Logger } from "../../services/kit/log";
+
+const statusClassOf = (status: number) => (status === 429 ? "429" : `${Math.floor(status / 100)}xx`);
+
+/**
+ * Counts requests in memory and publishes one aggregated batch to JetStream every interval,
+ * so usage costs the hot path only a Map update.
+ */
+export function createUsageRecorder(nc: NatsConnection, log: Logger, intervalMs = 500) {
+  let pending = new Map<string, UsageRow>();
+  const js = nc.jetstream();
+
+  const flush = async () => {
+    if (pending.size === 0) return;
+    const batch = pending;
+    pending = new Map();
+    try {
+      await js.publish(USAGE_SUBJECT, encodeJson([...batch.values()]));
+    } catch (err) {
+      log.warn("usage batch not published, kept for the next flush", { error: (err as Error).message, rows: batch.size });
+      // Merge back, bounded so an outage cannot grow memory without limit.
+      if (pending.size < 50_000) for (const [k, row] of batch) merge(k, row);
+    }
+  };
+
+  const merge = (k: string, row: UsageRow) => {
+    const existing = pending.get(k);
+    if (existing) {
+      existing.count += row.count;
+      existing.rateLimited += row.rateLimited;
+    } else pending.set(k, row);
+  };
+
+  const timer = setInterval(() => void flush(), intervalMs);
+
+  return {
+    record(tenant: string, keyId: string, route: string, status: number) {
+      const day = new Date().toISOString().slice(0, 10);
+      const statusClass = status === 429 ? "4xx" : statusClassOf(status);
+      const k = `${tenant}\u0000${keyId}\u0000${day}\u0000${route}\u0000${statusClass}`;
+      merge(k, { tenant, keyId, day, route, statusClass, count: status === 429 ? 0 : 1, rateLimited: status === 429 ? 1 : 0 });
+    },
+    async close() {
+      clearInterval(timer);
+      await flush();
+    },
+  };
+}
+
+export type UsageRecorder = ReturnType<typeof createUsageRecorder>;

@@ -1,0 +1,56 @@
+import { loadGatewayConfig } from "./config";
+import { createLogger, errorFields } from "../services/kit/log";
+import { connectNats, connectRedis, redisReady } from "../services/kit/connect";
+import { createBus } from "../services/kit/bus";
+import { ensureStream } from "../services/kit/streams";
+import { STREAMS } from "../services/contract/streams";
+import { createAuthenticator } from "./http/auth";
+import { createRateLimiter } from "./http/rate-limit";
+import { createGuard } from "./http/guard";
+import { createUsageRecorder } from "./http/usage-recorder";
+import { createApp } from "./app";
+import type { GatewayDeps } from "./deps";
+
+const config = loadGatewayConfig();
+const log = createLogger({ service: "gateway", pid: process.pid }, config.LOG_LEVEL);
+const redis = connectRedis(config.REDIS_URL, log, "gateway");
+await redisReady(redis, log);
+const nc = await connectNats(config.NATS_URL, "gateway", log);
+await ensureStream(nc, STREAMS.USAGE);
+const bus = createBus(nc, { timeoutMs: config.NATS_REQUEST_TIMEOUT_MS });
+const auth = createAuthenticator(nc, bus, { ttlMs: config.KEY_CACHE_TTL_MS, negativeTtlMs: 2000, maxEntries: 10_000 });
+const deps: GatewayDeps = {
+  config,
+  nc,
+  redis,
+  bus,
+  guard: createGuard(auth, createRateLimiter(redis)),
+  usage: createUsageRecorder(nc, log),
+  log,
+};
+const state = { stopping: false };
+const app = createApp(deps, state).listen({ port: config.PORT, hostname: config.HOST, maxRequestBodySize: config.BODY_LIMIT_BYTES * 4 });
+log.info("gateway listening", { port: app.server?.port });
+
+let inFlightCheck = () => (app.server?.pendingRequests ?? 0) > 0;
+const shutdown = async (signal: string) => {
+  if (state.stopping) return;
+  state.stopping = true; // /readyz answers 503 from now on
+  log.info("shutting down", { signal });
+  const hardStop = setTimeout(() => process.exit(1), 25_000);
+  try {
+    await app.server?.stop(false); // stop accepting, let in-flight requests finish
+    const deadline = Date.now() + 15_000;
+    while (inFlightCheck() && Date.now() < deadline) await Bun.sleep(10);
+    await deps.usage.close();
+    auth.close();
+    await nc.drain();
+    await redis.quit().catch(() => redis.disconnect());
+  } catch (err) {
+    log.error("shutdown error", errorFields(err));
+  }
+  clearTimeout(hardStop);
+  process.exit(0);
+};
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

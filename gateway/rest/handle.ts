@@ -1,0 +1,66 @@
+import { coerceQuery, isUuid } from "../../services/contract/validation";
+import { ServiceError, toServiceError } from "../../services/contract/errors";
+import type { PageOf } from "../../services/contract/common";
+import { readJsonObject } from "../http/body";
+import { errorResponse, listMeta, roundMs, successResponse } from "../http/envelope";
+import { requireScope } from "../http/guard";
+import { requestIdOf } from "../http/request-id";
+import type { GatewayDeps } from "../deps";
+import type { RestRequest, RestRoute } from "./route";
+import { errorFields } from "../../services/kit/log";
+
+/** Repeated query keys (`tag_id=a&tag_id=b`) become arrays. */
+export function parseQuery(url: string): Record<string, string | string[]> {
+  const q = url.indexOf("?");
+  const out: Record<string, string | string[]> = {};
+  if (q < 0) return out;
+  for (const [k, v] of new URLSearchParams(url.slice(q + 1))) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+/** Runs one REST request: guard → scope → input → one NATS call → envelope. Always one Response. */
+export async function handleRest(deps: GatewayDeps, route: RestRoute, request: Request, params: Record<string, string>): Promise<Response> {
+  const started = performance.now();
+  const requestId = requestIdOf(request);
+  const admission = await deps.guard.admit(request, requestId);
+  let status = 200;
+  try {
+    if (!admission.ok) {
+      const res = errorResponse(admission.error, requestId, admission.headers);
+      status = res.status;
+      return res;
+    }
+    try {
+      requireScope(admission.identity, route.op.scope);
+      for (const [name, message] of Object.entries(route.ids ?? {})) {
+        if (!isUuid(params[name])) throw new ServiceError("NOT_FOUND", message);
+      }
+      const hasBody = route.method === "POST" || route.method === "PATCH";
+      const req: RestRequest = {
+        params,
+        query: parseQuery(request.url),
+        body: hasBody ? await readJsonObject(request, deps.config.BODY_LIMIT_BYTES) : undefined,
+      };
+      const raw = route.input ? route.input(req) : hasBody ? { ...req.body, ...params } : { ...coerceQuery(route.op.input, req.query) as object, ...params };
+      const data = await deps.bus.call(route.op, raw, { requestId, caller: admission.identity.caller });
+      const latency = roundMs(performance.now() - started);
+      if (route.list) {
+        const page = data as PageOf<unknown>;
+        return successResponse(page.items, listMeta(page, requestId, latency), admission.headers);
+      }
+      return successResponse(data, { request_id: requestId, latency_ms: latency }, admission.headers);
+    } catch (err) {
+      const error = toServiceError(err);
+      if (!(err instanceof ServiceError)) deps.log.error("unexpected gateway error", { request_id: requestId, ...errorFields(err) });
+      const res = errorResponse(error, requestId, admission.headers);
+      status = res.status;
+      return res;
+    }
+  } finally {
+    const caller = admission.identity?.caller;
+    if (caller) deps.usage.record(caller.tenant, caller.keyId, `${route.method} /v1${route.path}`, status);
+  }
+}

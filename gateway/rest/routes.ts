@@ -1,0 +1,5 @@
+import { keyRoutes } from "./keys";
+import type { RestRoute } from "./route";
+
+/** Every REST route of /v1; each domain contributes its own list. */
+export const restRoutes: RestRoute[] = [...keyRoutes];

@@ -1,0 +1,157 @@
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Subprocess } from "bun";
+import { freePort, startNats, startRedis, type NatsProcess, type RedisProcess } from "./infra";
+import { resolveAdminKey } from "./admin-key";
+
+export const ALL_SERVICES = ["keys", "memories", "tags", "search"] as const;
+export type ServiceName = (typeof ALL_SERVICES)[number];
+
+const ROOT = resolve(import.meta.dir, "../..");
+/** Services present in this checkout (each issue adds its own). */
+export const SERVICE_NAMES = ALL_SERVICES.filter((n) => existsSync(join(ROOT, "services", n, "main.ts")));
+
+export interface StackOptions {
+  dataDir: string;
+  /** Gateway port; 0 or undefined = a free port. */
+  port?: number;
+  replicas?: Partial<Record<ServiceName, number>>;
+  /** Extra environment for every process (LOG_LEVEL, limits…). */
+  env?: Record<string, string>;
+}
+
+/** One child process of the stack (a service replica or the gateway). */
+export interface Child {
+  name: string;
+  proc: Subprocess;
+  logFile: string;
+  /** SIGTERM and wait for the exit code. */
+  stop(): Promise<number>;
+  kill9(): Promise<void>;
+}
+
+export interface Stack {
+  baseUrl: string;
+  adminKey: string;
+  adminKeyGenerated: boolean;
+  adminKeyFile: string | null;
+  redisUrl: string;
+  natsUrl: string;
+  /** Private infrastructure; null when REDIS_URL / NATS_URL point elsewhere. */
+  redis: RedisProcess | null;
+  nats: NatsProcess | null;
+  services: Record<ServiceName, Child[]>;
+  gateway: Child;
+  env: Record<string, string>;
+  /** Starts one more replica of a service (or a replacement). */
+  addReplica(name: ServiceName): Child;
+  waitReady(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function spawnChild(name: string, entry: string, env: Record<string, string>, logDir: string): Child {
+  const logFile = join(logDir, `${name}.log`);
+  const fd = openSync(logFile, "a");
+  const proc = Bun.spawn([process.execPath, join(ROOT, entry)], { cwd: ROOT, env, stdout: fd, stderr: fd, stdin: "ignore" });
+  closeSync(fd);
+  return {
+    name,
+    proc,
+    logFile,
+    async stop() {
+      if (proc.exitCode === null && !proc.killed) proc.kill("SIGTERM");
+      return await proc.exited;
+    },
+    async kill9() {
+      proc.kill("SIGKILL");
+      await proc.exited;
+    },
+  };
+}
+
+/**
+ * Starts the whole topology as separate processes: Redis and NATS (private, unless REDIS_URL /
+ * NATS_URL are set), each service (N replicas each) and the gateway; resolves when /readyz is 200.
+ */
+export async function startStack(opts: StackOptions): Promise<Stack> {
+  const dataDir = resolve(opts.dataDir);
+  const logDir = join(dataDir, "logs");
+  mkdirSync(logDir, { recursive: true });
+  const redis = process.env.REDIS_URL ? null : await startRedis({ dataDir });
+  const nats = process.env.NATS_URL ? null : await startNats({ dataDir });
+  const redisUrl = redis?.url ?? process.env.REDIS_URL!;
+  const natsUrl = nats?.url ?? process.env.NATS_URL!;
+  const admin = resolveAdminKey(dataDir);
+  const port = opts.port || (await freePort());
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+    ...opts.env,
+    REDIS_URL: redisUrl,
+    NATS_URL: natsUrl,
+    DATA_DIR: dataDir,
+    BOOTSTRAP_ADMIN_KEY: admin.key,
+    PORT: String(port),
+    SERVICES: SERVICE_NAMES.join(","),
+  };
+  let counter = 0;
+  const services = Object.fromEntries(SERVICE_NAMES.map((n) => [n, [] as Child[]])) as Record<ServiceName, Child[]>;
+  const addReplica = (name: ServiceName) => {
+    const child = spawnChild(`${name}-${++counter}`, `services/${name}/main.ts`, env, logDir);
+    services[name].push(child);
+    return child;
+  };
+  for (const name of SERVICE_NAMES) for (let i = 0; i < (opts.replicas?.[name] ?? 1); i++) addReplica(name);
+  const gateway = spawnChild("gateway", "gateway/main.ts", env, logDir);
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  const all = () => [gateway, ...Object.values(services).flat()];
+  const stack: Stack = {
+    baseUrl,
+    adminKey: admin.key,
+    adminKeyGenerated: admin.generated,
+    adminKeyFile: admin.file,
+    redisUrl,
+    natsUrl,
+    redis,
+    nats,
+    services,
+    gateway,
+    env,
+    addReplica,
+    async waitReady(timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      let last = "";
+      while (Date.now() < deadline) {
+        const dead = all().find((c) => c.proc.exitCode !== null);
+        if (dead && dead === gateway) throw new Error(`gateway exited with ${dead.proc.exitCode}; see ${dead.logFile}`);
+        try {
+          const res = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2000) });
+          if (res.ok) return;
+          last = await res.text();
+        } catch (err) {
+          last = (err as Error).message;
+        }
+        await Bun.sleep(100);
+      }
+      throw new Error(`stack not ready after ${timeoutMs} ms: ${last}`);
+    },
+    async stop() {
+      await gateway.stop();
+      await Promise.all(Object.values(services).flat().map((c) => c.stop()));
+      await nats?.stop();
+      await redis?.stop();
+    },
+  };
+  // Never leave orphans behind if the launcher dies.
+  process.on("exit", () => {
+    for (const c of all()) if (c.proc.exitCode === null) c.proc.kill("SIGKILL");
+  });
+  try {
+    await stack.waitReady();
+  } catch (err) {
+    await stack.stop().catch(() => undefined);
+    throw err;
+  }
+  return stack;
+}

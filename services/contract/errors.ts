@@ -1,0 +1,64 @@
+/**
+ * The one error table: every domain error code, its HTTP status and its GraphQL `extensions.code`.
+ * Services throw `ServiceError`; adapters map it through `httpStatusOf` / `graphqlCodeOf`.
+ */
+export const ERROR_TABLE = {
+  VALIDATION_ERROR: { status: 400, retryable: false },
+  UNAUTHORIZED: { status: 401, retryable: false },
+  FORBIDDEN: { status: 403, retryable: false },
+  NOT_FOUND: { status: 404, retryable: false },
+  RATE_LIMITED: { status: 429, retryable: true },
+  INTERNAL_ERROR: { status: 500, retryable: true },
+  SERVICE_UNAVAILABLE: { status: 503, retryable: true },
+  TIMEOUT: { status: 504, retryable: true },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_TABLE;
+
+export interface ErrorDetails {
+  field?: string;
+  constraint?: string;
+  [key: string]: unknown;
+}
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  details?: ErrorDetails;
+}
+
+export class ServiceError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetails,
+  ) {
+    super(message);
+    this.name = "ServiceError";
+  }
+
+  toBody(): ErrorBody {
+    return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
+  }
+
+  static fromBody(body: ErrorBody): ServiceError {
+    const code = body.code in ERROR_TABLE ? body.code : "INTERNAL_ERROR";
+    return new ServiceError(code, body.message, body.details);
+  }
+}
+
+export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === "string" && code in ERROR_TABLE;
+
+export const httpStatusOf = (code: ErrorCode): number => ERROR_TABLE[code].status;
+
+/** GraphQL uses the REST codes verbatim, so clients handle one vocabulary. */
+export const graphqlCodeOf = (code: ErrorCode): string => code;
+
+/** Anything that is not a ServiceError becomes a masked INTERNAL_ERROR: internals never leak. */
+export const toServiceError = (err: unknown): ServiceError =>
+  err instanceof ServiceError ? err : new ServiceError("INTERNAL_ERROR", "An unexpected error occurred");
+
+export const validationError = (field: string, constraint: string, message: string, extra?: Record<string, unknown>) =>
+  new ServiceError("VALIDATION_ERROR", message, { field, constraint, ...extra });
+
+export const notFound = (what: string) => new ServiceError("NOT_FOUND", `${what} not found`);

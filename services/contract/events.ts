@@ -1,0 +1,44 @@
+import { Type as T, type Static } from "@sinclair/typebox";
+
+/**
+ * Domain events on the JetStream stream EVENTS (subjects `events.memory.<type>`), published after
+ * every committed write. `version` grows with every change of a memory (content, fields, tags,
+ * entities), so consumers apply events idempotently and drop stale ones.
+ */
+export const MEMORY_EVENT_TYPES = ["created", "updated", "deleted", "tags_changed", "entities_changed"] as const;
+export type MemoryEventType = (typeof MEMORY_EVENT_TYPES)[number];
+
+export const memoryEventSubject = (type: MemoryEventType) => `events.memory.${type}`;
+export const MEMORY_EVENTS_WILDCARD = "events.memory.>";
+
+/** What an index needs of a memory: its searchable text and filterable fields. */
+export const MemorySnapshot = T.Object({
+  id: T.String(),
+  content: T.String(),
+  content_type: T.String(),
+  tier: T.String(),
+  memory_nature: T.String(),
+  parent_memory_id: T.Union([T.String(), T.Null()]),
+  external_id: T.Union([T.String(), T.Null()]),
+  metadata: T.Record(T.String(), T.Unknown()),
+  tag_ids: T.Array(T.String()),
+  entity_ids: T.Array(T.String()),
+  created_at: T.String(),
+  updated_at: T.String(),
+  version: T.Integer(),
+});
+export type MemorySnapshot = Static<typeof MemorySnapshot>;
+
+export const MemoryEvent = T.Object({
+  type: T.Union(MEMORY_EVENT_TYPES.map((t) => T.Literal(t))),
+  tenant: T.String(),
+  env: T.Union([T.Literal("live"), T.Literal("test")]),
+  memory_id: T.String(),
+  version: T.Integer(),
+  /** Names of the fields that changed (for `updated`); empty otherwise. */
+  changed: T.Array(T.String()),
+  /** The memory after the change; null when deleted. */
+  memory: T.Union([MemorySnapshot, T.Null()]),
+  at: T.String(),
+});
+export type MemoryEvent = Static<typeof MemoryEvent>;

@@ -1,0 +1,89 @@
+import { Type as T, type Static } from "@sinclair/typebox";
+import { op, SCOPES } from "./op";
+import { DateTime, Enum, ENVIRONMENTS, Nullable, Page, pageInput } from "./common";
+
+/** `svc_<live|test>_<32 base64url chars>`: checked before any I/O. */
+export const API_KEY_RE = /^svc_(live|test)_[A-Za-z0-9_-]{32}$/;
+
+export const PLANS = ["free", "pro", "enterprise", "self_hosted"] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const DEFAULT_SCOPES = ["memories:read", "memories:write", "search:read"] as const;
+
+export const ApiKey = T.Object({
+  id: T.String(),
+  name: T.String(),
+  prefix: T.String({ description: "First characters of the secret, to recognise a key; not secret." }),
+  scopes: T.Array(Enum(SCOPES)),
+  rate_limit: Nullable(T.Integer()),
+  plan: Enum(PLANS),
+  environment: Enum(ENVIRONMENTS),
+  tenant_id: T.String(),
+  expires_at: Nullable(T.String()),
+  created_at: T.String(),
+  last_used_at: Nullable(T.String()),
+  revoked_at: Nullable(T.String()),
+});
+export type ApiKey = Static<typeof ApiKey>;
+
+export const CreateKeyInput = T.Object(
+  {
+    name: T.String({ minLength: 1, maxLength: 100 }),
+    scopes: T.Optional(T.Array(Enum(SCOPES), { minItems: 1, maxItems: SCOPES.length, uniqueItems: true })),
+    rate_limit: T.Optional(T.Integer({ minimum: 1, maximum: 10_000_000, description: "Requests per minute." })),
+    plan: T.Optional(Enum(PLANS)),
+    environment: T.Optional(Enum(ENVIRONMENTS, { default: "live" })),
+    expires_at: T.Optional(DateTime()),
+    tenant_id: T.Optional(T.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9_.-]+$" })),
+  },
+  { additionalProperties: false },
+);
+
+export const CreatedKey = T.Composite([ApiKey, T.Object({ key: T.String(), message: T.String() })]);
+
+export const createKey = op({
+  subject: "keys.create",
+  input: CreateKeyInput,
+  output: CreatedKey,
+  scope: "admin",
+  summary: "Create an API key (the secret is returned only here)",
+});
+
+export const listKeys = op({
+  subject: "keys.list",
+  input: T.Object({ ...pageInput(50) }, { additionalProperties: false }),
+  output: Page(ApiKey),
+  scope: "admin",
+  summary: "List the tenant's API keys (never a secret or a hash)",
+});
+
+export const revokeKey = op({
+  subject: "keys.revoke",
+  input: T.Object({ id: T.String({ minLength: 1, maxLength: 64 }) }),
+  output: T.Object({ id: T.String(), revoked: T.Literal(true), revoked_at: T.String() }),
+  scope: "admin",
+  summary: "Revoke an API key; it fails on every gateway replica within a second",
+});
+
+/** Internal: the gateway sends the SHA-256 of a presented key, never the key itself. */
+export const VerifiedKey = T.Object({
+  keyId: T.String(),
+  tenant: T.String(),
+  env: Enum(ENVIRONMENTS),
+  scopes: T.Array(Enum(SCOPES)),
+  root: T.Boolean(),
+  perMinute: T.Integer({ description: "0 = unlimited" }),
+  perDay: T.Integer({ description: "0 = unlimited" }),
+  expiresAt: Nullable(T.Integer({ description: "ms since epoch" })),
+});
+export type VerifiedKey = Static<typeof VerifiedKey>;
+
+export const verifyKey = op({
+  subject: "keys.verify",
+  input: T.Object({ hash: T.String({ pattern: "^[0-9a-f]{64}$" }) }),
+  output: VerifiedKey,
+  summary: "Internal: resolve a key hash to its identity and limits",
+});
+
+/** Core-NATS broadcast (no queue group): every gateway replica drops the hash from its cache. */
+export const KEY_REVOKED_SUBJECT = "keys.events.revoked";

@@ -1,0 +1,46 @@
+import type { TSchema, Static } from "@sinclair/typebox";
+import { compileValidator, type Validator } from "./validation";
+
+/** The scopes of spec section 5; `*` grants all. */
+export const SCOPES = ["memories:read", "memories:write", "search:read", "admin", "*"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/**
+ * One operation of the contract: its NATS subject, input and output schemas and the scope a public
+ * caller needs. Both adapters (REST, GraphQL) and the service that serves it read this one object.
+ */
+export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSchema> {
+  subject: string;
+  input: I;
+  output: O;
+  /** Scope required of a public caller; undefined for internal operations (gateway or service only). */
+  scope?: Scope;
+  summary: string;
+  validate: Validator<I>;
+}
+
+export type InputOf<Op> = Op extends Operation<infer I, TSchema> ? Static<I> : never;
+export type OutputOf<Op> = Op extends Operation<TSchema, infer O> ? Static<O> : never;
+
+export function op<I extends TSchema, O extends TSchema>(def: {
+  subject: string;
+  input: I;
+  output: O;
+  scope?: Scope;
+  summary: string;
+}): Operation<I, O> {
+  return { ...def, validate: compileValidator(def.input) };
+}
+
+/** Who is calling: set by the gateway from the verified API key, carried in a NATS header. */
+export interface Caller {
+  tenant: string;
+  env: "live" | "test";
+  keyId: string;
+  scopes: Scope[];
+  /** The bootstrap admin key: the only one that may mint keys in other tenants. */
+  root?: boolean;
+}
+
+export const hasScope = (caller: Pick<Caller, "scopes">, scope: Scope | undefined) =>
+  scope === undefined || caller.scopes.includes("*") || caller.scopes.includes(scope);

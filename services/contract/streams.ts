@@ -1,0 +1,5 @@
+/** JetStream streams and the subjects they hold; every process that uses one ensures it exists. */
+export const STREAMS = {
+  EVENTS: { name: "EVENTS", subjects: ["events.>"], maxAgeMs: 7 * 24 * 3600_000 },
+  USAGE: { name: "USAGE", subjects: ["usage.>"], maxAgeMs: 24 * 3600_000 },
+} as const;

@@ -1,0 +1,41 @@
+import { Type as T } from "@sinclair/typebox";
+import { runService } from "../kit/runtime";
+import { loadServiceConfig } from "../kit/config";
+import { ensureStream } from "../kit/streams";
+import { STREAMS } from "../contract/streams";
+import { KEY_REVOKED_SUBJECT, PLANS } from "../contract/keys";
+import { Enum } from "../contract/common";
+import { encodeJson } from "../kit/wire";
+import { createKeyStore } from "./store";
+import { keyBindings } from "./handlers/keys";
+import { usageBindings } from "./handlers/usage";
+import { startUsageConsumer } from "./usage-consumer";
+import { registerRootKey } from "./bootstrap";
+
+const config = loadServiceConfig({
+  BOOTSTRAP_ADMIN_KEY: T.Optional(T.String({ pattern: "^svc_live_[A-Za-z0-9_-]{32}$" })),
+  DEFAULT_PLAN: Enum(PLANS, { default: "self_hosted" }),
+  RATE_LIMIT_PER_MINUTE: T.Integer({ minimum: 1, default: 1000 }),
+  RATE_LIMIT_PER_DAY: T.Integer({ minimum: 0, default: 0, description: "0 = unlimited" }),
+});
+
+await runService(
+  { name: "keys", version: "1.0.0", description: "API keys, verification and usage" },
+  config,
+  async ({ config, nc, redis, log }) => {
+    const store = createKeyStore(redis);
+    if (config.BOOTSTRAP_ADMIN_KEY) await registerRootKey(store, config.BOOTSTRAP_ADMIN_KEY, log);
+    await ensureStream(nc, STREAMS.USAGE);
+    const stopConsumer = await startUsageConsumer(nc, store, log);
+    const bindings = [
+      ...keyBindings({
+        store,
+        defaultPlan: config.DEFAULT_PLAN,
+        selfHosted: { perMinute: config.RATE_LIMIT_PER_MINUTE, perDay: config.RATE_LIMIT_PER_DAY },
+        announceRevoked: (hash) => nc.publish(KEY_REVOKED_SUBJECT, encodeJson({ hash })),
+      }),
+      ...usageBindings(store),
+    ];
+    return { bindings, onStop: stopConsumer };
+  },
+);

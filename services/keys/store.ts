@@ -1,0 +1,95 @@
+import type Redis from "ioredis";
+import type { UsageRow } from "../contract/usage";
+import type { KeyRecord } from "./record";
+
+/**
+ * The only code of the keys service that touches Redis.
+ * - `apikey:{tenant}:<id>`      JSON record (never the secret; its SHA-256 only)
+ * - `apikeys:{tenant}`          sorted set of key ids by creation time (listing)
+ * - `apikeys:{tenant}:used`     hash id → last-used ISO time (written off the hot path)
+ * - `apikey:hash:<sha256>`      "tenant id" pointer for lookup by hash; written after the record, so a
+ *                               half-finished create never authenticates
+ * - `usage:{tenant}:<day>`      hash "<keyId>|<route>|<status class>" → count
+ */
+const recordKey = (tenant: string, id: string) => `apikey:{${tenant}}:${id}`;
+const listKey = (tenant: string) => `apikeys:{${tenant}}`;
+const usedKey = (tenant: string) => `apikeys:{${tenant}}:used`;
+const hashKey = (hash: string) => `apikey:hash:${hash}`;
+const usageKey = (tenant: string, day: string) => `usage:{${tenant}}:${day}`;
+const ROOT_POINTER = "apikey:root";
+const USAGE_TTL_S = 400 * 24 * 3600;
+
+export function createKeyStore(redis: Redis) {
+  return {
+    async insert(rec: KeyRecord): Promise<void> {
+      await redis
+        .multi()
+        .set(recordKey(rec.tenant_id, rec.id), JSON.stringify(rec))
+        .zadd(listKey(rec.tenant_id), Date.parse(rec.created_at), rec.id)
+        .exec();
+      await redis.set(hashKey(rec.hash), `${rec.tenant_id} ${rec.id}`);
+    },
+
+    async get(tenant: string, id: string): Promise<KeyRecord | null> {
+      const raw = await redis.get(recordKey(tenant, id));
+      return raw ? (JSON.parse(raw) as KeyRecord) : null;
+    },
+
+    async update(rec: KeyRecord): Promise<void> {
+      await redis.set(recordKey(rec.tenant_id, rec.id), JSON.stringify(rec));
+    },
+
+    async findByHash(hash: string): Promise<KeyRecord | null> {
+      const pointer = await redis.get(hashKey(hash));
+      if (!pointer) return null;
+      const [tenant, id] = pointer.split(" ");
+      return this.get(tenant!, id!);
+    },
+
+    async page(tenant: string, offset: number, limit: number): Promise<{ records: KeyRecord[]; lastUsed: (string | null)[]; total: number }> {
+      const [ids, total] = await Promise.all([redis.zrevrange(listKey(tenant), offset, offset + limit - 1), redis.zcard(listKey(tenant))]);
+      if (ids.length === 0) return { records: [], lastUsed: [], total };
+      const [raws, used] = await Promise.all([redis.mget(ids.map((id) => recordKey(tenant, id))), redis.hmget(usedKey(tenant), ...ids)]);
+      const records: KeyRecord[] = [];
+      const lastUsed: (string | null)[] = [];
+      raws.forEach((raw, i) => {
+        if (!raw) return;
+        records.push(JSON.parse(raw) as KeyRecord);
+        lastUsed.push(used[i] ?? null);
+      });
+      return { records, lastUsed, total };
+    },
+
+    async rootPointer(): Promise<string | null> {
+      return redis.get(ROOT_POINTER);
+    },
+    async setRootPointer(value: string): Promise<void> {
+      await redis.set(ROOT_POINTER, value);
+    },
+
+    /** Adds a batch of usage rows; one pipeline, fields summed with HINCRBY. */
+    async addUsage(rows: UsageRow[], nowIso: string): Promise<void> {
+      const pipe = redis.pipeline();
+      for (const row of rows) {
+        const key = usageKey(row.tenant, row.day);
+        pipe.hincrby(key, `${row.keyId}|${row.route}|${row.statusClass}`, row.count);
+        if (row.rateLimited > 0) pipe.hincrby(key, `${row.keyId}|${row.route}|429`, row.rateLimited);
+        pipe.expire(key, USAGE_TTL_S);
+        pipe.hset(usedKey(row.tenant), row.keyId, nowIso);
+      }
+      await pipe.exec();
+    },
+
+    async usageDays(tenant: string, days: string[]): Promise<Record<string, string>[]> {
+      const pipe = redis.pipeline();
+      for (const day of days) pipe.hgetall(usageKey(tenant, day));
+      const results = (await pipe.exec()) ?? [];
+      return results.map(([err, value]) => {
+        if (err) throw err;
+        return value as Record<string, string>;
+      });
+    },
+  };
+}
+
+export type KeyStore = ReturnType<typeof createKeyStore>;

@@ -1,0 +1,63 @@
+import { connect, type NatsConnection } from "nats";
+import Redis from "ioredis";
+import type { Logger } from "./log";
+
+/** NATS with endless reconnects: a restart of NATS must never take a process down. */
+export async function connectNats(url: string, name: string, log: Logger): Promise<NatsConnection> {
+  const nc = await connect({
+    servers: url.split(","),
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    waitOnFirstConnect: true,
+    pingInterval: 10_000,
+  });
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === "disconnect" || s.type === "reconnect") log.warn(`nats ${s.type}`, { data: String(s.data) });
+    }
+  })();
+  return nc;
+}
+
+/**
+ * ioredis without an offline queue: while Redis is down, commands fail at once (→ 503) instead of
+ * piling up and hanging requests; the client reconnects by itself.
+ */
+export function connectRedis(url: string, log: Logger, name = "redis"): Redis {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    enableAutoPipelining: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    retryStrategy: (times) => Math.min(50 * times, 1000),
+    connectionName: name,
+    lazyConnect: true,
+  });
+  let down = false;
+  redis.on("error", (err) => {
+    if (!down) log.warn("redis error", { error: err.message });
+    down = true;
+  });
+  redis.on("ready", () => {
+    if (down) log.info("redis reconnected");
+    down = false;
+  });
+  return redis;
+}
+
+/** Waits for the first Redis connection, retrying so a process can start before Redis does. */
+export async function redisReady(redis: Redis, log: Logger, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (redis.status === "wait" || redis.status === "end") await redis.connect();
+      await redis.ping();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      log.warn("waiting for redis", { error: (err as Error).message });
+      await Bun.sleep(250);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import type { TSchema } from "@sinclair/typebox";
+import type { Caller, InputOf, Operation, OutputOf } from "../contract/op";
+import { ServiceError } from "../contract/errors";
+import type { Logger } from "./log";
+
+/** What a handler knows of its request: no NATS or HTTP types, so handlers test as plain functions. */
+export interface HandlerContext {
+  caller: Caller | null;
+  requestId: string;
+  log: Logger;
+}
+
+export type Handler<Op extends Operation> = (input: InputOf<Op>, ctx: HandlerContext) => Promise<OutputOf<Op>> | OutputOf<Op>;
+
+export interface Binding {
+  op: Operation<TSchema, TSchema>;
+  handler: (input: unknown, ctx: HandlerContext) => unknown;
+}
+
+/** Pairs an operation with its handler, type-checked against the contract. */
+export const bind = <Op extends Operation>(op: Op, handler: Handler<Op>): Binding => ({
+  op: op as Operation<TSchema, TSchema>,
+  handler: handler as Binding["handler"],
+});
+
+/** Public operations need a caller; only the gateway sets it. */
+export function callerOf(ctx: HandlerContext): Caller {
+  if (!ctx.caller) throw new ServiceError("UNAUTHORIZED", "Missing caller identity");
+  return ctx.caller;
+}

@@ -1,0 +1,46 @@
+/**
+ * Redis key names of a tenant's data graph (memories, tags, links, entities).
+ *
+ * Every key of one tenant+environment carries the hash tag `{tenant:env}`, so all of them share one
+ * Redis Cluster slot: Lua scripts that update a record and its indexes (or a link and both of its
+ * ends) stay atomic on a cluster, while different tenants spread over shards.
+ *
+ * Ownership: the memories service writes `m:`/`mi:`/`e:`/`ei:` keys, the tags service `t:`/`ti:` keys.
+ * The link sets (`m:…:tags` ↔ `t:…:mems`, `m:…:ents` ↔ `e:…:mems`) are written only by Lua scripts
+ * that update both ends at once; that is the one place a script touches the other domain's keys,
+ * because a link half-written on one side would break `memory_count` and filters.
+ */
+export interface Space {
+  tenant: string;
+  env: "live" | "test";
+}
+
+export const slot = (s: Space) => `{${s.tenant}:${s.env}}`;
+
+export const keyspace = (s: Space) => {
+  const t = slot(s);
+  return {
+    // memories
+    memory: (id: string) => `m:${t}:${id}`, // hash: content, content_type, tier, memory_nature, parent, external_id, metadata, created_at, updated_at, v
+    memoryTags: (id: string) => `m:${t}:${id}:tags`, // set of tag ids
+    memoryKids: (id: string) => `m:${t}:${id}:kids`, // zset child id → created_at ms
+    memoryEntities: (id: string) => `m:${t}:${id}:ents`, // set of entity ids
+    byCreated: `mi:${t}:created`, // zset id → created_at ms (every memory)
+    byUpdated: `mi:${t}:updated`, // zset id → updated_at ms
+    roots: `mi:${t}:roots`, // zset id → created_at ms (memories without parent)
+    byField: (field: "tier" | "content_type" | "memory_nature", value: string) => `mi:${t}:${field}:${value}`, // zset id → created_at ms
+    externalIds: `mi:${t}:ext`, // hash external_id → id
+    // tags
+    tag: (id: string) => `t:${t}:${id}`, // hash: name, color, description, created_at, updated_at
+    tagMembers: (id: string) => `t:${t}:${id}:mems`, // zset memory id → created_at ms of the memory; ZCARD = memory_count
+    tagNames: `ti:${t}:names`, // hash lower(name) → id
+    tagsByCreated: `ti:${t}:created`, // zset id → created_at ms
+    // entities
+    entity: (id: string) => `e:${t}:${id}`, // hash: name, type, description, metadata, created_at, updated_at
+    entityMembers: (id: string) => `e:${t}:${id}:mems`, // zset memory id → created_at ms of the memory
+    entityNames: `ei:${t}:names`, // hash "<type>:<lower(name)>" → id
+    entitiesByCreated: `ei:${t}:created`, // zset id → created_at ms
+  };
+};
+
+export type Keyspace = ReturnType<typeof keyspace>;

@@ -1,0 +1,66 @@
+import type { NatsConnection } from "nats";
+import type Redis from "ioredis";
+import type { BaseSettings } from "./config";
+import { connectNats, connectRedis, redisReady } from "./connect";
+import type { Binding } from "./handler";
+import { createLogger, errorFields, type Logger } from "./log";
+import { serveBindings } from "./serve";
+import { createBus, type Bus } from "./bus";
+
+export interface ServiceDeps<C> {
+  config: C;
+  nc: NatsConnection;
+  redis: Redis;
+  bus: Bus;
+  log: Logger;
+}
+
+export interface ServiceSetup {
+  bindings: Binding[];
+  /** Background work to stop on shutdown (consumers, timers), before NATS drains. */
+  onStop?: () => Promise<void>;
+}
+
+/**
+ * The whole life of a service process: config, connections, endpoints, and a graceful SIGTERM
+ * (stop taking work, finish in-flight requests, drain NATS, close Redis, exit 0).
+ */
+export async function runService<C extends BaseSettings>(
+  info: { name: string; version: string; description: string },
+  config: C,
+  setup: (deps: ServiceDeps<C>) => Promise<ServiceSetup> | ServiceSetup,
+): Promise<void> {
+  const log = createLogger({ service: info.name, pid: process.pid }, config.LOG_LEVEL);
+  const redis = connectRedis(config.REDIS_URL, log, info.name);
+  await redisReady(redis, log);
+  const nc = await connectNats(config.NATS_URL, info.name, log);
+  const bus = createBus(nc, { timeoutMs: config.NATS_REQUEST_TIMEOUT_MS });
+  const { bindings, onStop } = await setup({ config, nc, redis, bus, log });
+  const served = await serveBindings(nc, info, bindings, log);
+  log.info("service started", { endpoints: bindings.map((b) => b.op.subject) });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal });
+    const hardStop = setTimeout(() => process.exit(1), 25_000);
+    try {
+      await served.stop();
+      log.debug("endpoints stopped");
+      const deadline = Date.now() + 15_000;
+      while (served.inFlight() > 0 && Date.now() < deadline) await Bun.sleep(10);
+      await onStop?.();
+      log.debug("background work stopped");
+      await nc.drain();
+      log.debug("nats drained");
+      await redis.quit().catch(() => redis.disconnect());
+    } catch (err) {
+      log.error("shutdown error", errorFields(err));
+    }
+    clearTimeout(hardStop);
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}

@@ -1,0 +1,68 @@
+import type { NatsConnection, QueuedIterator, Service, ServiceMsg } from "nats";
+import { httpStatusOf, ServiceError, toServiceError } from "../contract/errors";
+import type { Binding, HandlerContext } from "./handler";
+import { decodeJson, encodeJson, HEADER_REQUEST_ID, readCaller } from "./wire";
+import { errorFields, type Logger } from "./log";
+
+export interface ServedService {
+  service: Service;
+  /** Requests being handled right now; shutdown waits for them. */
+  inFlight(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Registers each binding as an endpoint of one NATS service (queue group = service name), using the
+ * iterator form so that every request, whatever its handler throws and whenever, gets exactly one reply.
+ */
+export async function serveBindings(
+  nc: NatsConnection,
+  info: { name: string; version: string; description: string },
+  bindings: Binding[],
+  log: Logger,
+): Promise<ServedService> {
+  const service = await nc.services.add({ ...info, queue: info.name });
+  let inFlight = 0;
+  const endpoints: QueuedIterator<ServiceMsg>[] = [];
+  for (const binding of bindings) {
+    const endpoint = service.addEndpoint(binding.op.subject.replace(/\./g, "_"), { subject: binding.op.subject });
+    endpoints.push(endpoint);
+    void (async () => {
+      for await (const msg of endpoint) {
+        inFlight++;
+        void dispatch(msg, binding, log).finally(() => inFlight--);
+      }
+    })();
+  }
+  return {
+    service,
+    inFlight: () => inFlight,
+    stop: async () => {
+      await service.stop();
+      // service.stop() unsubscribes but does not end the iterators; end them explicitly.
+      for (const endpoint of endpoints) endpoint.stop();
+    },
+  };
+}
+
+async function dispatch(msg: ServiceMsg, binding: Binding, log: Logger): Promise<void> {
+  const requestId = msg.headers?.get(HEADER_REQUEST_ID) || crypto.randomUUID();
+  const reqLog = log.child({ request_id: requestId, subject: binding.op.subject });
+  try {
+    let raw: unknown;
+    try {
+      raw = decodeJson(msg.data);
+    } catch {
+      throw new ServiceError("VALIDATION_ERROR", "Malformed JSON", { field: "body", constraint: "json" });
+    }
+    const input = binding.op.validate(raw ?? {});
+    const ctx: HandlerContext = { caller: readCaller(msg.headers), requestId, log: reqLog };
+    const data = await binding.handler(input, ctx);
+    msg.respond(encodeJson({ data }));
+  } catch (err) {
+    const error = toServiceError(err);
+    if (!(err instanceof ServiceError)) reqLog.error("handler failed", errorFields(err));
+    // respondError adds the micro-service error headers, so $SRV STATS count errors.
+    msg.respondError(httpStatusOf(error.code), error.code, encodeJson({ error: error.toBody() }));
+  }
+}
