@@ -9,12 +9,14 @@ import type { KeyRecord } from "./record";
  * - `apikeys:{tenant}:used`     hash id → last-used ISO time (written off the hot path)
  * - `apikey:hash:<sha256>`      "tenant id" pointer for lookup by hash; written after the record, so a
  *                               half-finished create never authenticates
+ * - `apikey:id:<id>`           tenant of a key id, so the root key can revoke keys it minted elsewhere
  * - `usage:{tenant}:<day>`      hash "<keyId>|<route>|<status class>" → count
  */
 const recordKey = (tenant: string, id: string) => `apikey:{${tenant}}:${id}`;
 const listKey = (tenant: string) => `apikeys:{${tenant}}`;
 const usedKey = (tenant: string) => `apikeys:{${tenant}}:used`;
 const hashKey = (hash: string) => `apikey:hash:${hash}`;
+const idKey = (id: string) => `apikey:id:${id}`;
 const usageKey = (tenant: string, day: string) => `usage:{${tenant}}:${day}`;
 const ROOT_POINTER = "apikey:root";
 const USAGE_TTL_S = 400 * 24 * 3600;
@@ -27,7 +29,12 @@ export function createKeyStore(redis: Redis) {
         .set(recordKey(rec.tenant_id, rec.id), JSON.stringify(rec))
         .zadd(listKey(rec.tenant_id), Date.parse(rec.created_at), rec.id)
         .exec();
+      await redis.set(idKey(rec.id), rec.tenant_id);
       await redis.set(hashKey(rec.hash), `${rec.tenant_id} ${rec.id}`);
+    },
+
+    async tenantOf(id: string): Promise<string | null> {
+      return redis.get(idKey(id));
     },
 
     async get(tenant: string, id: string): Promise<KeyRecord | null> {

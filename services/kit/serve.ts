@@ -21,16 +21,36 @@ export async function serveBindings(
   bindings: Binding[],
   log: Logger,
 ): Promise<ServedService> {
-  const service = await nc.services.add({ ...info, queue: info.name });
+  // The iterator form leaves the framework's error/latency counters at zero, so we keep our own
+  // per endpoint and expose them as the `data` of `$SRV.STATS`.
+  const counters = new Map<string, EndpointCounters>();
+  const service = await nc.services.add({
+    ...info,
+    queue: info.name,
+    statsHandler: async (endpoint) => counters.get(endpoint.subject) ?? null,
+  });
   let inFlight = 0;
   const endpoints: QueuedIterator<ServiceMsg>[] = [];
   for (const binding of bindings) {
     const endpoint = service.addEndpoint(binding.op.subject.replace(/\./g, "_"), { subject: binding.op.subject });
     endpoints.push(endpoint);
+    const c: EndpointCounters = { requests: 0, errors: 0, total_ms: 0, in_flight: 0 };
+    counters.set(binding.op.subject, c);
     void (async () => {
       for await (const msg of endpoint) {
         inFlight++;
-        void dispatch(msg, binding, log).finally(() => inFlight--);
+        c.requests++;
+        c.in_flight++;
+        const started = performance.now();
+        void dispatch(msg, binding, log)
+          .then((ok) => {
+            if (!ok) c.errors++;
+          })
+          .finally(() => {
+            inFlight--;
+            c.in_flight--;
+            c.total_ms += performance.now() - started;
+          });
       }
     })();
   }
@@ -45,7 +65,15 @@ export async function serveBindings(
   };
 }
 
-async function dispatch(msg: ServiceMsg, binding: Binding, log: Logger): Promise<void> {
+interface EndpointCounters {
+  requests: number;
+  errors: number;
+  total_ms: number;
+  in_flight: number;
+}
+
+/** Handles one request; resolves true when it succeeded. Never rejects. */
+async function dispatch(msg: ServiceMsg, binding: Binding, log: Logger): Promise<boolean> {
   const requestId = msg.headers?.get(HEADER_REQUEST_ID) || crypto.randomUUID();
   const reqLog = log.child({ request_id: requestId, subject: binding.op.subject });
   try {
@@ -59,10 +87,12 @@ async function dispatch(msg: ServiceMsg, binding: Binding, log: Logger): Promise
     const ctx: HandlerContext = { caller: readCaller(msg.headers), requestId, log: reqLog };
     const data = await binding.handler(input, ctx);
     msg.respond(encodeJson({ data }));
+    return true;
   } catch (err) {
     const error = toServiceError(err);
     if (!(err instanceof ServiceError)) reqLog.error("handler failed", errorFields(err));
     // respondError adds the micro-service error headers, so $SRV STATS count errors.
     msg.respondError(httpStatusOf(error.code), error.code, encodeJson({ error: error.toBody() }));
+    return false;
   }
 }

@@ -15,7 +15,8 @@ export async function ensureStream(nc: NatsConnection, def: StreamDef): Promise<
     duplicate_window: 120 * 1_000_000_000,
   };
   try {
-    await jsm.streams.info(def.name);
+    const info = await jsm.streams.info(def.name);
+    if (info.config.subjects?.join(",") !== config.subjects.join(",")) await jsm.streams.update(def.name, { ...info.config, subjects: config.subjects });
   } catch {
     try {
       await jsm.streams.add(config);

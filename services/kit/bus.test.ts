@@ -1,0 +1,72 @@
+import { describe, expect, test, beforeAll, afterAll } from "bun:test";
+import { Type as T } from "@sinclair/typebox";
+import { connect, type NatsConnection } from "nats";
+import { testStack } from "../../test/harness";
+import { op } from "../contract/op";
+import { ServiceError } from "../contract/errors";
+import { createBus } from "./bus";
+import { bind } from "./handler";
+import { serveBindings } from "./serve";
+import { createLogger } from "./log";
+
+const echo = op({ subject: `test.echo.${crypto.randomUUID().slice(0, 8)}`, input: T.Object({ n: T.Integer() }), output: T.Object({ n: T.Integer() }), summary: "echo" });
+const slow = op({ subject: `test.slow.${crypto.randomUUID().slice(0, 8)}`, input: T.Object({}), output: T.Object({}), summary: "slow" });
+const nobody = op({ subject: `test.nobody.${crypto.randomUUID().slice(0, 8)}`, input: T.Object({}), output: T.Object({}), summary: "unserved" });
+
+let nc: NatsConnection;
+beforeAll(async () => {
+  nc = await connect({ servers: (await testStack()).natsUrl });
+});
+afterAll(async () => {
+  await nc.close();
+});
+
+describe("serve + bus over real NATS", () => {
+  const log = createLogger({ test: true }, "error");
+
+  test("a handler's result, a domain error thrown after an await, and an unexpected error each get exactly one reply", async () => {
+    const served = await serveBindings(
+      nc,
+      { name: "testsvc", version: "0.0.1", description: "test" },
+      [
+        bind(echo, async (input) => {
+          await Bun.sleep(1);
+          if (input.n === 404) throw new ServiceError("NOT_FOUND", "Thing not found");
+          if (input.n === 500) throw new Error("boom with internals");
+          return { n: input.n * 2 };
+        }),
+      ],
+      log,
+    );
+    const bus = createBus(nc, { timeoutMs: 2000 });
+    expect(await bus.call(echo, { n: 21 }, { requestId: "r1" })).toEqual({ n: 42 });
+    expect(bus.call(echo, { n: 404 }, { requestId: "r2" })).rejects.toMatchObject({ code: "NOT_FOUND", message: "Thing not found" });
+    const internal = await bus.call(echo, { n: 500 }, { requestId: "r3" }).catch((e) => e);
+    expect(internal).toMatchObject({ code: "INTERNAL_ERROR" });
+    expect(internal.message).not.toContain("internals");
+    const stats = await served.service.stats();
+    expect(stats.endpoints?.[0]?.num_requests).toBe(3);
+    expect(stats.endpoints?.[0]?.data).toMatchObject({ requests: 3, errors: 2, in_flight: 0 });
+    await served.stop();
+  });
+
+  test("invalid input is refused before it leaves the caller", async () => {
+    const bus = createBus(nc, { timeoutMs: 2000 });
+    const err = await bus.call(echo, { n: "x" } as never, { requestId: "r4" }).catch((e) => e);
+    expect(err).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "n" } });
+  });
+
+  test("no responders → SERVICE_UNAVAILABLE (503)", async () => {
+    const bus = createBus(nc, { timeoutMs: 2000 });
+    expect(bus.call(nobody, {}, { requestId: "r5" })).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+  });
+
+  test("a responder that never answers → TIMEOUT (504)", async () => {
+    const sub = nc.subscribe(slow.subject, { callback: () => undefined });
+    const bus = createBus(nc, { timeoutMs: 200 });
+    const started = Date.now();
+    await expect(bus.call(slow, {}, { requestId: "r6" })).rejects.toMatchObject({ code: "TIMEOUT" });
+    expect(Date.now() - started).toBeLessThan(2000);
+    sub.unsubscribe();
+  });
+});
