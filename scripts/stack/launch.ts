@@ -82,6 +82,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const redisUrl = redis?.url ?? process.env.REDIS_URL!;
   const natsUrl = nats?.url ?? process.env.NATS_URL!;
   const admin = resolveAdminKey(dataDir);
+  // Operator tools (e.g. `bun run keys`) find the local Redis through this file.
+  await Bun.write(join(dataDir, "redis-url"), redisUrl + "\n");
   const port = opts.port || (await freePort());
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),

@@ -1,0 +1,77 @@
+import { parseArgs } from "node:util";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import Redis from "ioredis";
+import { createKeyStore } from "./store";
+import { keyHandlers } from "./handlers/keys";
+import { createLogger } from "../kit/log";
+import { ServiceError } from "../contract/errors";
+import type { Scope } from "../contract/op";
+import { createKey } from "../contract/keys";
+
+/**
+ * Operator CLI, run next to Redis with the keys service's own handlers (same rules as the API):
+ *   bun run keys create --tenant acme --scopes '*' [--name ops] [--env test] [--rate-limit 1000]
+ *   bun run keys list --tenant acme
+ *   bun run keys revoke --tenant acme --id <key id>
+ * REDIS_URL defaults to the local stack's Redis (DATA_DIR/redis-url written by `npm start`).
+ */
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    tenant: { type: "string", default: "default" },
+    scopes: { type: "string" },
+    name: { type: "string", default: "cli" },
+    env: { type: "string", default: "live" },
+    "rate-limit": { type: "string" },
+    id: { type: "string" },
+  },
+});
+
+const localUrlFile = join(process.env.DATA_DIR ?? ".data", "redis-url");
+const redisUrl = process.env.REDIS_URL ?? (existsSync(localUrlFile) ? readFileSync(localUrlFile, "utf8").trim() : undefined);
+if (!redisUrl) {
+  console.error("Set REDIS_URL (or start the local stack with `npm start` first).");
+  process.exit(1);
+}
+const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+const handlers = keyHandlers({
+  store: createKeyStore(redis),
+  defaultPlan: "self_hosted",
+  selfHosted: { perMinute: 1000, perDay: 0 },
+  announceRevoked: () => undefined, // gateway caches expire within KEY_CACHE_TTL_MS
+});
+const ctx = {
+  caller: { tenant: values.tenant!, env: "live" as const, keyId: "cli", scopes: ["*" as Scope], root: true },
+  requestId: `cli-${crypto.randomUUID()}`,
+  log: createLogger({ service: "keys-cli" }, "warn"),
+};
+
+try {
+  const command = positionals[0];
+  if (command === "create") {
+    const key = await handlers.create(
+      createKey.validate({
+        name: values.name!,
+        tenant_id: values.tenant,
+        environment: values.env as "live" | "test",
+        scopes: values.scopes ? (values.scopes.split(",").map((s) => s.trim()) as Scope[]) : undefined,
+        rate_limit: values["rate-limit"] ? Number(values["rate-limit"]) : undefined,
+      }),
+      ctx,
+    );
+    console.log(JSON.stringify(key, null, 2));
+  } else if (command === "list") {
+    console.log(JSON.stringify((await handlers.list({ limit: 100, offset: 0 }, ctx)).items, null, 2));
+  } else if (command === "revoke" && values.id) {
+    console.log(JSON.stringify(await handlers.revoke({ id: values.id }, ctx), null, 2));
+  } else {
+    console.error("usage: bun run keys create|list|revoke --tenant <t> [--scopes a,b] [--name n] [--env live|test] [--rate-limit n] [--id key-id]");
+    process.exitCode = 2;
+  }
+} catch (err) {
+  console.error(err instanceof ServiceError ? `${err.code}: ${err.message} ${JSON.stringify(err.details ?? {})}` : (err as Error).message);
+  process.exitCode = 1;
+} finally {
+  redis.disconnect();
+}

@@ -1,0 +1,114 @@
+import { spawnSync } from "node:child_process";
+import { writeFileSync, mkdtempSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  requests: number;
+}
+
+export interface LoadSpec {
+  url: string;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  /** Several bodies to rotate through (e.g. distinct creates). */
+  bodies?: string[];
+  connections: number;
+  durationS: number;
+}
+
+let wrkPath: string | null | undefined;
+function findWrk(): string | null {
+  if (wrkPath !== undefined) return wrkPath;
+  let found = Bun.which("wrk");
+  if (!found && process.getuid?.() === 0) {
+    // wrk is far lighter than a JS load generator on a 2-core machine; Debian packages it.
+    spawnSync("apt-get", ["install", "-y", "wrk"], { stdio: "ignore", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    found = Bun.which("wrk");
+  }
+  wrkPath = found ?? null;
+  return wrkPath;
+}
+
+const ms = (v: string) => {
+  const m = /([\d.]+)(us|ms|s)/.exec(v);
+  if (!m) return NaN;
+  const n = Number(m[1]);
+  return m[2] === "us" ? n / 1000 : m[2] === "s" ? n * 1000 : n;
+};
+
+/** One bounded load run with wrk (2 threads), or autocannon when wrk is unavailable. */
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const wrk = findWrk();
+  if (wrk) return runWrk(wrk, spec);
+  return runAutocannon(spec);
+}
+
+function runWrk(wrk: string, spec: LoadSpec): LoadResult {
+  const dir = mkdtempSync(join(tmpdir(), "wrk-"));
+  const script = join(dir, "s.lua");
+  const bodies = spec.bodies ?? (spec.body ? [spec.body] : []);
+  const headerLines = Object.entries(spec.headers ?? {}).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`);
+  writeFileSync(
+    script,
+    [
+      `wrk.method = "${spec.method ?? "GET"}"`,
+      ...headerLines,
+      `local bodies = { ${bodies.map((b) => JSON.stringify(b)).join(", ")} }`,
+      `local i = 0`,
+      `local errors = 0`,
+      `request = function() i = i + 1; local b = nil; if #bodies > 0 then b = bodies[(i % #bodies) + 1] end; return wrk.format(nil, nil, nil, b) end`,
+      `response = function(status) if status ~= 200 then errors = errors + 1 end end`,
+      `done = function(summary) io.write("non200 " .. (summary.errors.status or 0) .. "\\n") end`,
+    ].join("\n"),
+  );
+  const out = spawnSync(wrk, ["-t2", `-c${spec.connections}`, `-d${spec.durationS}s`, "--latency", "-s", script, spec.url], { encoding: "utf8" });
+  const text = out.stdout;
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0);
+  const p50 = ms(/\s50%\s+(\S+)/.exec(text)?.[1] ?? "");
+  const p99 = ms(/\s99%\s+(\S+)/.exec(text)?.[1] ?? "");
+  const requests = Number(/(\d+) requests in/.exec(text)?.[1] ?? 0);
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(text)?.[1] ?? 0);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
+  const errors = non2xx + (socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0);
+  return { rps, p50, p99, errors, requests };
+}
+
+async function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
+  // @ts-ignore autocannon ships no types; only the fallback path uses it
+  const autocannon = (await import("autocannon")).default;
+  const result = await autocannon({
+    url: spec.url,
+    method: spec.method ?? "GET",
+    headers: spec.headers,
+    body: spec.body,
+    connections: spec.connections,
+    duration: spec.durationS,
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, requests: result.requests.total };
+}
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** Runs a spec `runs` times and reports the median of each figure. */
+export async function medianOf(runs: number, spec: LoadSpec): Promise<LoadResult> {
+  const results: LoadResult[] = [];
+  for (let i = 0; i < runs; i++) results.push(await runLoad(spec));
+  return {
+    rps: median(results.map((r) => r.rps)),
+    p50: median(results.map((r) => r.p50)),
+    p99: median(results.map((r) => r.p99)),
+    errors: results.reduce((a, r) => a + r.errors, 0),
+    requests: results.reduce((a, r) => a + r.requests, 0),
+  };
+}
+
+export const fmt = (r: LoadResult) => `${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   errors ${r.errors}`;
