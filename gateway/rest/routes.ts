@@ -1,5 +1,6 @@
 import { keyRoutes } from "./keys";
+import { tagRoutes } from "./tags";
 import type { RestRoute } from "./route";
 
 /** Every REST route of /v1; each domain contributes its own list. */
-export const restRoutes: RestRoute[] = [...keyRoutes];
+export const restRoutes: RestRoute[] = [...keyRoutes, ...tagRoutes];

@@ -113,7 +113,7 @@ export function coerceQuery(schema: TSchema, query: Record<string, unknown>): un
     if (prop?.type === "array" && !Array.isArray(raw)) out[key] = [raw];
     else out[key] = raw;
   }
-  const converted = Value.Convert(schema, out) as Record<string, unknown>;
+  const converted = Value.Convert(schema, { ...out }) as Record<string, unknown>; // a copy: Convert mutates its argument
   // Value.Convert truncates "1.5" to 1; an integer parameter must be written as one, else it stays a string (→ 400).
   for (const [key, raw] of Object.entries(out)) {
     if (props[key]?.type === "integer" && typeof raw === "string" && !/^[+-]?\d+$/.test(raw)) converted[key] = raw;

@@ -31,7 +31,7 @@ export const keyspace = (s: Space) => {
     byField: (field: "tier" | "content_type" | "memory_nature", value: string) => `mi:${t}:${field}:${value}`, // zset id → created_at ms
     externalIds: `mi:${t}:ext`, // hash external_id → id
     // tags
-    tag: (id: string) => `t:${t}:${id}`, // hash: name, color, description, created_at, updated_at
+    tag: (id: string) => `t:${t}:${id}`, // hash: name, lname (unique-name key, see tags/record.ts), color?, description?, created_at, updated_at
     tagMembers: (id: string) => `t:${t}:${id}:mems`, // zset memory id → created_at ms of the memory; ZCARD = memory_count
     tagNames: `ti:${t}:names`, // hash lower(name) → id
     tagsByCreated: `ti:${t}:created`, // zset id → created_at ms

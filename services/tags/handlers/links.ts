@@ -1,0 +1,67 @@
+import { attachTags, detachTag, tagsOfMemories, MAX_TAGS_PER_MEMORY, type TagRef } from "../../contract/tags";
+import { notFound, validationError } from "../../contract/errors";
+import { isUuid } from "../../contract/validation";
+import { bind, callerOf, type Handler } from "../../kit/handler";
+import type { TagStore } from "../store";
+import { sortRefs } from "../record";
+import type { NotifyTagsChanged } from "../notify";
+import { tagNotFound } from "./tags";
+
+export interface LinksDeps {
+  store: TagStore;
+  notify: NotifyTagsChanged;
+  maxPerMemory?: number;
+}
+
+const memoryNotFound = () => notFound("Memory");
+
+export function linkHandlers(deps: LinksDeps) {
+  const cap = deps.maxPerMemory ?? MAX_TAGS_PER_MEMORY;
+
+  /** All or nothing: an unknown memory or any unknown (or malformed) tag id attaches nothing. */
+  const attach: Handler<typeof attachTags> = async (input, ctx) => {
+    const caller = callerOf(ctx);
+    const space = { tenant: caller.tenant, env: caller.env };
+    if (!isUuid(input.memory_id)) throw memoryNotFound();
+    const tagIds = [...new Set(input.tag_ids)];
+    if (!tagIds.every(isUuid)) throw tagNotFound();
+    const res = await deps.store.attach(space, input.memory_id, tagIds, cap);
+    if (res.status === "NO_MEMORY") throw memoryNotFound();
+    if (res.status === "NO_TAG") throw tagNotFound();
+    if (res.status === "CAP") throw validationError("tag_ids", "max_count", `A memory can carry at most ${cap} tags`, { max: cap });
+    if (res.added > 0) await deps.notify(caller, ctx.requestId, [input.memory_id], ctx.log);
+    const refs = await deps.store.refs(space, res.tagIds);
+    return { memory_id: input.memory_id, tags: sortRefs([...refs.values()]), added: res.added, skipped: tagIds.length - res.added };
+  };
+
+  /** Idempotent: a tag that exists but is not attached answers `removed: false`. */
+  const detach: Handler<typeof detachTag> = async (input, ctx) => {
+    const caller = callerOf(ctx);
+    if (!isUuid(input.memory_id)) throw memoryNotFound();
+    if (!isUuid(input.tag_id)) throw tagNotFound();
+    const res = await deps.store.detach({ tenant: caller.tenant, env: caller.env }, input.memory_id, input.tag_id);
+    if (res.status === "NO_MEMORY") throw memoryNotFound();
+    if (res.status === "NO_TAG") throw tagNotFound();
+    if (res.removed) await deps.notify(caller, ctx.requestId, [input.memory_id], ctx.log);
+    return { memory_id: input.memory_id, tag_id: input.tag_id, removed: res.removed };
+  };
+
+  const ofMemories: Handler<typeof tagsOfMemories> = async (input, ctx) => {
+    const caller = callerOf(ctx);
+    const space = { tenant: caller.tenant, env: caller.env };
+    const ids = input.memory_ids.map((id) => (isUuid(id) ? id : null));
+    const valid = ids.filter((id): id is string => id !== null);
+    const tagIds = await deps.store.tagIdsOf(space, valid);
+    const refs = await deps.store.refs(space, [...new Set(tagIds.flat())]);
+    const byMemory = new Map(valid.map((id, i) => [id, tagIds[i]!]));
+    const items = ids.map((id) => sortRefs((id ? byMemory.get(id) ?? [] : []).flatMap((t): TagRef[] => { const r = refs.get(t); return r ? [r] : []; })));
+    return { items };
+  };
+
+  return { attach, detach, ofMemories };
+}
+
+export const linkBindings = (deps: LinksDeps) => {
+  const h = linkHandlers(deps);
+  return [bind(attachTags, h.attach), bind(detachTag, h.detach), bind(tagsOfMemories, h.ofMemories)];
+};

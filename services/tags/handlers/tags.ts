@@ -1,0 +1,92 @@
+import { createTag, deleteTag, getTag, getTags, listTags, updateTag, MAX_TAGS_PER_TENANT } from "../../contract/tags";
+import { notFound, validationError } from "../../contract/errors";
+import { isUuid } from "../../contract/validation";
+import { bind, callerOf, type Handler, type HandlerContext } from "../../kit/handler";
+import type { TagStore } from "../store";
+import { compareRows, nameKey, toTag } from "../record";
+import type { NotifyTagsChanged } from "../notify";
+
+export interface TagsDeps {
+  store: TagStore;
+  notify: NotifyTagsChanged;
+  now?: () => number;
+  maxTags?: number;
+}
+
+export const duplicateName = () => validationError("name", "unique", "A tag with this name already exists");
+export const tagNotFound = () => notFound("Tag");
+
+const spaceOf = (ctx: HandlerContext) => {
+  const c = callerOf(ctx);
+  return { tenant: c.tenant, env: c.env };
+};
+
+export function tagHandlers(deps: TagsDeps) {
+  const now = deps.now ?? Date.now;
+  const maxTags = deps.maxTags ?? MAX_TAGS_PER_TENANT;
+
+  const create: Handler<typeof createTag> = async (input, ctx) => {
+    const space = spaceOf(ctx);
+    const id = crypto.randomUUID();
+    const at = now();
+    const status = await deps.store.create(space, { id, name: input.name, lname: nameKey(input.name), color: input.color, description: input.description, now: at, cap: maxTags });
+    if (status === "DUP") throw duplicateName();
+    if (status === "CAP") throw validationError("tags", "max_count", `At most ${maxTags} tags per tenant and environment`, { max: maxTags });
+    return toTag(id, { name: input.name, ...(input.color ? { color: input.color } : {}), ...(input.description != null ? { description: input.description } : {}), created_at: String(at), updated_at: String(at) }, 0);
+  };
+
+  const get: Handler<typeof getTag> = async (input, ctx) => {
+    const space = spaceOf(ctx);
+    const [row] = isUuid(input.id) ? await deps.store.rows(space, [input.id]) : [null];
+    if (!row) throw tagNotFound();
+    return toTag(row.id, row.hash, row.count);
+  };
+
+  const getMany: Handler<typeof getTags> = async (input, ctx) => {
+    const space = spaceOf(ctx);
+    const valid = input.ids.filter(isUuid);
+    const found = new Map((await deps.store.rows(space, [...new Set(valid)])).flatMap((r) => (r ? [[r.id, toTag(r.id, r.hash, r.count)] as const] : [])));
+    return { items: input.ids.map((id) => found.get(id) ?? null) };
+  };
+
+  const list: Handler<typeof listTags> = async (input, ctx) => {
+    const space = spaceOf(ctx);
+    const limit = input.limit ?? 50;
+    const offset = input.offset ?? 0;
+    const sort = input.sort ?? "name";
+    const needle = input.search ? nameKey(input.search) : "";
+    const matching = (await deps.store.index(space)).filter((t) => t.lname.includes(needle));
+    const counts = sort === "memory_count" ? await deps.store.counts(space, matching.map((t) => t.id)) : [];
+    const rows = matching.map((t, i) => ({ ...t, count: counts[i] ?? 0 }));
+    rows.sort(compareRows(sort, input.order ?? "asc"));
+    const page = await deps.store.rows(space, rows.slice(offset, offset + limit).map((r) => r.id));
+    const items = page.flatMap((r) => (r ? [toTag(r.id, r.hash, r.count)] : []));
+    return { items, total: rows.length, limit, offset };
+  };
+
+  const update: Handler<typeof updateTag> = async (input, ctx) => {
+    const space = spaceOf(ctx);
+    if (!isUuid(input.id)) throw tagNotFound();
+    const name = input.name;
+    const res = await deps.store.update(space, input.id, { name, lname: name === undefined ? "" : nameKey(name), color: input.color, description: input.description, now: now() });
+    if (res.status === "NOTFOUND") throw tagNotFound();
+    if (res.status === "DUP") throw duplicateName();
+    return toTag(res.row.id, res.row.hash, res.row.count);
+  };
+
+  const remove: Handler<typeof deleteTag> = async (input, ctx) => {
+    const caller = callerOf(ctx);
+    if (!isUuid(input.id)) throw tagNotFound();
+    const res = await deps.store.remove({ tenant: caller.tenant, env: caller.env }, input.id);
+    if (!res.found) throw tagNotFound();
+    if (res.touched.length > 0) await deps.notify(caller, ctx.requestId, res.touched, ctx.log);
+    return { id: input.id, deleted: true as const };
+  };
+
+  return { create, get, getMany, list, update, remove };
+}
+
+export const tagBindings = (deps: TagsDeps) => {
+  const h = tagHandlers(deps);
+  return [bind(createTag, h.create), bind(getTag, h.get), bind(getTags, h.getMany), bind(listTags, h.list), bind(updateTag, h.update), bind(deleteTag, h.remove)];
+};

@@ -1,0 +1,25 @@
+-- Attach tags to a memory, all or nothing: both link ends change together and the memory's version
+-- is bumped once, so memory_count (ZCARD of a tag's member zset) is exact at all times.
+-- KEYS: memory hash, memory-tags set, then per tag: tag hash, tag member zset
+-- ARGV: memory id, max tags per memory, then the (distinct) tag ids in KEYS order
+local mid, cap = ARGV[1], tonumber(ARGV[2])
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'NO_MEMORY'} end
+local n = #ARGV - 2
+for i = 1, n do
+  if redis.call('EXISTS', KEYS[1 + 2 * i]) == 0 then return {'NO_TAG', ARGV[2 + i]} end
+end
+local add = {}
+for i = 1, n do
+  if redis.call('SISMEMBER', KEYS[2], ARGV[2 + i]) == 0 then add[#add + 1] = i end
+end
+if redis.call('SCARD', KEYS[2]) + #add > cap then return {'CAP'} end
+local v = 0
+if #add > 0 then
+  local created = tonumber(redis.call('HGET', KEYS[1], 'created_at')) or 0
+  for _, i in ipairs(add) do
+    redis.call('SADD', KEYS[2], ARGV[2 + i])
+    redis.call('ZADD', KEYS[2 + 2 * i], created, mid)
+  end
+  v = redis.call('HINCRBY', KEYS[1], 'v', 1)
+end
+return {'OK', #add, v, redis.call('SMEMBERS', KEYS[2])}

@@ -1,0 +1,17 @@
+import { runService } from "../kit/runtime";
+import { loadServiceConfig } from "../kit/config";
+import { ensureStream } from "../kit/streams";
+import { STREAMS } from "../contract/streams";
+import { createTagStore } from "./store";
+import { createNotifier } from "./notify";
+import { tagBindings } from "./handlers/tags";
+import { linkBindings } from "./handlers/links";
+
+const config = loadServiceConfig({});
+
+await runService({ name: "tags", version: "1.0.0", description: "Tags and memory↔tag links" }, config, async ({ nc, redis, bus }) => {
+  await ensureStream(nc, STREAMS.EVENTS);
+  const store = createTagStore(redis);
+  const notify = createNotifier({ store, js: nc.jetstream(), bus });
+  return { bindings: [...tagBindings({ store, notify }), ...linkBindings({ store, notify })] };
+});

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { JetStreamClient } from "nats";
+import { ServiceError } from "../contract/errors";
+import { INDEX_WAIT_MS } from "../contract/search-index";
+import type { MemoryEvent } from "../contract/events";
+import type { Bus } from "../kit/bus";
+import { keyspace } from "../kit/keyspace";
+import { createTagStore } from "./store";
+import { createNotifier } from "./notify";
+import { ctxFor, newSpace, privateRedis, quietLog, writeMemoryHashForTests } from "./testing/fixture";
+
+// The transport is faked here (what was published / called is the subject of the test);
+// Redis is real. The e2e tests run the real JetStream and NATS.
+let env: Awaited<ReturnType<typeof privateRedis>>;
+beforeAll(async () => {
+  env = await privateRedis();
+});
+afterAll(async () => {
+  await env.stop();
+});
+
+function fakes(indexFails = false) {
+  const published: { subject: string; event: MemoryEvent; msgID?: string }[] = [];
+  const calls: { input: unknown; ctx: unknown; opts: unknown }[] = [];
+  const js = {
+    publish: async (subject: string, data: Uint8Array, opts?: { msgID?: string }) => {
+      published.push({ subject, event: JSON.parse(new TextDecoder().decode(data)), msgID: opts?.msgID });
+      return { duplicate: false, seq: published.length, stream: "EVENTS" };
+    },
+  } as unknown as JetStreamClient;
+  const bus: Bus = {
+    call: (async (_op: unknown, input: unknown, ctx: unknown, opts: unknown) => {
+      calls.push({ input, ctx, opts });
+      if (indexFails) throw new ServiceError("SERVICE_UNAVAILABLE", "The service is unavailable, retry shortly");
+      return { indexed: 1, removed: 0 };
+    }) as Bus["call"],
+  };
+  return { js, bus, published, calls };
+}
+
+test("publishes tags_changed with a snapshot and msgID <id>:<version>, and waits for the index", async () => {
+  const space = newSpace("test");
+  const store = createTagStore(env.redis);
+  const ks = keyspace(space);
+  const m = await writeMemoryHashForTests(env.redis, space, { createdAt: 5000, content: "héllo" });
+  await env.redis.hset(ks.memory(m), { parent: "", external_id: "ext-1", v: "7" });
+  await env.redis.sadd(ks.memoryTags(m), "t2", "t1");
+  await env.redis.sadd(ks.memoryEntities(m), "e1");
+  const f = fakes();
+  const caller = ctxFor(space).caller!;
+  await createNotifier({ store, js: f.js, bus: f.bus })(caller, "req-1", [m, crypto.randomUUID()], quietLog);
+
+  expect(f.published).toHaveLength(1);
+  const { subject, event, msgID } = f.published[0]!;
+  expect(subject).toBe("events.memory.tags_changed");
+  expect(msgID).toBe(`${m}:7`);
+  const snapshot = {
+    id: m,
+    content: "héllo",
+    content_type: "text",
+    tier: "medium",
+    memory_nature: "episodic",
+    parent_memory_id: null,
+    external_id: "ext-1",
+    metadata: { source: "test" },
+    tag_ids: ["t1", "t2"],
+    entity_ids: ["e1"],
+    created_at: new Date(5000).toISOString(),
+    updated_at: new Date(5000).toISOString(),
+    version: 7,
+  };
+  expect(event).toEqual({ type: "tags_changed", tenant: space.tenant, env: "test", memory_id: m, version: 7, changed: [], memory: snapshot, at: expect.any(String) });
+  expect(f.calls).toEqual([{ input: { upserts: [snapshot], deletes: [] }, ctx: { requestId: "req-1", caller }, opts: { timeoutMs: INDEX_WAIT_MS } }]);
+});
+
+test("a failing index call does not fail the write", async () => {
+  const space = newSpace();
+  const m = await writeMemoryHashForTests(env.redis, space);
+  const f = fakes(true);
+  await createNotifier({ store: createTagStore(env.redis), js: f.js, bus: f.bus })(ctxFor(space).caller!, "r", [m], quietLog);
+  expect(f.calls).toHaveLength(1);
+  expect(f.published).toHaveLength(1);
+});
+
+test("nothing is sent for memories that no longer exist", async () => {
+  const f = fakes();
+  const space = newSpace();
+  await createNotifier({ store: createTagStore(env.redis), js: f.js, bus: f.bus })(ctxFor(space).caller!, "r", [crypto.randomUUID()], quietLog);
+  expect(f.published).toHaveLength(0);
+  expect(f.calls).toHaveLength(0);
+});
