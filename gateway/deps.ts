@@ -5,6 +5,7 @@ import type { Logger } from "../services/kit/log";
 import type { GatewayConfig } from "./config";
 import type { Guard } from "./http/guard";
 import type { UsageRecorder } from "./http/usage-recorder";
+import type { Metrics } from "./http/metrics";
 
 /** Everything the gateway's adapters need, built once in main.ts. */
 export interface GatewayDeps {
@@ -14,5 +15,6 @@ export interface GatewayDeps {
   bus: Bus;
   guard: Guard;
   usage: UsageRecorder;
+  metrics: Metrics;
   log: Logger;
 }

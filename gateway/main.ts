@@ -9,6 +9,7 @@ import { createRateLimiter } from "./http/rate-limit";
 import { createGuard } from "./http/guard";
 import { createUsageRecorder } from "./http/usage-recorder";
 import { createApp } from "./app";
+import { createMetrics } from "./http/metrics";
 import type { GatewayDeps } from "./deps";
 
 const config = loadGatewayConfig();
@@ -17,7 +18,8 @@ const redis = connectRedis(config.REDIS_URL, log, "gateway");
 await redisReady(redis, log);
 const nc = await connectNats(config.NATS_URL, "gateway", log);
 await ensureStream(nc, STREAMS.USAGE);
-const bus = createBus(nc, { timeoutMs: config.NATS_REQUEST_TIMEOUT_MS });
+const metrics = createMetrics();
+const bus = createBus(nc, { timeoutMs: config.NATS_REQUEST_TIMEOUT_MS, observe: metrics.observeNats });
 const auth = createAuthenticator(nc, bus, { ttlMs: config.KEY_CACHE_TTL_MS, negativeTtlMs: 2000, maxEntries: 10_000 });
 const deps: GatewayDeps = {
   config,
@@ -26,6 +28,7 @@ const deps: GatewayDeps = {
   bus,
   guard: createGuard(auth, createRateLimiter(redis)),
   usage: createUsageRecorder(nc, log),
+  metrics,
   log,
 };
 const state = { stopping: false };

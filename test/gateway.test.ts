@@ -33,6 +33,19 @@ describe("health", () => {
   });
 });
 
+describe("metrics", () => {
+  test("GET /metrics exposes request counts/latency by route and status, refusals and NATS latency per subject", async () => {
+    await root.get("/v1/keys");
+    const res = await fetch(`${stack.baseUrl}/metrics`);
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(text).toMatch(/http_requests_total\{method="GET",route="\/v1\/keys",status="200"\} \d+/);
+    expect(text).toContain("http_request_duration_seconds_bucket");
+    expect(text).toContain("rate_limit_refusals_total");
+    expect(text).toMatch(/nats_request_duration_seconds_count\{subject="keys.list",outcome="ok"\} \d+/);
+  });
+});
+
 describe("envelope and routing", () => {
   test("success envelope: data, meta.request_id, meta.latency_ms, list meta, X-Request-Id", async () => {
     const res = await root.get("/v1/keys?limit=1");

@@ -60,7 +60,9 @@ export async function handleRest(deps: GatewayDeps, route: RestRoute, request: R
       return res;
     }
   } finally {
+    const template = `/v1${route.path}`;
     const caller = admission.identity?.caller;
-    if (caller) deps.usage.record(caller.tenant, caller.keyId, `${route.method} /v1${route.path}`, status);
+    if (caller) deps.usage.record(caller.tenant, caller.keyId, `${route.method} ${template}`, status);
+    deps.metrics.observeHttp(route.method, template, status, (performance.now() - started) / 1000);
   }
 }

@@ -8,6 +8,8 @@ export const BaseConfig = {
   LOG_LEVEL: T.Union([T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error")], { default: "info" }),
   DATA_DIR: T.String({ default: "./.data" }),
   NATS_REQUEST_TIMEOUT_MS: T.Integer({ minimum: 100, maximum: 120_000, default: 5000 }),
+  /** Services: port of the /healthz + /readyz probe server for Kubernetes; 0 = off (local stack). */
+  HEALTH_PORT: T.Integer({ minimum: 0, maximum: 65535, default: 0 }),
 };
 
 export type BaseSettings = Static<TObject<typeof BaseConfig>>;

@@ -40,9 +40,10 @@ export async function runService<C extends BaseSettings>(
   log.info("service started", { endpoints: bindings.map((b) => b.op.subject) });
 
   let stopping = false;
+  const probes = config.HEALTH_PORT ? startProbeServer(config.HEALTH_PORT, () => !stopping && redis.status === "ready" && !nc.isClosed() && !nc.isDraining()) : null;
   const shutdown = async (signal: string) => {
     if (stopping) return;
-    stopping = true;
+    stopping = true; // readiness fails from now on
     log.info("shutting down", { signal });
     const hardStop = setTimeout(() => process.exit(1), 25_000);
     try {
@@ -59,8 +60,26 @@ export async function runService<C extends BaseSettings>(
       log.error("shutdown error", errorFields(err));
     }
     clearTimeout(hardStop);
+    probes?.stop(true);
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+/**
+ * Kubernetes probes for a service without HTTP traffic: liveness never depends on Redis or NATS
+ * (a restart would not fix them); readiness does, and turns false as soon as shutdown starts.
+ */
+function startProbeServer(port: number, ready: () => boolean) {
+  return Bun.serve({
+    port,
+    hostname: "0.0.0.0",
+    fetch(req) {
+      const path = new URL(req.url).pathname;
+      if (path === "/healthz") return Response.json({ status: "ok" });
+      if (path === "/readyz") return ready() ? Response.json({ status: "ready" }) : Response.json({ status: "not ready" }, { status: 503 });
+      return new Response("not found", { status: 404 });
+    },
+  });
 }

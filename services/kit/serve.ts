@@ -3,6 +3,7 @@ import { httpStatusOf, ServiceError, toServiceError } from "../contract/errors";
 import type { Binding, HandlerContext } from "./handler";
 import { decodeJson, encodeJson, HEADER_REQUEST_ID, readCaller } from "./wire";
 import { errorFields, type Logger } from "./log";
+import { isDependencyDown } from "./connect";
 
 export interface ServedService {
   service: Service;
@@ -89,8 +90,8 @@ async function dispatch(msg: ServiceMsg, binding: Binding, log: Logger): Promise
     msg.respond(encodeJson({ data }));
     return true;
   } catch (err) {
-    const error = toServiceError(err);
-    if (!(err instanceof ServiceError)) reqLog.error("handler failed", errorFields(err));
+    const error = isDependencyDown(err) ? new ServiceError("SERVICE_UNAVAILABLE", "A dependency is unavailable, retry shortly") : toServiceError(err);
+    if (!(err instanceof ServiceError)) reqLog[error.code === "SERVICE_UNAVAILABLE" ? "warn" : "error"]("handler failed", errorFields(err));
     // respondError adds the micro-service error headers, so $SRV STATS count errors.
     msg.respondError(httpStatusOf(error.code), error.code, encodeJson({ error: error.toBody() }));
     return false;

@@ -1,0 +1,37 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+/** Prometheus metrics of the gateway, served at /metrics. */
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({ name: "http_requests_total", help: "HTTP requests by route template and status", labelNames: ["method", "route", "status"], registers: [registry] });
+  const latency = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "HTTP request latency by route template and status",
+    labelNames: ["method", "route", "status"],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const rateLimited = new Counter({ name: "rate_limit_refusals_total", help: "Requests refused by the rate limiter", registers: [registry] });
+  const natsLatency = new Histogram({
+    name: "nats_request_duration_seconds",
+    help: "NATS request-reply latency per subject and outcome",
+    labelNames: ["subject", "outcome"],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+    registers: [registry],
+  });
+  return {
+    registry,
+    observeHttp(method: string, route: string, status: number, seconds: number) {
+      const labels = { method, route, status: String(status) };
+      requests.inc(labels);
+      latency.observe(labels, seconds);
+      if (status === 429) rateLimited.inc();
+    },
+    observeNats(subject: string, ms: number, outcome: string) {
+      natsLatency.observe({ subject, outcome }, ms / 1000);
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
