@@ -28,6 +28,11 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
     )
     .get("/healthz", () => ({ status: "ok" }), { detail: { hide: true } })
     .get(
+      "/metrics",
+      async () => new Response(await deps.metrics.registry.metrics(), { headers: { "Content-Type": deps.metrics.registry.contentType } }),
+      { detail: { hide: true } },
+    )
+    .get(
       "/readyz",
       async ({ set }) => {
         const r = await checkReadiness(deps, () => state.stopping);
