@@ -1,0 +1,44 @@
+# syntax=docker/dockerfile:1
+# One image per component, all from this file:
+#   docker build --target <gateway|keys|memories|tags|search> -t memory-service/<name> .
+# The components share code and node_modules; each final stage only sets its entry point, so the
+# shared layers are built and stored once.
+
+# 1. Production dependencies, exactly as package-lock.json pins them (Bun's image has no npm).
+FROM node:22-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+# No production dependency needs an install script, so none is run.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+
+# 2. Runtime: Bun's official image with the code and production node_modules, owned by root and
+#    only readable by the app user, so it runs with a read-only root filesystem (/tmp is the one
+#    writable place: an emptyDir in Kubernetes, a tmpfs in docker-compose).
+FROM oven/bun:1.4-slim AS runtime
+WORKDIR /app
+ENV NODE_ENV=production \
+    LOG_LEVEL=info \
+    DATA_DIR=/tmp/data \
+    HOME=/tmp \
+    BUN_RUNTIME_TRANSPILER_CACHE_PATH=0
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json tsconfig.json ./
+COPY services ./services
+COPY gateway ./gateway
+USER 10001:10001
+
+FROM runtime AS gateway
+EXPOSE 3000
+CMD ["bun", "gateway/main.ts"]
+
+FROM runtime AS keys
+CMD ["bun", "services/keys/main.ts"]
+
+FROM runtime AS memories
+CMD ["bun", "services/memories/main.ts"]
+
+FROM runtime AS tags
+CMD ["bun", "services/tags/main.ts"]
+
+FROM runtime AS search
+CMD ["bun", "services/search/main.ts"]
