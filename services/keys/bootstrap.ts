@@ -9,7 +9,7 @@ export const ROOT_TENANT = "default";
  * Registers BOOTSTRAP_ADMIN_KEY as the root key of tenant `default` with scopes ["*"]. A changed
  * bootstrap key revokes the previous one, so rotating it is just a restart with a new value.
  */
-export async function registerRootKey(store: KeyStore, secret: string, log: Logger): Promise<void> {
+export async function registerRootKey(store: KeyStore, secret: string, log: Logger, announceRevoked: (hash: string) => void): Promise<void> {
   const match = API_KEY_RE.exec(secret);
   if (!match || match[1] !== "live") throw new Error("BOOTSTRAP_ADMIN_KEY must be a svc_live_ key of 32 base64url characters");
   const hash = hashSecret(secret);
@@ -19,7 +19,10 @@ export async function registerRootKey(store: KeyStore, secret: string, log: Logg
   if (previous) {
     const [tenant, id] = previous.split(" ");
     const old = await store.get(tenant!, id!);
-    if (old && !old.revoked_at) await store.update({ ...old, revoked_at: new Date().toISOString() });
+    if (old && !old.revoked_at) {
+      await store.update({ ...old, revoked_at: new Date().toISOString() });
+      announceRevoked(old.hash); // running gateways drop the old root key at once
+    }
   }
   const id = crypto.randomUUID();
   await store.insert({

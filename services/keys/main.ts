@@ -24,7 +24,8 @@ await runService(
   config,
   async ({ config, nc, redis, log }) => {
     const store = createKeyStore(redis);
-    if (config.BOOTSTRAP_ADMIN_KEY) await registerRootKey(store, config.BOOTSTRAP_ADMIN_KEY, log);
+    const announceRevoked = (hash: string) => nc.publish(KEY_REVOKED_SUBJECT, encodeJson({ hash }));
+    if (config.BOOTSTRAP_ADMIN_KEY) await registerRootKey(store, config.BOOTSTRAP_ADMIN_KEY, log, announceRevoked);
     await ensureStream(nc, STREAMS.USAGE);
     const stopConsumer = await startUsageConsumer(nc, store, log);
     const bindings = [
@@ -32,7 +33,7 @@ await runService(
         store,
         defaultPlan: config.DEFAULT_PLAN,
         selfHosted: { perMinute: config.RATE_LIMIT_PER_MINUTE, perDay: config.RATE_LIMIT_PER_DAY },
-        announceRevoked: (hash) => nc.publish(KEY_REVOKED_SUBJECT, encodeJson({ hash })),
+        announceRevoked,
       }),
       ...usageBindings(store),
     ];
