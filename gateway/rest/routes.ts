@@ -1,6 +1,8 @@
 import { keyRoutes } from "./keys";
 import { tagRoutes } from "./tags";
+import { memoryRoutes } from "./memories";
+import { entityRoutes } from "./entities";
 import type { RestRoute } from "./route";
 
 /** Every REST route of /v1; each domain contributes its own list. */
-export const restRoutes: RestRoute[] = [...keyRoutes, ...tagRoutes];
+export const restRoutes: RestRoute[] = [...keyRoutes, ...tagRoutes, ...memoryRoutes, ...entityRoutes];

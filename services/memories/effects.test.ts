@@ -1,0 +1,78 @@
+import { expect, test } from "bun:test";
+import type { NatsConnection } from "nats";
+import { ServiceError } from "../contract/errors";
+import type { Bus } from "../kit/bus";
+import type { Logger } from "../kit/log";
+import { createEffects } from "./effects";
+import type { MemoryRow } from "./record";
+
+const row: MemoryRow = {
+  version: 4,
+  memory: {
+    id: "m1",
+    content: "c",
+    content_type: "text",
+    tier: "long",
+    memory_nature: "semantic",
+    parent_memory_id: null,
+    external_id: "x",
+    metadata: { a: 1 },
+    tags: [{ id: "t1", name: "n", color: null }],
+    entity_ids: ["e1"],
+    created_at: "2024-01-01T00:00:00.000Z",
+    updated_at: "2024-01-02T00:00:00.000Z",
+  },
+};
+
+function harness(indexError?: ServiceError) {
+  const published: { subject: string; body: any; msgID: string }[] = [];
+  const indexed: unknown[] = [];
+  const warnings: string[] = [];
+  const nc = {
+    jetstream: () => ({
+      publish: async (subject: string, data: Uint8Array, opts: { msgID: string }) => {
+        published.push({ subject, body: JSON.parse(new TextDecoder().decode(data)), msgID: opts.msgID });
+      },
+    }),
+  } as unknown as NatsConnection;
+  const bus = {
+    call: async (_op: unknown, input: unknown, callCtx: unknown, opts: unknown) => {
+      indexed.push({ input, callCtx, opts });
+      if (indexError) throw indexError;
+      return { indexed: 1, removed: 0 };
+    },
+  } as unknown as Bus;
+  const log = { warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) } as unknown as Logger;
+  const ctx = { caller: { tenant: "acme", env: "live" as const, keyId: "k", scopes: ["*" as const] }, requestId: "r1", log };
+  return { effects: createEffects(nc, bus), published, indexed, warnings, ctx };
+}
+
+test("events carry tenant, version, changed fields and a `<id>:<version>` msgID; the index gets upserts and deletes in one call with the caller", async () => {
+  const h = harness();
+  await h.effects.committed(h.ctx, [
+    { type: "updated", row, changed: ["tier"] },
+    { type: "deleted", id: "m2", version: 7 },
+  ]);
+  expect(h.published.map((p) => [p.subject, p.msgID, p.body.tenant, p.body.env, p.body.version, p.body.changed])).toEqual([
+    ["events.memory.updated", "m1:4", "acme", "live", 4, ["tier"]],
+    ["events.memory.deleted", "m2:7", "acme", "live", 7, []],
+  ]);
+  expect(h.published[0]!.body.memory).toMatchObject({ id: "m1", tag_ids: ["t1"], entity_ids: ["e1"], version: 4 });
+  expect(h.published[1]!.body.memory).toBeNull();
+  expect(h.indexed).toEqual([
+    {
+      input: { upserts: [h.published[0]!.body.memory], deletes: [{ id: "m2", version: 7 }] },
+      callCtx: { requestId: "r1", caller: h.ctx.caller },
+      opts: { timeoutMs: 3000 },
+    },
+  ]);
+});
+
+test("search down (503/504): the write still succeeds with a warning; the event is still published", async () => {
+  for (const err of [new ServiceError("SERVICE_UNAVAILABLE", "down"), new ServiceError("TIMEOUT", "slow")]) {
+    const h = harness(err);
+    await h.effects.committed(h.ctx, [{ type: "created", row }]);
+    expect(h.published.length).toBe(1);
+    expect(h.warnings).toEqual(["search index not updated now; events will converge it"]);
+  }
+});

@@ -1,0 +1,106 @@
+import { describe, expect, test } from "bun:test";
+import { ServiceError } from "../../contract/errors";
+import type { HandlerContext } from "../../kit/handler";
+import { createLogger } from "../../kit/log";
+import { Conflict, type MemoryStore } from "../store";
+import type { Effects, MemoryChange } from "../effects";
+import type { MemoryRow } from "../record";
+import { memoryHandlers } from "./memories";
+
+const ctx: HandlerContext = {
+  caller: { tenant: "acme", env: "test", keyId: "k", scopes: ["*"] },
+  requestId: "r1",
+  log: createLogger({}, "error"),
+};
+
+const row = (id: string, over: Partial<MemoryRow["memory"]> = {}, version = 1): MemoryRow => ({
+  version,
+  memory: {
+    id,
+    content: "c",
+    content_type: "text",
+    tier: "medium",
+    memory_nature: "episodic",
+    parent_memory_id: null,
+    external_id: null,
+    metadata: {},
+    tags: [],
+    entity_ids: [],
+    created_at: "2024-01-01T00:00:00.000Z",
+    updated_at: "2024-01-01T00:00:00.000Z",
+    ...over,
+  },
+});
+
+/** A store double that records calls; each test sets the answers it needs. */
+function setup(answers: Partial<Record<keyof MemoryStore, unknown>>) {
+  const calls: { name: string; args: unknown[] }[] = [];
+  const store = new Proxy({} as MemoryStore, {
+    get: (_t, name: string) => async (...args: unknown[]) => {
+      calls.push({ name, args });
+      return answers[name as keyof MemoryStore];
+    },
+  });
+  const changes: MemoryChange[][] = [];
+  const effects: Effects = { committed: async (_c, ch) => void changes.push(ch) };
+  return { h: memoryHandlers({ store, effects, newId: () => "new-id" }), calls, changes };
+}
+
+const codeOf = async (p: unknown) => {
+  try {
+    await p;
+  } catch (err) {
+    return [(err as ServiceError).code, (err as ServiceError).details];
+  }
+  return "resolved";
+};
+
+describe("memory handlers", () => {
+  test("create applies the documented defaults, scopes the store to the caller and reports the change", async () => {
+    const { h, calls, changes } = setup({ createMemory: row("new-id") });
+    await h.create({ content: "hi" }, ctx);
+    expect(calls[0]).toEqual({
+      name: "createMemory",
+      args: [{ tenant: "acme", env: "test" }, "new-id", { content: "hi", content_type: "text", tier: "medium", memory_nature: "episodic", parent: null, external_id: null, metadata: {} }, 64],
+    });
+    expect(changes).toEqual([[{ type: "created", row: row("new-id") }]]);
+  });
+
+  test("store conflicts become the documented validation errors, and nothing is reported", async () => {
+    for (const [code, details] of [
+      ["parent_missing", { field: "parent_memory_id", constraint: "exists" }],
+      ["too_deep", { field: "parent_memory_id", constraint: "max_depth", max: 64 }],
+      ["external_id_taken", { field: "external_id", constraint: "unique" }],
+    ] as const) {
+      const { h, changes } = setup({ createMemory: new Conflict(code) });
+      expect(await codeOf(h.create({ content: "x" }, ctx))).toEqual(["VALIDATION_ERROR", details]);
+      expect(changes).toEqual([]);
+    }
+  });
+
+  test("update: an empty patch reads without writing; `parent` is reported as parent_memory_id", async () => {
+    const empty = setup({ getMemories: [row("m")] });
+    expect(await empty.h.update({ id: "m" }, ctx)).toEqual(row("m").memory);
+    expect(empty.calls.map((c) => c.name)).toEqual(["getMemories"]);
+
+    const moved = setup({ updateMemory: { row: row("m", {}, 2), changed: ["parent", "tier"] } });
+    await moved.h.update({ id: "m", parent_memory_id: null, tier: "long" }, ctx);
+    expect(moved.calls[0]!.args[2]).toEqual({ tier: "long", parent: null });
+    expect(moved.changes).toEqual([[{ type: "updated", row: row("m", {}, 2), changed: ["parent_memory_id", "tier"] }]]);
+  });
+
+  test("delete reports deleted_count only with cascade; orphans are reported as updated", async () => {
+    const plain = setup({ deleteMemory: { deleted: [{ id: "m", version: 3 }], orphans: [row("kid", {}, 2)] } });
+    expect(await plain.h.remove({ id: "m" }, ctx)).toEqual({ id: "m", deleted: true });
+    expect(plain.changes).toEqual([[{ type: "deleted", id: "m", version: 3 }, { type: "updated", row: row("kid", {}, 2), changed: ["parent_memory_id"] }]]);
+
+    const cascade = setup({ deleteMemory: { deleted: [{ id: "m", version: 3 }, { id: "kid", version: 2 }], orphans: [] } });
+    expect(await cascade.h.remove({ id: "m", cascade: true }, ctx)).toEqual({ id: "m", deleted: true, deleted_count: 2 });
+    expect(await codeOf(setup({ deleteMemory: new Conflict("not_found") }).h.remove({ id: "m" }, ctx))).toEqual(["NOT_FOUND", undefined]);
+  });
+
+  test("a public operation without a caller is refused", async () => {
+    const { h } = setup({});
+    expect(await codeOf(h.get({ id: "m" }, { ...ctx, caller: null }))).toEqual(["UNAUTHORIZED", undefined]);
+  });
+});

@@ -1,0 +1,57 @@
+-- Patch a memory: only the sent fields; record + moved indexes in one step, version bumped.
+-- A: id, max depth, then field/value pairs among content, content_type, tier, memory_nature, parent,
+--    external_id, metadata ('' for parent/external_id = null).
+-- Returns { read_memory(id), names of the fields whose value changed }.
+local id, max_depth = A[1], tonumber(A[2])
+local key = K.memory(id)
+if redis.call('EXISTS', key) == 0 then return conflict('not_found') end
+local FIELDS = { 'content', 'content_type', 'tier', 'memory_nature', 'parent', 'external_id', 'metadata' }
+local set = {}
+for i = 3, #A, 2 do set[A[i]] = A[i + 1] end
+local old = {}
+local vals = redis.call('HMGET', key, 'content', 'content_type', 'tier', 'memory_nature', 'parent', 'external_id', 'metadata', 'created_at')
+for i = 1, #FIELDS do old[FIELDS[i]] = vals[i] or '' end
+local created = tonumber(vals[8])
+
+local np = set.parent
+if np ~= nil and np ~= old.parent and np ~= '' then
+  if np == id then return conflict('self_parent') end
+  if redis.call('EXISTS', K.memory(np)) == 0 then return conflict('parent_missing') end
+  local d = depth_above(np, id, max_depth)
+  if d < 0 then return conflict('cycle') end
+  if d + subtree_height(id, max_depth - d) > max_depth then return conflict('too_deep') end
+end
+local ne = set.external_id
+if ne ~= nil and ne ~= '' and ne ~= old.external_id then
+  local owner = redis.call('HGET', K.ext, ne)
+  if owner and owner ~= id then return conflict('external_id_taken') end
+end
+
+local now = now_ms()
+local changed, hset, hdel = {}, { 'updated_at', now }, {}
+for _, f in ipairs(FIELDS) do
+  local nv = set[f]
+  if nv ~= nil and nv ~= old[f] then
+    changed[#changed + 1] = f
+    if nv == '' then hdel[#hdel + 1] = f else push_all(hset, { f, nv }) end
+  end
+end
+redis.call('HSET', key, unpack(hset))
+if #hdel > 0 then redis.call('HDEL', key, unpack(hdel)) end
+redis.call('HINCRBY', key, 'v', 1)
+redis.call('ZADD', K.updated, now, id)
+for _, f in ipairs({ 'content_type', 'tier', 'memory_nature' }) do
+  if set[f] ~= nil and set[f] ~= old[f] then
+    redis.call('ZREM', K[f](old[f]), id)
+    redis.call('ZADD', K[f](set[f]), created, id)
+  end
+end
+if np ~= nil and np ~= old.parent then
+  if old.parent ~= '' then redis.call('ZREM', K.kids(old.parent), id) else redis.call('ZREM', K.roots, id) end
+  if np ~= '' then redis.call('ZADD', K.kids(np), created, id) else redis.call('ZADD', K.roots, created, id) end
+end
+if ne ~= nil and ne ~= old.external_id then
+  if old.external_id ~= '' and redis.call('HGET', K.ext, old.external_id) == id then redis.call('HDEL', K.ext, old.external_id) end
+  if ne ~= '' then redis.call('HSET', K.ext, ne, id) end
+end
+return { read_memory(id), changed }

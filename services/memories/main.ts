@@ -1,0 +1,20 @@
+import { runService } from "../kit/runtime";
+import { loadServiceConfig } from "../kit/config";
+import { ensureStream } from "../kit/streams";
+import { STREAMS } from "../contract/streams";
+import { createMemoryStore } from "./store";
+import { createEffects } from "./effects";
+import { memoryBindings } from "./handlers/memories";
+import { entityBindings } from "./handlers/entities";
+
+const config = loadServiceConfig({});
+
+await runService(
+  { name: "memories", version: "1.0.0", description: "Memories, their hierarchy and entities" },
+  config,
+  async ({ nc, redis, bus }) => {
+    await ensureStream(nc, STREAMS.EVENTS);
+    const deps = { store: createMemoryStore(redis), effects: createEffects(nc, bus) };
+    return { bindings: [...memoryBindings(deps), ...entityBindings(deps)] };
+  },
+);

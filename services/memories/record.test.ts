@@ -1,0 +1,52 @@
+import { expect, test } from "bun:test";
+import { foldName, parseEntity, parseMemory, toSnapshot } from "./record";
+
+const flat = (o: Record<string, string>) => Object.entries(o).flat();
+
+test("parseMemory: nulls for absent parent/external_id, tags sorted by name, entity ids sorted", () => {
+  const row = parseMemory([
+    "m1",
+    flat({ content: "c", content_type: "text", tier: "long", memory_nature: "semantic", metadata: '{"a":1}', created_at: "1700000000000", updated_at: "1700000000123", v: "7" }),
+    ["t2", "beta", "", "t1", "Alpha", "#aabbcc", "t3", "alpha", ""],
+    ["e2", "e1"],
+  ])!;
+  expect(row.version).toBe(7);
+  expect(row.memory).toEqual({
+    id: "m1",
+    content: "c",
+    content_type: "text",
+    tier: "long",
+    memory_nature: "semantic",
+    parent_memory_id: null,
+    external_id: null,
+    metadata: { a: 1 },
+    tags: [
+      { id: "t1", name: "Alpha", color: "#aabbcc" },
+      { id: "t3", name: "alpha", color: null },
+      { id: "t2", name: "beta", color: null },
+    ],
+    entity_ids: ["e1", "e2"],
+    created_at: "2023-11-14T22:13:20.000Z",
+    updated_at: "2023-11-14T22:13:20.123Z",
+  });
+  expect(toSnapshot(row)).toMatchObject({ id: "m1", tag_ids: ["t1", "t3", "t2"], entity_ids: ["e1", "e2"], version: 7 });
+  expect(parseMemory(null)).toBeNull();
+});
+
+test("parseEntity: description null when absent; memory_count from the member count", () => {
+  expect(parseEntity(["e1", flat({ name: "Ada", type: "person", nk: "person:ada", metadata: "{}", created_at: "0", updated_at: "0" }), 3])).toEqual({
+    id: "e1",
+    name: "Ada",
+    type: "person",
+    description: null,
+    metadata: {},
+    memory_count: 3,
+    created_at: "1970-01-01T00:00:00.000Z",
+    updated_at: "1970-01-01T00:00:00.000Z",
+  });
+});
+
+test("foldName: case-insensitive and Unicode-normalised", () => {
+  expect(foldName("ÉCOLE")).toBe(foldName("e\u0301cole"));
+  expect(foldName("Straße")).toBe("straße");
+});

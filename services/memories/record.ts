@@ -1,0 +1,91 @@
+import type { Memory } from "../contract/memories";
+import type { Entity } from "../contract/entities";
+import type { MemorySnapshot } from "../contract/events";
+
+/** A memory as read from Redis: the public shape plus its version counter `v`. */
+export interface MemoryRow {
+  memory: Memory;
+  version: number;
+}
+
+/** What read_memory (lua/helpers.lua) returns: id, flat hash, tag triples, entity ids; null when absent. */
+export type RawMemory = [string, string[], string[], string[]] | null;
+export type RawEntity = [string, string[], number] | null;
+
+const hashOf = (flat: string[]): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < flat.length; i += 2) out[flat[i]!] = flat[i + 1]!;
+  return out;
+};
+
+const iso = (ms: string | undefined) => new Date(Number(ms)).toISOString();
+
+const byNameThenId = (a: { id: string; name: string }, b: { id: string; name: string }) => {
+  const x = a.name.toLowerCase();
+  const y = b.name.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+};
+
+export function parseMemory(raw: RawMemory): MemoryRow | null {
+  if (!raw) return null;
+  const [id, flat, tagTriples, entityIds] = raw;
+  const h = hashOf(flat);
+  const tags: Memory["tags"] = [];
+  for (let i = 0; i < tagTriples.length; i += 3) tags.push({ id: tagTriples[i]!, name: tagTriples[i + 1]!, color: tagTriples[i + 2] || null });
+  tags.sort(byNameThenId);
+  return {
+    version: Number(h.v ?? 0),
+    memory: {
+      id,
+      content: h.content ?? "",
+      content_type: h.content_type as Memory["content_type"],
+      tier: h.tier as Memory["tier"],
+      memory_nature: h.memory_nature as Memory["memory_nature"],
+      parent_memory_id: h.parent || null,
+      external_id: h.external_id ?? null,
+      metadata: h.metadata ? (JSON.parse(h.metadata) as Record<string, unknown>) : {},
+      tags,
+      entity_ids: [...entityIds].sort(),
+      created_at: iso(h.created_at),
+      updated_at: iso(h.updated_at),
+    },
+  };
+}
+
+export const parseMemories = (raws: RawMemory[]): MemoryRow[] => raws.map(parseMemory).filter((r): r is MemoryRow => r !== null);
+
+export function parseEntity(raw: RawEntity): Entity | null {
+  if (!raw) return null;
+  const [id, flat, count] = raw;
+  const h = hashOf(flat);
+  return {
+    id,
+    name: h.name ?? "",
+    type: h.type as Entity["type"],
+    description: h.description ?? null,
+    metadata: h.metadata ? (JSON.parse(h.metadata) as Record<string, unknown>) : {},
+    memory_count: Number(count),
+    created_at: iso(h.created_at),
+    updated_at: iso(h.updated_at),
+  };
+}
+
+/** What the search index and event consumers get of a memory. */
+export const toSnapshot = ({ memory: m, version }: MemoryRow): MemorySnapshot => ({
+  id: m.id,
+  content: m.content,
+  content_type: m.content_type,
+  tier: m.tier,
+  memory_nature: m.memory_nature,
+  parent_memory_id: m.parent_memory_id,
+  external_id: m.external_id,
+  metadata: m.metadata,
+  tag_ids: m.tags.map((t) => t.id),
+  entity_ids: m.entity_ids,
+  created_at: m.created_at,
+  updated_at: m.updated_at,
+  version,
+});
+
+/** Case-insensitive comparison key of names (entity uniqueness, search): NFC, then lower case. */
+export const foldName = (name: string) => name.normalize("NFC").toLowerCase();

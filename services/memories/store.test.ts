@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Redis from "ioredis";
+import fc from "fast-check";
+import { startRedis, type RedisProcess } from "../../scripts/stack/infra";
+import { keyspace, type Space } from "../kit/keyspace";
+import { Conflict, createMemoryStore, type MemoryFilter, type MemoryStore } from "./store";
+import type { MemoryRow } from "./record";
+
+/**
+ * The store against a real, private Redis: the parts the tags service writes (tag hashes and link
+ * sets) are seeded here directly, and every list path of lua/list.lua is checked against brute force.
+ */
+const dataDir = mkdtempSync(join(tmpdir(), "memories-store-"));
+let server: RedisProcess;
+let redis: Redis;
+let store: MemoryStore;
+
+beforeAll(async () => {
+  server = await startRedis({ dataDir });
+  redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+  store = createMemoryStore(redis);
+});
+
+afterAll(async () => {
+  redis?.disconnect();
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+let n = 0;
+const space = (): Space => ({ tenant: `store${++n}`, env: "live" });
+const fields = (over: Record<string, unknown> = {}) => ({
+  content: "c",
+  content_type: "text",
+  tier: "medium",
+  memory_nature: "episodic",
+  parent: null,
+  external_id: null,
+  metadata: {},
+  ...over,
+});
+const create = async (s: Space, over: Record<string, unknown> = {}) => {
+  const r = await store.createMemory(s, crypto.randomUUID(), fields(over), 64);
+  if (r instanceof Conflict) throw new Error(r.code);
+  return r;
+};
+
+/** What the tags service's attach script does: both link ends, scored by the memory's created_at. */
+async function attach(s: Space, memory: MemoryRow, tagId: string) {
+  const ks = keyspace(s);
+  await redis.multi().sadd(ks.memoryTags(memory.memory.id), tagId).zadd(ks.tagMembers(tagId), Date.parse(memory.memory.created_at), memory.memory.id).exec();
+}
+
+describe("tags on memory reads", () => {
+  test("sorted by name, colour null when absent, tags whose hash is gone skipped", async () => {
+    const s = space();
+    const ks = keyspace(s);
+    const m = await create(s);
+    await redis.hset(ks.tag("t-b"), { name: "beta" });
+    await redis.hset(ks.tag("t-a"), { name: "Alpha", color: "#112233" });
+    for (const t of ["t-b", "t-a", "t-gone"]) await attach(s, m, t);
+    const [row] = await store.getMemories(s, [m.memory.id]);
+    expect(row!.memory.tags).toEqual([
+      { id: "t-a", name: "Alpha", color: "#112233" },
+      { id: "t-b", name: "beta", color: null },
+    ]);
+  });
+
+  test("delete removes both link ends of tags and entities; the tags stay", async () => {
+    const s = space();
+    const ks = keyspace(s);
+    const parent = await create(s);
+    const child = await create(s, { parent: parent.memory.id });
+    await redis.hset(ks.tag("t1"), { name: "one" });
+    for (const m of [parent, child]) await attach(s, m, "t1");
+    const e = await store.createEntity(s, "e1", { name: "E", type: "person", description: null, metadata: {} }, [parent.memory.id, child.memory.id]);
+    expect(e instanceof Conflict).toBe(false);
+    expect(await redis.zcard(ks.tagMembers("t1"))).toBe(2);
+
+    const r = await store.deleteMemory(s, parent.memory.id, true);
+    expect(r instanceof Conflict ? r.code : r.deleted.map((d) => d.id).sort()).toEqual([parent.memory.id, child.memory.id].sort());
+    expect(await redis.zcard(ks.tagMembers("t1"))).toBe(0);
+    expect(await redis.zcard(ks.entityMembers("e1"))).toBe(0);
+    expect(await redis.exists(ks.memoryTags(parent.memory.id), ks.memoryEntities(child.memory.id), ks.memory(child.memory.id))).toBe(0);
+    expect(await redis.hget(ks.tag("t1"), "name")).toBe("one");
+    // Nothing of the tenant's memory indexes is left behind.
+    const left = await redis.keys(`mi:${"{"}${s.tenant}:live}:*`);
+    expect(left).toEqual([]);
+  });
+
+  test("conflicts come back as values, not errors", async () => {
+    const s = space();
+    expect(await store.deleteMemory(s, "missing", false)).toEqual(new Conflict("not_found"));
+    expect(await store.createMemory(s, "x", fields({ parent: "missing" }), 64)).toEqual(new Conflict("parent_missing"));
+    expect(await store.linkEntity(s, "nope", ["a"])).toEqual(new Conflict("entity_missing"));
+  });
+});
+
+describe("list paths", () => {
+  const TIERS = ["short", "medium", "long"] as const;
+  const TAGS = ["ta", "tb", "tc"];
+
+  function brute(rows: MemoryRow[], members: Map<string, Set<string>>, q: MemoryFilter) {
+    const ms = (iso: string) => Date.parse(iso);
+    const hits = rows
+      .map((r) => r.memory)
+      .filter(
+        (m) =>
+          (q.tier === undefined || m.tier === q.tier) &&
+          (q.parent_memory_id === undefined || m.parent_memory_id === q.parent_memory_id) &&
+          (q.root === undefined || (m.parent_memory_id === null) === q.root) &&
+          (q.external_id === undefined || m.external_id === q.external_id) &&
+          (q.tag_id ?? []).every((t) => members.get(t)?.has(m.id)) &&
+          (q.created_after === undefined || ms(m.created_at) > ms(q.created_after)) &&
+          (q.created_before === undefined || ms(m.created_at) < ms(q.created_before)),
+      )
+      .sort((a, b) => ms(a[q.sort]) - ms(b[q.sort]) || (a.id < b.id ? -1 : 1));
+    if (q.order === "desc") hits.reverse();
+    return { total: hits.length, ids: hits.slice(q.offset, q.offset + q.limit).map((m) => m.id) };
+  }
+
+  test("every combination of filters, sort and order matches brute force", async () => {
+    const s = space();
+    const rows: MemoryRow[] = [];
+    const members = new Map<string, Set<string>>(TAGS.map((t) => [t, new Set()]));
+    for (let i = 0; i < 40; i++) {
+      const parent = i > 5 && i % 3 ? rows[i % 6]!.memory.id : null;
+      const row = await create(s, { tier: TIERS[i % 3], parent, external_id: i % 7 === 0 ? `x${i}` : null });
+      rows.push(row);
+      for (const [j, t] of TAGS.entries()) {
+        if ((i + j) % (j + 2) === 0) {
+          await attach(s, row, t);
+          members.get(t)!.add(row.memory.id);
+        }
+      }
+      if (i % 9 === 0) await Bun.sleep(2);
+    }
+    for (const i of [4, 17, 2, 33]) {
+      await Bun.sleep(1);
+      await store.updateMemory(s, rows[i]!.memory.id, { content: "edited" }, 64);
+    }
+    const current = (await store.getMemories(s, rows.map((r) => r.memory.id))) as MemoryRow[];
+    const times = current.map((r) => r.memory.created_at).sort();
+
+    const query = fc.record(
+      {
+        tier: fc.constantFrom(...TIERS),
+        parent_memory_id: fc.constantFrom(...current.slice(0, 6).map((r) => r.memory.id)),
+        root: fc.boolean(),
+        external_id: fc.constantFrom("x0", "x7", "x14", "none"),
+        tag_id: fc.subarray(TAGS, { minLength: 1 }),
+        created_after: fc.constantFrom(...times),
+        created_before: fc.constantFrom(...times),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        query,
+        fc.constantFrom("created_at" as const, "updated_at" as const),
+        fc.constantFrom("asc" as const, "desc" as const),
+        fc.nat(45),
+        fc.integer({ min: 1, max: 50 }),
+        async (filter, sort, order, offset, limit) => {
+          const q: MemoryFilter = { ...filter, sort, order, offset, limit };
+          const got = await store.listMemories(s, q);
+          expect({ total: got.total, ids: got.rows.map((r) => r.memory.id) }).toEqual(brute(current, members, q));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
