@@ -115,7 +115,7 @@ describe("request bodies", () => {
       headers: { Authorization: `Bearer ${stack.adminKey}`, "Content-Type": "application/json" },
       body,
       duplex: "half",
-    });
+    } as RequestInit);
     expect(res.status).toBe(400);
     const json = (await res.json()) as any;
     expect(json.error.details.constraint).toBe("max_bytes");

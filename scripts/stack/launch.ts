@@ -18,6 +18,8 @@ export interface StackOptions {
   replicas?: Partial<Record<ServiceName, number>>;
   /** Extra environment for every process (LOG_LEVEL, limits…). */
   env?: Record<string, string>;
+  /** Services not to start (e.g. a benchmark "before embeddings" runs without search). */
+  without?: ServiceName[];
 }
 
 /** One child process of the stack (a service replica or the gateway). */
@@ -96,6 +98,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     PORT: String(port),
     SERVICES: SERVICE_NAMES.join(","),
   };
+  const names = SERVICE_NAMES.filter((n) => !opts.without?.includes(n));
+  env.SERVICES = names.join(",");
   let counter = 0;
   const services = Object.fromEntries(SERVICE_NAMES.map((n) => [n, [] as Child[]])) as Record<ServiceName, Child[]>;
   const addReplica = (name: ServiceName) => {
@@ -103,7 +107,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     services[name].push(child);
     return child;
   };
-  for (const name of SERVICE_NAMES) for (let i = 0; i < (opts.replicas?.[name] ?? 1); i++) addReplica(name);
+  for (const name of names) for (let i = 0; i < (opts.replicas?.[name] ?? 1); i++) addReplica(name);
   const gateway = spawnChild("gateway", "gateway/main.ts", env, logDir);
   const baseUrl = `http://127.0.0.1:${port}`;
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startStack, type Stack } from "../../scripts/stack/launch";
 import { freePort } from "../../scripts/stack/infra";
@@ -17,7 +17,8 @@ const only = process.argv.slice(2);
 
 const root = resolve(".data-bench");
 rmSync(root, { recursive: true, force: true });
-const dataDir = mkdtempSync(join(root.replace(/\/$/, "") + "-"));
+mkdirSync(root, { recursive: true });
+const dataDir = mkdtempSync(join(root, "stack-"));
 console.log(`bench: ${RUNS} runs × ${DURATION_S}s at ${CONNECTIONS} connections (medians)`);
 
 const helloPort = await freePort();

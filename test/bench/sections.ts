@@ -1,6 +1,7 @@
 import type { Stack } from "../../scripts/stack/launch";
 import type { LoadResult } from "./load";
 import { fmt, medianOf } from "./load";
+import { memoriesSection } from "./memories";
 
 export interface BenchContext {
   stack: Stack;
@@ -29,4 +30,4 @@ const gatewaySection: BenchSection = {
 };
 
 /** Every section of the benchmark; each issue adds its own. */
-export const benchSections: BenchSection[] = [gatewaySection];
+export const benchSections: BenchSection[] = [gatewaySection, memoriesSection];
