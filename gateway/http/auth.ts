@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { NatsConnection } from "nats";
 import { API_KEY_RE, KEY_REVOKED_SUBJECT, verifyKey, type VerifiedKey } from "../../services/contract/keys";
 import { ServiceError } from "../../services/contract/errors";
@@ -15,6 +14,8 @@ const unauthorized = () => new ServiceError("UNAUTHORIZED", "Invalid or missing 
 
 interface CacheEntry {
   key: VerifiedKey | null;
+  /** Built once per verification, reused by every request of this key. */
+  identity: Identity | null;
   until: number;
 }
 
@@ -46,25 +47,26 @@ export function createAuthenticator(nc: NatsConnection, bus: Bus, opts: { ttlMs:
       if (!header || !header.startsWith("Bearer ")) throw unauthorized();
       const secret = header.slice(7).trim();
       if (!API_KEY_RE.test(secret)) throw unauthorized();
-      const hash = createHash("sha256").update(secret).digest("hex");
+      const hash = Bun.CryptoHasher.hash("sha256", secret, "hex");
       const now = Date.now();
       let entry = cache.get(hash);
       if (!entry || entry.until < now) {
         try {
           const key = await bus.call(verifyKey, { hash }, { requestId });
-          entry = { key, until: now + opts.ttlMs };
+          const identity = {
+            caller: { tenant: key.tenant, env: key.env, keyId: key.keyId, scopes: key.scopes, root: key.root },
+            limits: { perMinute: key.perMinute, perDay: key.perDay },
+          };
+          entry = { key, identity, until: now + opts.ttlMs };
         } catch (err) {
           if (!(err instanceof ServiceError) || err.code !== "UNAUTHORIZED") throw err;
-          entry = { key: null, until: now + opts.negativeTtlMs };
+          entry = { key: null, identity: null, until: now + opts.negativeTtlMs };
         }
         remember(hash, entry);
       }
       const key = entry.key;
-      if (!key || (key.expiresAt !== null && key.expiresAt <= now)) throw unauthorized();
-      return {
-        caller: { tenant: key.tenant, env: key.env, keyId: key.keyId, scopes: key.scopes, root: key.root },
-        limits: { perMinute: key.perMinute, perDay: key.perDay },
-      };
+      if (!key || !entry.identity || (key.expiresAt !== null && key.expiresAt <= now)) throw unauthorized();
+      return entry.identity;
     },
     /** Drops every cached entry (tests, key rotation). */
     clear: () => cache.clear(),

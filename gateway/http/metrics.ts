@@ -20,12 +20,20 @@ export function createMetrics() {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
     registers: [registry],
   });
+  // Label lookups hash the label set on every call; keep the bound children per series instead.
+  const series = new Map<string, { count: Counter.Internal; time: Histogram.Internal<string> }>();
   return {
     registry,
     observeHttp(method: string, route: string, status: number, seconds: number) {
-      const labels = { method, route, status: String(status) };
-      requests.inc(labels);
-      latency.observe(labels, seconds);
+      const id = `${method} ${route} ${status}`;
+      let s = series.get(id);
+      if (!s) {
+        const labels = { method, route, status: String(status) };
+        s = { count: requests.labels(labels), time: latency.labels(labels) };
+        series.set(id, s);
+      }
+      s.count.inc();
+      s.time.observe(seconds);
       if (status === 429) rateLimited.inc();
     },
     observeNats(subject: string, ms: number, outcome: string) {

@@ -3,7 +3,15 @@ import { USAGE_SUBJECT, type UsageRow } from "../../services/contract/usage";
 import { encodeJson } from "../../services/kit/wire";
 import type { Logger } from "../../services/kit/log";
 
-const statusClassOf = (status: number) => (status === 429 ? "429" : `${Math.floor(status / 100)}xx`);
+const statusClassOf = (status: number) => `${Math.floor(status / 100)}xx`;
+
+// The UTC day, recomputed at most once a second (this runs on every request).
+let dayCache = { until: 0, day: "" };
+const today = () => {
+  const now = Date.now();
+  if (now >= dayCache.until) dayCache = { until: now + 1000, day: new Date(now).toISOString().slice(0, 10) };
+  return dayCache.day;
+};
 
 /**
  * Counts requests in memory and publishes one aggregated batch to JetStream every interval,
@@ -38,8 +46,8 @@ export function createUsageRecorder(nc: NatsConnection, log: Logger, intervalMs 
 
   return {
     record(tenant: string, keyId: string, route: string, status: number) {
-      const day = new Date().toISOString().slice(0, 10);
-      const statusClass = status === 429 ? "4xx" : statusClassOf(status);
+      const day = today();
+      const statusClass = statusClassOf(status);
       const k = `${tenant}\u0000${keyId}\u0000${day}\u0000${route}\u0000${statusClass}`;
       merge(k, { tenant, keyId, day, route, statusClass, count: status === 429 ? 0 : 1, rateLimited: status === 429 ? 1 : 0 });
     },

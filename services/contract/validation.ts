@@ -93,8 +93,10 @@ export interface Validator<T extends TSchema> {
  */
 export function compileValidator<T extends TSchema>(schema: T): Validator<T> {
   const check = TypeCompiler.Compile(schema);
+  // Value.Default walks the schema on every call; skip it for schemas that declare no default.
+  const fillDefaults = JSON.stringify(schema).includes('"default"');
   return (input: unknown) => {
-    const value = input !== null && typeof input === "object" ? Value.Default(schema, input) : input;
+    const value = fillDefaults && input !== null && typeof input === "object" ? Value.Default(schema, input) : input;
     if (check.Check(value)) return value as Static<T>;
     const first = check.Errors(value).First();
     throw first ? toValidationError(first) : validationError("body", "type", "Invalid request");

@@ -59,8 +59,11 @@ export async function serveBindings(
     service,
     inFlight: () => inFlight,
     stop: async () => {
+      // service.stop() drains the endpoint subscriptions: no new requests, and those already sent
+      // to us are still delivered into the iterators. Let the loops take them before ending them.
       await service.stop();
-      // service.stop() unsubscribes but does not end the iterators; end them explicitly.
+      const deadline = Date.now() + 5000;
+      while (endpoints.some((e) => e.getPending() > 0) && Date.now() < deadline) await Bun.sleep(5);
       for (const endpoint of endpoints) endpoint.stop();
     },
   };
