@@ -6,6 +6,8 @@ import { errorResponse } from "./http/envelope";
 import { checkReadiness } from "./http/health";
 import { requestIdOf } from "./http/request-id";
 import { handleRest } from "./rest/handle";
+import { graphqlHandler } from "./graphql/handle";
+import { GRAPHQL_PATH } from "./graphql/yoga";
 import { openApiDetail } from "./rest/openapi";
 import { restRoutes } from "./rest/routes";
 
@@ -50,6 +52,9 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
     }
   }
 
+  // GraphQL: its own handler (same guard, usage and envelope for 401/429), never the REST adapter.
+  const graphql = graphqlHandler(deps, state);
+  app.all(GRAPHQL_PATH, ({ request }) => graphql(request), { parse: "none", detail: { hide: true } });
   // Unknown routes, and anything thrown outside a handler: the same envelope, never HTML or a stack.
   app.onError(({ code, request }) => {
     const requestId = requestIdOf(request);

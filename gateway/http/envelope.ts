@@ -20,6 +20,9 @@ export function successResponse(data: unknown, meta: Meta, headers: Record<strin
   });
 }
 
+/** More items after this page: the same rule for REST's `meta.has_more` and GraphQL's `hasMore`. */
+export const hasMore = (page: PageOf<unknown>) => page.offset + page.items.length < page.total;
+
 export function listMeta(page: PageOf<unknown>, requestId: string, latencyMs: number): Meta {
   return {
     request_id: requestId,
@@ -27,7 +30,7 @@ export function listMeta(page: PageOf<unknown>, requestId: string, latencyMs: nu
     total: page.total,
     limit: page.limit,
     offset: page.offset,
-    has_more: page.offset + page.items.length < page.total,
+    has_more: hasMore(page),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Stack } from "../../scripts/stack/launch";
 import type { LoadResult } from "./load";
 import { fmt, medianOf } from "./load";
 import { memoriesSection } from "./memories";
+import { graphqlSection } from "./graphql";
 
 export interface BenchContext {
   stack: Stack;
@@ -30,4 +31,4 @@ const gatewaySection: BenchSection = {
 };
 
 /** Every section of the benchmark; each issue adds its own. */
-export const benchSections: BenchSection[] = [gatewaySection, memoriesSection];
+export const benchSections: BenchSection[] = [gatewaySection, memoriesSection, graphqlSection];

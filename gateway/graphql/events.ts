@@ -1,0 +1,76 @@
+import type { NatsConnection, Subscription } from "nats";
+import { Repeater, SlidingBuffer } from "graphql-yoga";
+import { MEMORY_EVENTS_WILDCARD, type MemoryEvent, type MemoryEventType } from "../../services/contract/events";
+import type { Caller } from "../../services/contract/op";
+import { decodeJson } from "../../services/kit/wire";
+import type { Logger } from "../../services/kit/log";
+
+export interface EventFilter {
+  types?: MemoryEventType[] | null;
+  memoryIds?: string[] | null;
+}
+
+type Listener = (event: MemoryEvent) => void;
+
+/** Events a slow SSE client may fall behind by before the oldest are dropped (its memory stays bounded). */
+const CLIENT_BUFFER = 1000;
+
+/**
+ * One core-NATS subscription to `events.memory.>` per gateway, shared by every open GraphQL
+ * subscription and dispatched by tenant+environment, so a client only ever sees its own space.
+ * Subscribed while at least one client listens. Streams end when the gateway starts shutting down.
+ */
+export function createEventHub(nc: NatsConnection, log: Logger, isStopping: () => boolean) {
+  const listeners = new Map<string, Set<Listener>>();
+  let sub: Subscription | null = null;
+  const spaceKey = (tenant: string, env: string) => `${tenant}\u0000${env}`;
+
+  const dispatch = (data: Uint8Array) => {
+    let event: MemoryEvent;
+    try {
+      event = decodeJson(data) as MemoryEvent;
+    } catch {
+      log.warn("undecodable memory event dropped");
+      return;
+    }
+    const set = listeners.get(spaceKey(event.tenant, event.env));
+    if (set) for (const l of set) l(event);
+  };
+
+  function listen(caller: Caller, listener: Listener): () => void {
+    const key = spaceKey(caller.tenant, caller.env);
+    let set = listeners.get(key);
+    if (!set) listeners.set(key, (set = new Set()));
+    set.add(listener);
+    sub ??= nc.subscribe(MEMORY_EVENTS_WILDCARD, { callback: (err, msg) => (err ? log.warn("event subscription error", { error: err.message }) : dispatch(msg.data)) });
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) listeners.delete(key);
+      if (listeners.size === 0 && sub) {
+        sub.unsubscribe();
+        sub = null;
+      }
+    };
+  }
+
+  return {
+    /** The caller's events matching `filter`, as an async iterable that stops when the client goes. */
+    stream(caller: Caller, filter: EventFilter = {}): AsyncIterable<MemoryEvent> {
+      const types = filter.types?.length ? new Set(filter.types) : null;
+      const ids = filter.memoryIds?.length ? new Set(filter.memoryIds) : null;
+      return new Repeater<MemoryEvent>(async (push, stop) => {
+        const off = listen(caller, (e) => {
+          if ((!types || types.has(e.type)) && (!ids || ids.has(e.memory_id))) void push(e);
+        });
+        const watch = setInterval(() => isStopping() && stop(), 500);
+        await stop;
+        clearInterval(watch);
+        off();
+      }, new SlidingBuffer(CLIENT_BUFFER));
+    },
+    /** Open subscriptions, per tenant+environment (tests, metrics). */
+    listenerCount: () => [...listeners.values()].reduce((n, s) => n + s.size, 0),
+  };
+}
+
+export type EventHub = ReturnType<typeof createEventHub>;

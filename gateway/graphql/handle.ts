@@ -1,0 +1,58 @@
+import { shouldRenderGraphiQL } from "graphql-yoga";
+import { ServiceError } from "../../services/contract/errors";
+import { errorFields } from "../../services/kit/log";
+import type { GatewayDeps } from "../deps";
+import { readJsonObject } from "../http/body";
+import { errorResponse } from "../http/envelope";
+import { requestIdOf } from "../http/request-id";
+import { requestErrorResponse } from "./errors";
+import { createEventHub } from "./events";
+import { createLoaders } from "./loaders";
+import { createGraphqlServer } from "./yoga";
+
+/** Sets headers on yoga's response (mutable in Bun); a copy if some runtime made them immutable. */
+function withHeaders(res: Response, headers: Record<string, string>): Response {
+  try {
+    for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+    return res;
+  } catch {
+    const copy = new Response(res.body, res);
+    for (const [k, v] of Object.entries(headers)) copy.headers.set(k, v);
+    return copy;
+  }
+}
+
+/**
+ * The /graphql endpoint: the same guard as REST (one admission, so one count against the rate limit
+ * per HTTP request, subscriptions included), REST's JSON envelope for 401/429, then yoga with a
+ * per-request context (identity, request id, DataLoaders). A POST body is read here with REST's size
+ * limit. GraphiQL's page is static and served without a key; every query it sends carries one.
+ */
+export function graphqlHandler(deps: GatewayDeps, state: { stopping: boolean }) {
+  const hub = createEventHub(deps.nc, deps.log, () => state.stopping);
+  const yoga = createGraphqlServer(deps, hub);
+  const handle = async (request: Request): Promise<Response> => {
+    const requestId = requestIdOf(request);
+    if (shouldRenderGraphiQL(request)) return withHeaders(await yoga.handleRequest(request, { requestId }), { "X-Request-Id": requestId });
+    const admission = await deps.guard.admit(request, requestId);
+    let res: Response;
+    if (!admission.ok) res = errorResponse(admission.error, requestId, admission.headers);
+    else {
+      try {
+        const params = request.method === "POST" ? await readJsonObject(request, deps.config.BODY_LIMIT_BYTES) : undefined;
+        const base = { deps, identity: admission.identity, requestId };
+        res = withHeaders(await yoga.handleRequest(request, { ...base, params, loaders: createLoaders(base) }), { ...admission.headers, "X-Request-Id": requestId });
+      } catch (err) {
+        if (err instanceof ServiceError) res = requestErrorResponse(err, requestId, admission.headers);
+        else {
+          deps.log.error("unexpected graphql gateway error", { request_id: requestId, ...errorFields(err) });
+          res = errorResponse(new ServiceError("INTERNAL_ERROR", "An unexpected error occurred"), requestId, admission.headers);
+        }
+      }
+    }
+    const caller = admission.identity?.caller;
+    if (caller) deps.usage.record(caller.tenant, caller.keyId, `${request.method === "GET" ? "GET" : "POST"} /graphql`, res.status);
+    return res;
+  };
+  return handle;
+}
