@@ -19,10 +19,11 @@ const BUN = join(ROOT, "node_modules", ".bin", "bun");
 const CACHE = join(homedir(), ".cache", "memory-service");
 const SRC_LIST = "/etc/apt/sources.list.d/memory-service-trixie-src.list";
 const IS_ROOT = process.getuid?.() === 0;
-const HINT = "Install by hand: Redis >= 8.0 (redis-server, redis-cli) and nats-server on PATH, " +
-  "or set REDIS_URL / NATS_URL to running instances.";
+const REDIS_HINT = "Install Redis >= 8.0 by hand (redis-server and redis-cli on PATH, or set " +
+  "REDIS_SERVER_BIN / REDIS_CLI_BIN), or set REDIS_URL to a running Redis 8.";
+const NATS_HINT = "Install nats-server by hand (on PATH, or set NATS_SERVER_BIN), or set NATS_URL to a running server with JetStream.";
 
-/** A set-up problem the user has to fix by hand: printed as one line, no stack. */
+/** A set-up problem the user has to fix by hand: printed as a plain message, no stack. */
 class SetupError extends Error {}
 
 const log = (msg) => process.stderr.write(`bootstrap: ${msg}\n`);
@@ -41,23 +42,24 @@ function run(cmd, args, opts = {}) {
   return { ok: r.status === 0, out: `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? r.error.message : ""}` };
 }
 
-const tail = (text, n = 15) => text.trim().split("\n").slice(-n).join("\n");
+/** Last lines of a tool's output, indented under our message. */
+const tail = (text, n = 8) => text.trim().split("\n").slice(-n).map((l) => `    ${l}`).join("\n");
 
 // apt needs root: use it directly, or passwordless sudo, or give up clearly.
 let sudoChecked = false;
-function privileged(cmd, args) {
-  if (!which("apt-get")) throw new SetupError(`no apt-get here (not Debian/Ubuntu?). ${HINT}`);
-  if (IS_ROOT) return [cmd, args];
-  if (!sudoChecked) {
-    if (!which("sudo") || !run("sudo", ["-n", "true"]).ok)
-      throw new SetupError("installing system packages needs root or passwordless sudo. " + HINT);
-    sudoChecked = true;
-  }
-  return ["sudo", ["-n", cmd, ...args]];
+function checkApt() {
+  if (!which("apt-get")) throw new SetupError("there is no apt-get here (not Debian/Ubuntu?)");
+  if (IS_ROOT || sudoChecked) return;
+  if (!which("sudo") || !run("sudo", ["-n", "true"]).ok)
+    throw new SetupError("apt-get needs root or passwordless sudo, and we have neither");
+  sudoChecked = true;
 }
-function runPrivileged(cmd, args, opts) {
-  const [c, a] = privileged(cmd, args);
-  return run(c, a, { ...opts, env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+function runPrivileged(cmd, args, opts = {}) {
+  checkApt();
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  // sudo resets the environment, so pass DEBIAN_FRONTEND through `env`.
+  return IS_ROOT ? run(cmd, args, { ...opts, env })
+    : run("sudo", ["-n", "env", "DEBIAN_FRONTEND=noninteractive", cmd, ...args], opts);
 }
 
 // ---------------------------------------------------------------- 1. npm
@@ -72,8 +74,9 @@ function ensureBun() {
 }
 
 // ---------------------------------------------------------------- 2. Redis
+// "Redis server v=8.0.2 ..."; anchored so e.g. Valkey 8 (no vector sets) does not count.
 function redisMajor(bin) {
-  const m = /v=(\d+)\./.exec(run(bin, ["--version"]).out);
+  const m = /^Redis server v=(\d+)\./.exec(run(bin, ["--version"]).out);
   return m ? Number(m[1]) : 0;
 }
 
@@ -90,26 +93,27 @@ function cachedRedis() {
   return null;
 }
 
+// Errors here are the *reason*; ensureRedis() adds what to install instead.
 function buildRedis() {
   for (const tool of ["make", "gcc", "tar"])
-    if (!which(tool))
-      throw new SetupError(`building Redis 8 needs \`${tool}\` (apt-get install build-essential). ${HINT}`);
+    if (!which(tool)) throw new SetupError(`building it needs \`${tool}\` (apt-get install build-essential)`);
+  checkApt(); // before announcing a build we could not do
   log("building Redis 8 from Debian's source package (about 60-80 s)…");
 
   // A deb-src entry for trixie only, used via a private apt sourcelist so the
   // system's normal apt configuration is left untouched.
   let r = runPrivileged("tee", [SRC_LIST], { input: "deb-src http://deb.debian.org/debian trixie main\n" });
-  if (!r.ok) throw new SetupError(`cannot write ${SRC_LIST}: ${tail(r.out, 1)}. ${HINT}`);
+  if (!r.ok) throw new SetupError(`cannot write ${SRC_LIST}:\n${tail(r.out, 2)}`);
   log("  fetching the redis source package index (apt-get update)…");
   r = runPrivileged("apt-get", ["update", "-o", `Dir::Etc::sourcelist=${SRC_LIST}`,
     "-o", "Dir::Etc::sourceparts=-", "-o", "APT::Get::List-Cleanup=0"]);
-  if (!r.ok) throw new SetupError(`apt-get update for the redis source failed:\n${tail(r.out)}\n${HINT}`);
+  if (!r.ok) throw new SetupError(`apt-get update for the redis source failed:\n${tail(r.out)}`);
 
   const work = mkdtempSync(join(tmpdir(), "memory-service-redis-"));
   // apt-get source needs no root; it only downloads into cwd.
   r = run("apt-get", ["source", "--download-only", "redis"], { cwd: work });
   const tarball = readdirSync(work).find((f) => /^redis_.*\.orig\.tar\.gz$/.test(f));
-  if (!r.ok || !tarball) throw new SetupError(`apt-get source redis failed:\n${tail(r.out)}\n${HINT}`);
+  if (!r.ok || !tarball) throw new SetupError(`apt-get source redis failed:\n${tail(r.out)}`);
   const version = /^redis_(.+)\.orig\.tar\.gz$/.exec(tarball)[1];
 
   log(`  compiling redis ${version} (make -j2)…`);
@@ -122,7 +126,7 @@ function buildRedis() {
   const logFile = join(work, "make.log");
   r = run("make", ["-j2", "BUILD_TLS=no", "USE_SYSTEMD=no"], { cwd: top });
   writeFileSync(logFile, r.out);
-  if (!r.ok) throw new SetupError(`compiling Redis failed (full log: ${logFile}):\n${tail(r.out)}\n${HINT}`);
+  if (!r.ok) throw new SetupError(`compiling it failed (full log: ${logFile}):\n${tail(r.out)}`);
 
   // Stage then rename, so an interrupted copy never looks like a valid cache.
   const dest = join(CACHE, `redis-${version}`);
@@ -139,18 +143,31 @@ function buildRedis() {
   return { server: join(dest, "bin", "redis-server"), cli: join(dest, "bin", "redis-cli") };
 }
 
+/** The redis-cli built alongside a server (same dir), else any on PATH. */
+function cliNextTo(server) {
+  const cli = join(dirname(resolve(server)), "redis-cli");
+  return existsSync(cli) ? cli : which("redis-cli") ?? undefined;
+}
+
 function ensureRedis() {
   if (process.env.REDIS_URL) return {};
   // An explicit REDIS_SERVER_BIN wins if it is good enough.
   const envBin = process.env.REDIS_SERVER_BIN;
-  if (envBin && redisMajor(envBin) >= 8)
-    return { server: resolve(envBin), cli: process.env.REDIS_CLI_BIN ?? which("redis-cli") ?? undefined };
-  const onPath = which("redis-server");
-  if (onPath && redisMajor(onPath) >= 8) {
-    const cli = join(dirname(onPath), "redis-cli");
-    return { server: onPath, cli: existsSync(cli) ? cli : which("redis-cli") ?? undefined };
+  if (envBin) {
+    if (redisMajor(envBin) >= 8)
+      return { server: resolve(envBin), cli: process.env.REDIS_CLI_BIN ?? cliNextTo(envBin) };
+    log(`ignoring REDIS_SERVER_BIN=${envBin}: not a runnable Redis >= 8`);
   }
-  return cachedRedis() ?? buildRedis();
+  const onPath = which("redis-server");
+  if (onPath && redisMajor(onPath) >= 8) return { server: onPath, cli: cliNextTo(onPath) };
+  const cached = cachedRedis();
+  if (cached) return cached;
+  try {
+    return buildRedis();
+  } catch (e) {
+    if (!(e instanceof SetupError)) throw e;
+    throw new SetupError(`no Redis >= 8 found and ${e.message}\n${REDIS_HINT}`);
+  }
 }
 
 // ---------------------------------------------------------------- 3. NATS
@@ -159,6 +176,7 @@ function ensureNats() {
   const found = () => which("nats-server") ?? (existsSync("/usr/sbin/nats-server") ? "/usr/sbin/nats-server" : null);
   let bin = found();
   if (bin) return bin;
+  try { checkApt(); } catch (e) { throw new SetupError(`nats-server is missing and ${e.message}\n${NATS_HINT}`); }
   log("installing nats-server with apt-get…");
   let r = runPrivileged("apt-get", ["install", "-y", "nats-server"]);
   if (!r.ok) { // usually stale/missing package lists
@@ -166,7 +184,7 @@ function ensureNats() {
     r = runPrivileged("apt-get", ["install", "-y", "nats-server"]);
   }
   bin = found();
-  if (!r.ok || !bin) throw new SetupError(`apt-get install nats-server failed:\n${tail(r.out)}\n${HINT}`);
+  if (!r.ok || !bin) throw new SetupError(`apt-get install nats-server failed:\n${tail(r.out)}\n${NATS_HINT}`);
   return bin;
 }
 
@@ -194,6 +212,6 @@ function main() {
 try {
   main();
 } catch (e) {
-  log(e instanceof SetupError ? e.message : `unexpected error: ${e?.message ?? e}. ${HINT}`);
+  log(e instanceof SetupError ? e.message : `unexpected error: ${e?.message ?? e}`);
   process.exit(1);
 }

@@ -1,9 +1,8 @@
 // Local Redis 8 and NATS (JetStream) as supervised child processes, for the
 // dev stack and tests. Binaries come from REDIS_SERVER_BIN / NATS_SERVER_BIN
 // (set by scripts/bootstrap.mjs), falling back to PATH.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { accessSync, closeSync, constants as fsConstants, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, connect as tcpConnect } from "node:net";
-import { constants as osConstants } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
 import { connect as natsConnect } from "nats";
@@ -50,11 +49,10 @@ export function freePort(): Promise<number> {
 // ------------------------------------------------------------------ Redis
 
 export async function startRedis(opts: StartOptions): Promise<RedisProcess> {
-  const bin = process.env.REDIS_SERVER_BIN || Bun.which("redis-server");
-  if (!bin) throw new Error("redis-server not found: run through `node scripts/bootstrap.mjs` or set REDIS_SERVER_BIN");
+  const bin = findBin("REDIS_SERVER_BIN", ["redis-server"]);
   const dir = resolve(opts.dataDir, "redis");
   mkdirSync(dir, { recursive: true });
-  const port = opts.port ?? (await freePort());
+  const port = opts.port || (await freePort()); // 0 = any free port
   const logFile = join(dir, "redis.log");
   // prettier-ignore
   const cmd = [bin,
@@ -93,12 +91,10 @@ function redisReady(port: number, pid: number): Promise<boolean> {
 // ------------------------------------------------------------------ NATS
 
 export async function startNats(opts: StartOptions): Promise<NatsProcess> {
-  const bin = process.env.NATS_SERVER_BIN || Bun.which("nats-server") ||
-    (existsSync("/usr/sbin/nats-server") ? "/usr/sbin/nats-server" : null);
-  if (!bin) throw new Error("nats-server not found: run through `node scripts/bootstrap.mjs` or set NATS_SERVER_BIN");
+  const bin = findBin("NATS_SERVER_BIN", ["nats-server", "/usr/sbin/nats-server"]);
   const dir = resolve(opts.dataDir, "nats");
   mkdirSync(dir, { recursive: true });
-  const port = opts.port ?? (await freePort());
+  const port = opts.port || (await freePort()); // 0 = any free port
   // Stable per data dir (JetStream state lives there), and lets the readiness
   // probe tell our server apart from a stranger on the same port.
   const serverName = `memory-service-${Bun.hash(dir).toString(36)}`;
@@ -138,6 +134,21 @@ function tcpOpen(port: number): Promise<boolean> {
 
 // ------------------------------------------------------------------ supervision
 
+/** $envVar if set (must be executable), else the first candidate found on PATH / as an absolute path. */
+function findBin(envVar: string, candidates: string[]): string {
+  const fromEnv = process.env[envVar];
+  const isExe = (p: string) => { try { accessSync(p, fsConstants.X_OK); return true; } catch { return false; } };
+  if (fromEnv) {
+    if (!isExe(fromEnv)) throw new Error(`${envVar}=${fromEnv} is not an executable file`);
+    return fromEnv;
+  }
+  for (const c of candidates) {
+    const p = c.startsWith("/") ? (isExe(c) ? c : null) : Bun.which(c);
+    if (p) return p;
+  }
+  throw new Error(`${candidates[0]} not found: run through \`node scripts/bootstrap.mjs\` or set ${envVar}`);
+}
+
 interface Spec {
   name: string;
   url: string;
@@ -168,7 +179,9 @@ async function launch(spec: Spec): Promise<Subprocess> {
   const fd = openSync(spec.logFile, "a");
   let proc: Subprocess;
   try {
-    proc = Bun.spawn({ cmd: spec.cmd, cwd: spec.cwd, stdio: ["ignore", fd, fd] });
+    // detached = own process group: a terminal Ctrl-C reaches only our parent,
+    // which can then stop services before their Redis/NATS go away.
+    proc = Bun.spawn({ cmd: withDeathSignal(spec.cmd), cwd: spec.cwd, stdio: ["ignore", fd, fd], detached: true });
   } finally {
     closeSync(fd);
   }
@@ -198,7 +211,7 @@ async function terminate(proc: Subprocess): Promise<void> {
   clearTimeout(timer);
 }
 
-function logTail(file: string, lines = 20): string {
+function logTail(file: string, lines = 15): string {
   try {
     return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
   } catch {
@@ -208,6 +221,13 @@ function logTail(file: string, lines = 20): string {
 
 // ------------------------------------------------------------------ no orphans
 
+// Linux: setpriv --pdeathsig makes the kernel SIGTERM the server when we die,
+// however we die (SIGKILL, crash, `bun test` exiting without 'exit' handlers).
+// setpriv execs the server, so the pid we hold is the server's own.
+// Exported for other child processes of the stack.
+const SETPRIV = process.platform === "linux" ? Bun.which("setpriv") : null;
+export const withDeathSignal = (cmd: string[]): string[] => (SETPRIV ? [SETPRIV, "--pdeathsig", "SIGTERM", "--", ...cmd] : cmd);
+
 const live = new Set<Subprocess>();
 let hooked = false;
 
@@ -216,17 +236,9 @@ function track(proc: Subprocess): void {
   void proc.exited.then(() => live.delete(proc));
   if (hooked) return;
   hooked = true;
-  // 'exit' handlers must be synchronous, so we can only signal, not wait.
-  // SIGTERM lets Redis/NATS flush; both exit within milliseconds.
+  // Belt and braces for process.exit() (and platforms without setpriv).
+  // 'exit' handlers are synchronous: we can signal but not wait.
   process.on("exit", () => {
     for (const p of live) p.kill("SIGTERM");
   });
-  // A signal's default action skips 'exit' handlers. If nobody else listens,
-  // emulate the default (die) via process.exit so the hook above runs; if the
-  // host installed its own handler, it owns shutdown and we stay out of it.
-  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    process.on(sig, () => {
-      if (process.listenerCount(sig) === 1) process.exit(128 + osConstants.signals[sig]);
-    });
-  }
 }

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
-import { freePort, startNats, startRedis, type NatsProcess, type RedisProcess } from "./infra";
+import { freePort, startNats, startRedis, withDeathSignal, type NatsProcess, type RedisProcess } from "./infra";
 import { resolveAdminKey } from "./admin-key";
 
 export const ALL_SERVICES = ["keys", "memories", "tags", "search"] as const;
@@ -54,7 +54,8 @@ export interface Stack {
 function spawnChild(name: string, entry: string, env: Record<string, string>, logDir: string): Child {
   const logFile = join(logDir, `${name}.log`);
   const fd = openSync(logFile, "a");
-  const proc = Bun.spawn([process.execPath, join(ROOT, entry)], { cwd: ROOT, env, stdout: fd, stderr: fd, stdin: "ignore" });
+  // Kernel-enforced cleanup: the child gets SIGTERM if the launcher dies, however it dies.
+  const proc = Bun.spawn(withDeathSignal([process.execPath, join(ROOT, entry)]), { cwd: ROOT, env, stdout: fd, stderr: fd, stdin: "ignore" });
   closeSync(fd);
   return {
     name,
