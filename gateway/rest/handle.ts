@@ -51,7 +51,8 @@ export async function handleRest(deps: GatewayDeps, route: RestRoute, request: R
         const page = data as PageOf<unknown>;
         return successResponse(page.items, listMeta(page, requestId, latency), admission.headers);
       }
-      return successResponse(data, { request_id: requestId, latency_ms: latency }, admission.headers);
+      const total = route.total ? { total: route.total(data) } : {};
+      return successResponse(data, { request_id: requestId, latency_ms: latency, ...total }, admission.headers);
     } catch (err) {
       const error = toServiceError(err);
       if (!(err instanceof ServiceError)) deps.log.error("unexpected gateway error", { request_id: requestId, ...errorFields(err) });

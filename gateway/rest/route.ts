@@ -22,6 +22,8 @@ export interface RestRoute {
   input?: (req: RestRequest) => unknown;
   /** The operation answers a page: map it to `data` + list `meta`. */
   list?: boolean;
+  /** The operation answers an object holding a list (e.g. search results): `meta.total` = its length. */
+  total?: (data: unknown) => number;
   /** Path params that must be UUIDs; a malformed one is a 404 with this message. */
   ids?: Record<string, string>;
   tag: string;

@@ -3,6 +3,7 @@ import { tagRoutes } from "./tags";
 import { memoryRoutes } from "./memories";
 import { entityRoutes } from "./entities";
 import type { RestRoute } from "./route";
+import { searchRoutes } from "./search";
 
 /** Every REST route of /v1; each domain contributes its own list. */
-export const restRoutes: RestRoute[] = [...keyRoutes, ...tagRoutes, ...memoryRoutes, ...entityRoutes];
+export const restRoutes: RestRoute[] = [...keyRoutes, ...tagRoutes, ...memoryRoutes, ...entityRoutes, ...searchRoutes];

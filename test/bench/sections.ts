@@ -3,6 +3,7 @@ import type { LoadResult } from "./load";
 import { fmt, medianOf } from "./load";
 import { memoriesSection } from "./memories";
 import { graphqlSection } from "./graphql";
+import { searchSection } from "./search";
 
 export interface BenchContext {
   stack: Stack;
@@ -31,4 +32,4 @@ const gatewaySection: BenchSection = {
 };
 
 /** Every section of the benchmark; each issue adds its own. */
-export const benchSections: BenchSection[] = [gatewaySection, memoriesSection, graphqlSection];
+export const benchSections: BenchSection[] = [gatewaySection, memoriesSection, graphqlSection, searchSection];

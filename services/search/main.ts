@@ -1,0 +1,30 @@
+import { runService } from "../kit/runtime";
+import { loadServiceConfig } from "../kit/config";
+import { ensureStream } from "../kit/streams";
+import { STREAMS } from "../contract/streams";
+import { SearchConfig } from "./config";
+import { buildSearch, closeSearch } from "./wiring";
+import { startIndexer } from "./indexer/consumer";
+import { indexBindings } from "./handlers/index-memories";
+import { searchBindings } from "./handlers/search";
+import { contextBindings } from "./handlers/context";
+
+const config = loadServiceConfig(SearchConfig);
+
+await runService(
+  { name: "search", version: "1.0.0", description: "Embeddings, hybrid index, search and context" },
+  config,
+  async ({ config, nc, redis, bus, log }) => {
+    const parts = await buildSearch({ config, redis, bus, log });
+    await ensureStream(nc, STREAMS.EVENTS);
+    const stopIndexer = await startIndexer(nc, parts.apply, log);
+    const deps = { retrieve: parts.retrieve, reader: parts.reader, rebuilder: parts.rebuilder };
+    return {
+      bindings: [...indexBindings(parts.apply), ...searchBindings(deps), ...contextBindings(deps)],
+      onStop: async () => {
+        await stopIndexer();
+        await closeSearch(parts);
+      },
+    };
+  },
+);

@@ -1,0 +1,87 @@
+import type { Caller } from "../contract/op";
+import type { Bus } from "../kit/bus";
+import { getMemories, listMemories, memoryAncestors, type Memory } from "../contract/memories";
+import { ServiceError } from "../contract/errors";
+import type { MemorySnapshot } from "../contract/events";
+
+/** Who asks and for which request: the caller's tenant decides what the memories service shows. */
+export interface On {
+  caller: Caller;
+  requestId: string;
+}
+
+const GET_MANY_MAX = 100;
+const PAGE = 100;
+
+/**
+ * Reads of the memories service (the source of truth) over NATS, through its contract only: full
+ * memories for results, ancestors and thread neighbours for context, every memory for a rebuild.
+ */
+export function createMemoryReader(bus: Bus) {
+  async function getMany(on: On, ids: string[]): Promise<Map<string, Memory>> {
+    const out = new Map<string, Memory>();
+    const unique = [...new Set(ids)];
+    const chunks: string[][] = [];
+    for (let i = 0; i < unique.length; i += GET_MANY_MAX) chunks.push(unique.slice(i, i + GET_MANY_MAX));
+    const pages = await Promise.all(chunks.map((chunk) => bus.call(getMemories, { ids: chunk }, on)));
+    for (const page of pages) for (const m of page.items) if (m) out.set(m.id, m);
+    return out;
+  }
+
+  return {
+    getMany,
+
+    /** Parent first, root last. A memory deleted meanwhile has none. */
+    async ancestors(on: On, id: string): Promise<string[]> {
+      try {
+        return (await bus.call(memoryAncestors, { id }, on)).ancestor_ids;
+      } catch (err) {
+        if (err instanceof ServiceError && err.code === "NOT_FOUND") return [];
+        throw err;
+      }
+    },
+
+    /** Up to `n` siblings of `m` created just before it, and up to `n` just after (both chronological). */
+    async neighbors(on: On, m: Memory, n: number): Promise<{ before: Memory[]; after: Memory[] }> {
+      if (n <= 0 || !m.parent_memory_id) return { before: [], after: [] };
+      const base = { parent_memory_id: m.parent_memory_id, sort: "created_at" as const, limit: n + 1 };
+      const [before, after] = await Promise.all([
+        bus.call(listMemories, { ...base, order: "desc", created_before: m.created_at }, on),
+        bus.call(listMemories, { ...base, order: "asc", created_after: m.created_at }, on),
+      ]);
+      const notSelf = (x: Memory) => x.id !== m.id;
+      return { before: before.items.filter(notSelf).slice(0, n).reverse(), after: after.items.filter(notSelf).slice(0, n) };
+    },
+
+    /**
+     * Every memory of the caller's tenant as index snapshots, page by page (oldest first). The
+     * memories service does not expose versions, so a rebuild writes these as "version unknown".
+     */
+    async *all(on: On): AsyncGenerator<{ snapshots: MemorySnapshot[]; total: number }> {
+      for (let offset = 0; ; offset += PAGE) {
+        const page = await bus.call(listMemories, { limit: PAGE, offset, sort: "created_at", order: "asc" }, on);
+        if (page.items.length === 0) return;
+        yield { snapshots: page.items.map(snapshotOf), total: page.total };
+        if (offset + page.items.length >= page.total) return;
+      }
+    },
+  };
+}
+
+export type MemoryReader = ReturnType<typeof createMemoryReader>;
+
+export const snapshotOf = (m: Memory): MemorySnapshot => ({
+  id: m.id,
+  content: m.content,
+  content_type: m.content_type,
+  tier: m.tier,
+  memory_nature: m.memory_nature,
+  parent_memory_id: m.parent_memory_id,
+  external_id: m.external_id,
+  metadata: m.metadata,
+  tag_ids: m.tags.map((t) => t.id).sort(),
+  entity_ids: [...m.entity_ids].sort(),
+  created_at: m.created_at,
+  updated_at: m.updated_at,
+  version: -1,
+});

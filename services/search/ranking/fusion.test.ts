@@ -1,0 +1,82 @@
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { cosineInt8, matchScore, semanticFromVsim, SEMANTIC_WEIGHT, THREAD_WEIGHT, withThread } from "./fusion";
+import { rank } from "./rank";
+
+describe("fusion", () => {
+  test("VSIM's (1 + cos) / 2 becomes the cosine, floored at 0", () => {
+    expect(semanticFromVsim(1)).toBe(1);
+    expect(semanticFromVsim(0.75)).toBe(0.5);
+    expect(semanticFromVsim(0.5)).toBe(0);
+    expect(semanticFromVsim(0.2)).toBe(0);
+  });
+
+  test("match is the convex combination; thread support adds a share of what is left", () => {
+    expect(matchScore(0.8, 0.4)).toBeCloseTo(SEMANTIC_WEIGHT * 0.8 + (1 - SEMANTIC_WEIGHT) * 0.4, 12);
+    expect(withThread(0.6, 0.5)).toBeCloseTo(0.6 + THREAD_WEIGHT * 0.5 * 0.4, 12);
+    expect(withThread(0.6, 0)).toBe(0.6);
+  });
+
+  test("every score stays in 0..1 and grows with each part", () => {
+    const unit = fc.double({ min: 0, max: 1, noNaN: true });
+    fc.assert(
+      fc.property(unit, unit, unit, unit, (s, l, t, d) => {
+        const score = withThread(matchScore(s, l), t);
+        expect(score).toBeGreaterThanOrEqual(0);
+        expect(score).toBeLessThanOrEqual(1);
+        expect(withThread(matchScore(Math.min(1, s + d), l), t)).toBeGreaterThanOrEqual(score - 1e-12);
+        expect(withThread(matchScore(s, l), Math.min(1, t + d))).toBeGreaterThanOrEqual(score - 1e-12);
+      }),
+    );
+  });
+
+  test("cosine against an int8 vector ignores its scale", () => {
+    const q = Float32Array.from([0.6, 0.8, 0]);
+    expect(cosineInt8(q, Int8Array.from([60, 80, 0]))).toBeCloseTo(1, 6);
+    expect(cosineInt8(q, Int8Array.from([-6, -8, 0]))).toBeCloseTo(-1, 6);
+    expect(cosineInt8(q, Int8Array.from([0, 0, 127]))).toBe(0);
+    expect(cosineInt8(q, Int8Array.from([0, 0, 0]))).toBe(0);
+  });
+});
+
+describe("rank", () => {
+  test("orders by fused score, applies the threshold and the limit", () => {
+    const out = rank(
+      [
+        { id: "a", semantic: 0.2, lexical: 0 },
+        { id: "b", semantic: 0.9, lexical: 0.8 },
+        { id: "c", semantic: 0.5, lexical: 0.5 },
+      ],
+      2,
+      0,
+    );
+    expect(out.map((r) => r.id)).toEqual(["b", "c"]);
+    expect(out[0]).toEqual({ id: "b", score: 0.85, scores: { semantic: 0.9, lexical: 0.8, thread: 0 } });
+    expect(rank([{ id: "a", semantic: 0.2, lexical: 0 }], 10, 0.2)).toEqual([]);
+    expect(rank([{ id: "a", semantic: 0.2, lexical: 0 }], 10, 0).length).toBe(1);
+  });
+
+  test("a memory borrows from its best neighbour in the thread (previous or next sibling)", () => {
+    const out = rank(
+      [
+        { id: "question", semantic: 0.8, lexical: 0.8 },
+        { id: "answer", semantic: 0.2, lexical: 0, prev: "question" },
+        { id: "unrelated", semantic: 0.2, lexical: 0 },
+        { id: "after", semantic: 0.1, lexical: 0, prev: "answer" },
+      ],
+      10,
+      0,
+    );
+    const byId = Object.fromEntries(out.map((r) => [r.id, r]));
+    expect(byId.answer!.scores.thread).toBe(0.8);
+    expect(byId.answer!.score).toBeCloseTo(withThread(0.1, 0.8), 6);
+    expect(byId.question!.scores.thread).toBeCloseTo(0.1, 6);
+    expect(byId.after!.scores.thread).toBeCloseTo(0.1, 6);
+    expect(byId.unrelated!.scores.thread).toBe(0);
+    expect(out.map((r) => r.id)).toEqual(["question", "answer", "unrelated", "after"]);
+  });
+
+  test("a neighbour that is not a candidate adds nothing", () => {
+    expect(rank([{ id: "x", semantic: 0.4, lexical: 0.4, prev: "elsewhere" }], 1, 0)[0]!.scores.thread).toBe(0);
+  });
+});

@@ -1,0 +1,36 @@
+/**
+ * How a candidate's parts become one `score` in 0..1 (the `threshold` applies to it):
+ *
+ *   semantic = max(0, cosine(query, memory))                 VSIM gives (1 + cos) / 2, hence 2s − 1
+ *   lexical  = min(1, BM25 / Σ idf(query terms))             text/bm25.ts `normaliseBm25`
+ *   match    = α · semantic + (1 − α) · lexical               α = SEMANTIC_WEIGHT
+ *   thread   = max(match of the previous / next sibling)      0 when neither is a candidate
+ *   score    = match + β · thread · (1 − match)               β = THREAD_WEIGHT
+ *
+ * The thread term lets a turn borrow relevance from the turns around it (a question and its answer
+ * share little vocabulary); `(1 − match)` keeps the score ≤ 1 and lets it matter less for strong
+ * matches. α and β were chosen on LoCoMo (see the README); the measured optimum is a wide plateau.
+ */
+export const SEMANTIC_WEIGHT = 0.5;
+export const THREAD_WEIGHT = 0.5;
+
+export const semanticFromVsim = (vsimScore: number) => Math.max(0, Math.min(1, 2 * vsimScore - 1));
+
+export const matchScore = (semantic: number, lexical: number, alpha = SEMANTIC_WEIGHT) => alpha * semantic + (1 - alpha) * lexical;
+
+export const withThread = (match: number, thread: number, beta = THREAD_WEIGHT) => match + beta * thread * (1 - match);
+
+/** Cosine between a float query and an int8-quantized stored vector (scale cancels out). */
+export function cosineInt8(query: Float32Array, stored: Int8Array): number {
+  let dot = 0;
+  let qq = 0;
+  let ss = 0;
+  for (let i = 0; i < query.length; i++) {
+    const q = query[i]!;
+    const s = stored[i] ?? 0;
+    dot += q * s;
+    qq += q * q;
+    ss += s * s;
+  }
+  return qq > 0 && ss > 0 ? dot / Math.sqrt(qq * ss) : 0;
+}

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Redis from "ioredis";
+import { startRedis, type RedisProcess } from "../../scripts/stack/infra";
+import type { MemorySnapshot } from "../contract/events";
+import type { Embedder } from "./embedder";
+import { createSearchStore } from "./store";
+import { createApplier } from "./indexer/apply";
+import { candidateCount, createRetriever, filterEffort, type Retrieve } from "./retrieve";
+
+/** Retrieval against a real Redis with a deterministic fake model: a text's vector is seeded by its hash. */
+const DIMS = 16;
+const vectorOf = (text: string) => {
+  let seed = Number(Bun.hash(text) % 2147483647n) || 1;
+  const v = Float32Array.from({ length: DIMS }, () => ((seed = (seed * 48271) % 2147483647) / 2147483647) * 2 - 1);
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+};
+const fake: Embedder = { model: "fake", dimensions: DIMS, embed: async (texts) => texts.map(vectorOf) };
+const MODEL = `fake-${DIMS}`;
+
+const dataDir = mkdtempSync(join(tmpdir(), "search-retrieve-"));
+let server: RedisProcess;
+let redis: Redis;
+let retrieve: Retrieve;
+const space = { tenant: "rt", env: "live" as const };
+const docs: MemorySnapshot[] = Array.from({ length: 300 }, (_, i) => ({
+  id: crypto.randomUUID(),
+  content: `document number ${i} ${i % 10 === 0 ? "rare" : "common"} words`,
+  content_type: "text",
+  tier: i % 3 === 0 ? "short" : i < 290 ? "long" : "medium",
+  memory_nature: "episodic",
+  parent_memory_id: null,
+  external_id: null,
+  metadata: {},
+  tag_ids: [],
+  entity_ids: [],
+  created_at: new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString(),
+  updated_at: new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString(),
+  version: 1,
+}));
+
+beforeAll(async () => {
+  server = await startRedis({ dataDir });
+  redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+  const store = createSearchStore(redis);
+  await createApplier(store, { write: fake, background: fake }, MODEL)(space, { upserts: docs, deletes: [] });
+  retrieve = createRetriever({ reads: store.reads, embedder: fake, modelId: MODEL });
+});
+afterAll(async () => {
+  redis?.disconnect();
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const byId = new Map(docs.map((d) => [d.id, d]));
+
+describe("retrieve", () => {
+  test("a memory's own text finds it first, with full semantic and lexical scores", async () => {
+    const [top] = await retrieve(space, { query: docs[42]!.content, limit: 5, threshold: 0, filters: {} });
+    expect(top!.id).toBe(docs[42]!.id);
+    expect(top!.scores.semantic).toBeCloseTo(1, 2);
+    expect(top!.scores.lexical).toBe(1);
+  });
+
+  test("every candidate gets both parts, even when only one side proposed it", async () => {
+    const out = await retrieve(space, { query: "rare", limit: 40, threshold: 0, filters: {} });
+    expect(out.length).toBe(40);
+    const rare = out.filter((r) => byId.get(r.id)!.content.includes("rare"));
+    expect(rare.length).toBe(30);
+    for (const r of out) {
+      expect(r.scores.semantic).not.toBeNull();
+      expect(r.scores.lexical! > 0).toBe(byId.get(r.id)!.content.includes("rare"));
+    }
+  });
+
+  test("a filter that many memories pass goes through VSIM FILTER; results all pass it", async () => {
+    const limit = 10;
+    const out = await retrieve(space, { query: docs[7]!.content, limit, threshold: 0, filters: { tier: "long" } });
+    expect(out.length).toBe(limit);
+    expect(out.every((r) => byId.get(r.id)!.tier === "long")).toBe(true);
+    expect(out[0]!.id).toBe(docs[7]!.id);
+    expect(candidateCount(limit)).toBeLessThan(docs.filter((d) => d.tier === "long").length);
+  });
+
+  test("a filter that few memories pass ranks every one of them exactly", async () => {
+    const out = await retrieve(space, { query: "anything at all", limit: 100, threshold: 0, filters: { tier: "medium" } });
+    expect(out.map((r) => r.id).sort()).toEqual(docs.filter((d) => d.tier === "medium").map((d) => d.id).sort());
+  });
+
+  test("FILTER-EF grows as the filter gets more selective, within [count × 100, set size]", () => {
+    expect(filterEffort(60, 100_000, 100_000)).toBe(6000);
+    expect(filterEffort(60, 1000, 100_000)).toBe(12_000);
+    expect(filterEffort(60, 10, 100_000)).toBe(100_000);
+  });
+});

@@ -1,0 +1,105 @@
+import type { Space } from "../kit/keyspace";
+import { MATCH_ALL } from "../contract/search";
+import type { Embedder } from "./embedder";
+import { embeddingText } from "./document";
+import { hasFilters, toFilterSpec, toVsimFilter, type FilterInput } from "./filters";
+import { idf, normaliseBm25 } from "./text/bm25";
+import { queryTerms } from "./text/tokenize";
+import { cosineInt8, semanticFromVsim } from "./ranking/fusion";
+import { rank, type Candidate } from "./ranking/rank";
+import type { ReadStore } from "./store";
+
+export interface RetrieveRequest {
+  query: string;
+  limit: number;
+  threshold: number;
+  filters: FilterInput;
+}
+
+export interface Retrieved {
+  id: string;
+  score: number;
+  scores: { semantic: number | null; lexical: number | null; thread: number | null };
+}
+
+/** More query terms than this add nothing but cost (a pasted document as a query). */
+export const MAX_QUERY_TERMS = 64;
+
+/** Each side (vector, lexical) proposes this many candidates; fusion then ranks their union exactly. */
+export const candidateCount = (limit: number) => Math.min(200, Math.max(60, 3 * limit));
+
+/**
+ * VSIM visits at most FILTER-EF nodes looking for matches (default COUNT × 100). With a selective
+ * filter that is too few: we know how many memories pass the filter (exactly, from the filter
+ * sets), so we let it visit as many nodes as it takes to meet `count` of them on average, twice over.
+ */
+export function filterEffort(count: number, passing: number, total: number): number {
+  const expected = passing > 0 ? Math.ceil((2 * count * total) / passing) : total;
+  return Math.max(count * 100, Math.min(total, expected));
+}
+
+export interface RetrieverDeps {
+  reads: ReadStore;
+  embedder: Embedder;
+  modelId: string;
+}
+
+/** The ranked ids (and scores) of a query: candidates from both indexes, parts completed, fused. */
+export function createRetriever(deps: RetrieverDeps) {
+  const { reads, embedder, modelId } = deps;
+
+  return async function retrieve(space: Space, req: RetrieveRequest): Promise<Retrieved[]> {
+    const spec = toFilterSpec(req.filters);
+    if (req.query.trim() === MATCH_ALL) {
+      const { hits } = await reads.candidates(space, "browse", req.limit, spec, []);
+      return hits.map((h) => ({ id: h.id, score: 1, scores: { semantic: null, lexical: null, thread: null } }));
+    }
+
+    const k = candidateCount(req.limit);
+    const terms = queryTerms(req.query).slice(0, MAX_QUERY_TERMS);
+    const vectorP = embedder.embed([embeddingText(req.query)]).then((v) => v[0]!);
+    vectorP.catch(() => undefined); // awaited below; avoid an unhandled rejection meanwhile
+    const stats = await reads.termStats(space, terms, modelId);
+    const weighted: [string, number][] = [];
+    terms.forEach((t, i) => stats.df[i]! > 0 && weighted.push([t, idf(stats.n, stats.df[i]!)]));
+    const idfSum = weighted.reduce((s, [, w]) => s + w, 0);
+
+    const filter = toVsimFilter(spec);
+    const lexP = reads.candidates(space, "lex", k, spec, weighted);
+    let effort: number | undefined;
+    let everyPassing: string[] = [];
+    if (hasFilters(spec)) {
+      const { count } = await lexP;
+      if (count === 0) return [];
+      // Few memories pass the filters: rank all of them exactly instead of searching the graph.
+      if (count <= k) everyPassing = (await reads.candidates(space, "browse", k, spec, [])).hits.map((h) => h.id);
+      else effort = filterEffort(k, count, stats.vectors);
+    }
+    const vector = await vectorP;
+    const searchGraph = stats.vectors > 0 && everyPassing.length === 0;
+    const [lex, near] = await Promise.all([lexP, searchGraph ? reads.nearest(space, modelId, vector, k, filter, effort) : []]);
+
+    const semantic = new Map(near.map((h) => [h.id, semanticFromVsim(h.score)]));
+    const bm25 = new Map(lex.hits.map((h) => [h.id, h.score]));
+    const ids = [...new Set([...semantic.keys(), ...bm25.keys(), ...everyPassing])];
+    if (ids.length === 0) return [];
+    const lexicalFor = weighted.length > 0 ? ids.filter((id) => !bm25.has(id)) : [];
+    const vectorsFor = stats.vectors > 0 ? ids.filter((id) => !semantic.has(id)) : [];
+    const more = await reads.complete(space, modelId, weighted.map(([t]) => t), lexicalFor, vectorsFor, ids);
+    lexicalFor.forEach((id, j) => {
+      const score = weighted.reduce((s, [, w], t) => s + w * (more.weights[t]![j] ?? 0), 0);
+      bm25.set(id, score);
+    });
+    for (const [id, v] of more.vectors) semantic.set(id, Math.max(0, cosineInt8(vector, v)));
+
+    const candidates: Candidate[] = ids.map((id) => ({
+      id,
+      semantic: semantic.get(id) ?? 0,
+      lexical: normaliseBm25(bm25.get(id) ?? 0, idfSum),
+      prev: more.prev.get(id),
+    }));
+    return rank(candidates, req.limit, req.threshold);
+  };
+}
+
+export type Retrieve = ReturnType<typeof createRetriever>;

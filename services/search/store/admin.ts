@@ -1,0 +1,86 @@
+import type Redis from "ioredis";
+import type { Space } from "../../kit/keyspace";
+import { META_KEY_PATTERN, searchKeys, spaceOfMetaKey } from "../keys";
+
+export interface IndexMeta {
+  model: string;
+  dims: number;
+  state: "ready" | "building";
+  builtAt: number;
+}
+
+const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+const REFRESH_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
+
+/** Index bookkeeping: meta (which model, built or not), the rebuild lock, and walking a tenant's index. */
+export function createAdminStore(redis: Redis) {
+  return {
+    async meta(space: Space): Promise<IndexMeta | null> {
+      const h = await redis.hgetall(searchKeys(space).meta);
+      if (!h.model) return null;
+      return { model: h.model, dims: Number(h.dims), state: h.state === "building" ? "building" : "ready", builtAt: Number(h.built_at ?? 0) };
+    },
+
+    async setMeta(space: Space, meta: IndexMeta): Promise<void> {
+      await redis.hset(searchKeys(space).meta, { model: meta.model, dims: meta.dims, state: meta.state, built_at: meta.builtAt });
+    },
+
+    async lock(space: Space, owner: string, ttlMs: number): Promise<boolean> {
+      return (await redis.set(searchKeys(space).lock, owner, "PX", ttlMs, "NX")) === "OK";
+    },
+    async refreshLock(space: Space, owner: string, ttlMs: number): Promise<boolean> {
+      return Number(await redis.eval(REFRESH_LOCK, 1, searchKeys(space).lock, owner, ttlMs)) === 1;
+    },
+    async unlock(space: Space, owner: string): Promise<void> {
+      await redis.eval(RELEASE_LOCK, 1, searchKeys(space).lock, owner);
+    },
+
+    /** Every id in the index with the time it was last written (ms), in pages. */
+    async *indexed(space: Space, page = 500): AsyncGenerator<{ id: string; at: number }[]> {
+      const k = searchKeys(space);
+      let cursor = "0";
+      do {
+        const [next, flat] = await redis.zscan(k.all, cursor, "COUNT", page);
+        cursor = next;
+        const ids = flat.filter((_, i) => i % 2 === 0);
+        if (ids.length === 0) continue;
+        const ats = await Promise.all(ids.map((id) => redis.hget(k.doc(id), "at")));
+        yield ids.map((id, i) => ({ id, at: Number(ats[i] ?? 0) }));
+      } while (cursor !== "0");
+    },
+
+    async size(space: Space): Promise<number> {
+      return redis.zcard(searchKeys(space).all);
+    },
+
+    /** Vector sets of models other than `keep` (left over from a model change). */
+    async dropOtherVectorSets(space: Space, keep: string): Promise<number> {
+      const k = searchKeys(space);
+      let dropped = 0;
+      let cursor = "0";
+      do {
+        const [next, keys] = await redis.scan(cursor, "MATCH", `${k.prefix.replace(/([*?[\]\\])/g, "\\$1")}v:*`, "COUNT", 200);
+        cursor = next;
+        for (const key of keys) if (key !== k.vectors(keep)) dropped += await redis.del(key);
+      } while (cursor !== "0");
+      return dropped;
+    },
+
+    /** Tenant spaces that have a search index (the meta key), for `reindex` without `--tenant`. */
+    async spaces(): Promise<Space[]> {
+      const out: Space[] = [];
+      let cursor = "0";
+      do {
+        const [next, keys] = await redis.scan(cursor, "MATCH", META_KEY_PATTERN.replace(/[{}]/g, "\\$&"), "COUNT", 500);
+        cursor = next;
+        for (const key of keys) {
+          const s = spaceOfMetaKey(key);
+          if (s) out.push(s);
+        }
+      } while (cursor !== "0");
+      return out;
+    },
+  };
+}
+
+export type AdminStore = ReturnType<typeof createAdminStore>;

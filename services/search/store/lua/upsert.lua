@@ -1,0 +1,81 @@
+-- Index one memory, atomically: version check, vector + attributes, filter sets, lexical postings
+-- of the memory and of the siblings whose context it is.
+-- KEYS[1] doc key. ARGV: 1 prefix, 2 id, 3 version (-1 = unknown: a rebuild from the memories
+-- store), 4 model, 5 vector (FP32 blob, '' = keep the stored one), 6 attrs JSON, 7 content hash,
+-- 8 tf JSON, 9 filter suffixes JSON, 10 created ms, 11 parent ('' = root), 12 updated ms, 13 now ms,
+-- 14 k1, 15 b, 16 context weight.
+-- Returns 'ok' | 'stale' (an equal or newer version is indexed, or it was deleted) | 'need_vector'
+-- | 'revectored' (unknown version, not newer than what is indexed: only the vector was replaced).
+local p, id = ARGV[1], ARGV[2]
+local version, model, vec, attrs = tonumber(ARGV[3]), ARGV[4], ARGV[5], ARGV[6]
+local ch, tf, fkjson, created, parent, updated = ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12]
+local k1, b, ctxw = tonumber(ARGV[14]), tonumber(ARGV[15]), tonumber(ARGV[16])
+
+local cur = redis.call('HMGET', KEYS[1], 'v', 'del', 'model', 'ch', 'par', 'fk', 'ua')
+local curV = tonumber(cur[1])
+local tomb = cur[2] == '1'
+local exists = curV ~= nil and not tomb
+
+if tomb then
+  -- A deleted memory never comes back through an older or unknown version.
+  if version < 0 or curV >= version then return 'stale' end
+elseif exists then
+  if version < 0 then
+    -- Rebuild data carries no version: it replaces the indexed fields only when strictly newer.
+    -- Otherwise the indexed fields stay; a rebuild for a new model still needs the new vector.
+    if tonumber(updated) <= tonumber(cur[7] or '0') then
+      if cur[3] == model or vec == '' or cur[4] ~= ch then return 'stale' end
+      local kept = attrs
+      if cur[3] and cur[3] ~= '' then
+        kept = redis.call('VGETATTR', p .. 'v:' .. cur[3], id) or attrs
+        redis.call('VREM', p .. 'v:' .. cur[3], id)
+      end
+      redis.call('VADD', p .. 'v:' .. model, 'FP32', vec, id, 'SETATTR', kept)
+      redis.call('HSET', KEYS[1], 'model', model, 'at', ARGV[13])
+      return 'revectored'
+    end
+    version = curV
+  elseif curV > version or (curV == version and cur[3] == model) then
+    return 'stale'
+  end
+elseif version < 0 then
+  version = 0
+end
+
+local vkey = p .. 'v:' .. model
+if vec ~= '' then
+  if exists and cur[3] and cur[3] ~= '' and cur[3] ~= model then redis.call('VREM', p .. 'v:' .. cur[3], id) end
+  redis.call('VADD', vkey, 'FP32', vec, id, 'SETATTR', attrs)
+elseif not exists or cur[3] ~= model or redis.call('VSETATTR', vkey, id, attrs) == 0 then
+  return 'need_vector'
+end
+
+local oldNext = nil
+if exists and cur[5] ~= parent then
+  local _, n = siblings(p, cur[5], id)
+  oldNext = n
+end
+local newfk = cjson.decode(fkjson)
+local keep = {}
+for _, s in ipairs(newfk) do keep[s] = true end
+if exists and cur[6] then
+  for _, s in ipairs(cjson.decode(cur[6])) do
+    if not keep[s] then redis.call('ZREM', p .. 'f:' .. s, id) end
+  end
+end
+for _, s in ipairs(newfk) do redis.call('ZADD', p .. 'f:' .. s, created, id) end
+redis.call('ZADD', p .. 'all', created, id)
+
+if tomb then
+  redis.call('DEL', KEYS[1])
+end
+redis.call('HSET', KEYS[1], 'v', version, 'model', model, 'ch', ch, 'tf', tf, 'fk', fkjson, 'par', parent,
+  'ca', created, 'ua', updated, 'at', ARGV[13])
+
+if not exists or cur[4] ~= ch or cur[5] ~= parent then
+  relex(p, id, k1, b, ctxw)
+  local _, nxt = siblings(p, parent, id)
+  if nxt then relex(p, nxt, k1, b, ctxw) end
+  if oldNext and oldNext ~= nxt then relex(p, oldNext, k1, b, ctxw) end
+end
+return 'ok'

@@ -1,0 +1,99 @@
+import type Redis from "ioredis";
+import type { Space } from "../../kit/keyspace";
+import { searchKeys } from "../keys";
+import { suffixOf, type FilterSpec } from "../filters";
+import type { Scripts } from "./scripts";
+
+export interface Hit {
+  id: string;
+  score: number;
+}
+
+/** A stored vector as VEMB RAW gives it: int8 components; only its direction matters for cosine. */
+export type QuantizedVector = Int8Array;
+
+const hitsOf = (flat: unknown[]): Hit[] => {
+  const out: Hit[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push({ id: String(flat[i]), score: Number(flat[i + 1]) });
+  return out;
+};
+
+/**
+ * VSIM holds its connection until it answers (the search runs on a Redis thread), so vector queries
+ * go round-robin over a small pool of connections instead of queueing behind each other.
+ */
+export function createPool(conns: Redis[]) {
+  let next = 0;
+  return () => conns[next++ % conns.length]!;
+}
+
+/** Index reads of one query. */
+export function createReadStore(redis: Redis, scripts: Scripts, vsimConnection: () => Redis) {
+  return {
+    /** N, document frequency of each term, and the size of the model's vector set. */
+    async termStats(space: Space, terms: string[], modelId: string): Promise<{ n: number; df: number[]; vectors: number }> {
+      const k = searchKeys(space);
+      const [n, vectors, ...df] = await Promise.all([redis.zcard(k.all), redis.call("VCARD", k.vectors(modelId)) as Promise<number>, ...terms.map((t) => redis.zcard(k.term(t)))]);
+      return { n, vectors: Number(vectors), df };
+    },
+
+    /** Top k by BM25 among memories passing the filters ('lex'), or newest first ('browse'); and how many pass. */
+    async candidates(space: Space, mode: "lex" | "browse", k: number, spec: FilterSpec, terms: [string, number][]): Promise<{ count: number; hits: Hit[] }> {
+      const keys = searchKeys(space);
+      const [count, flat] = (await scripts.searchQuery(
+        1,
+        keys.all,
+        keys.prefix,
+        mode,
+        k,
+        JSON.stringify(spec.groups.map((g) => g.map(suffixOf))),
+        spec.after ?? "",
+        spec.before ?? "",
+        JSON.stringify(terms),
+        `${keys.tmp()}:`,
+      )) as [number, unknown[]];
+      return { count: Number(count), hits: hitsOf(flat) };
+    },
+
+    /** Nearest vectors (VSIM score = (1 + cosine) / 2) among those whose attributes pass `filter`. */
+    async nearest(space: Space, modelId: string, vector: Float32Array, count: number, filter: string | null, filterEffort?: number): Promise<Hit[]> {
+      const args: (string | number | Buffer)[] = [searchKeys(space).vectors(modelId), "FP32", Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), "WITHSCORES", "COUNT", count];
+      if (filter) args.push("FILTER", filter);
+      if (filter && filterEffort) args.push("FILTER-EF", filterEffort);
+      const flat = (await vsimConnection().call("VSIM", ...args)) as unknown[];
+      return hitsOf(flat);
+    },
+
+    /**
+     * What fusion still needs, in one round trip: the BM25 weights of `lexicalFor` ids for each query
+     * term, the stored vectors of `vectorsFor` ids, and the previous sibling of every candidate.
+     */
+    async complete(space: Space, modelId: string, terms: string[], lexicalFor: string[], vectorsFor: string[], prevFor: string[]) {
+      const k = searchKeys(space);
+      const pipe = redis.pipeline();
+      if (lexicalFor.length > 0) for (const t of terms) pipe.zmscore(k.term(t), ...lexicalFor);
+      for (const id of vectorsFor) pipe.callBuffer("VEMB", k.vectors(modelId), id, "RAW");
+      for (const id of prevFor) pipe.hget(k.doc(id), "prev");
+      const res = ((await pipe.exec()) ?? []).map(([err, v]) => {
+        if (err) throw err;
+        return v;
+      });
+      let i = 0;
+      const weights: (number | null)[][] = lexicalFor.length > 0 ? terms.map(() => (res[i++] as (string | null)[]).map((x) => (x === null ? null : Number(x)))) : [];
+      const vectors = new Map<string, QuantizedVector>();
+      for (const id of vectorsFor) {
+        const raw = res[i++] as Buffer[] | null;
+        // RAW: quantization name, blob, l2 norm, quantization range. Only int8 sets are written here.
+        if (raw && String(raw[0]) === "int8") vectors.set(id, new Int8Array(raw[1]!.buffer, raw[1]!.byteOffset, raw[1]!.byteLength));
+      }
+      const prev = new Map<string, string>();
+      for (const id of prevFor) {
+        const p = res[i++] as string | null;
+        if (p) prev.set(id, p);
+      }
+      return { weights, vectors, prev };
+    },
+  };
+}
+
+export type ReadStore = ReturnType<typeof createReadStore>;

@@ -1,0 +1,89 @@
+import type Redis from "ioredis";
+import type { Space } from "../../kit/keyspace";
+import { searchKeys } from "../keys";
+import type { IndexDoc } from "../document";
+import { B, CONTEXT_WEIGHT, K1 } from "../text/bm25";
+import type { Scripts } from "./scripts";
+
+/** Longer than the EVENTS stream keeps a message (7 days), so no late event outlives its tombstone. */
+export const TOMBSTONE_TTL_MS = 8 * 24 * 3600_000;
+
+export interface DocState {
+  version: number;
+  deleted: boolean;
+  model: string;
+  contentHash: string;
+  updatedMs: number;
+}
+
+export interface UpsertItem {
+  doc: IndexDoc;
+  /** -1 = unknown (a rebuild from the memories store, which does not expose versions). */
+  version: number;
+  vector: Float32Array | null;
+}
+
+/** `revectored`: a rebuild item not newer than the indexed memory: only its vector (new model) was written. */
+export type UpsertStatus = "ok" | "stale" | "need_vector" | "revectored";
+export type DeleteStatus = "ok" | "absent" | "stale";
+
+const fp32 = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+
+/** Index writes: each memory is one Lua script call (atomic); calls of a batch are pipelined. */
+export function createWriteStore(redis: Redis, scripts: Scripts) {
+  return {
+    async states(space: Space, ids: string[]): Promise<Map<string, DocState>> {
+      const k = searchKeys(space);
+      const rows = await Promise.all(ids.map((id) => redis.hmget(k.doc(id), "v", "del", "model", "ch", "ua")));
+      const out = new Map<string, DocState>();
+      rows.forEach((r, i) => {
+        if (r[0] === null) return;
+        out.set(ids[i]!, { version: Number(r[0]), deleted: r[1] === "1", model: r[2] ?? "", contentHash: r[3] ?? "", updatedMs: Number(r[4] ?? 0) });
+      });
+      return out;
+    },
+
+    async upsert(space: Space, model: string, items: UpsertItem[], nowMs = Date.now()): Promise<UpsertStatus[]> {
+      const k = searchKeys(space);
+      return Promise.all(
+        items.map(({ doc, version, vector }) =>
+          scripts.searchUpsert(
+            1,
+            k.doc(doc.id),
+            k.prefix,
+            doc.id,
+            version,
+            model,
+            vector ? fp32(vector) : "",
+            doc.attrs,
+            doc.contentHash,
+            JSON.stringify(doc.tf),
+            JSON.stringify(doc.filterSuffixes),
+            doc.createdMs,
+            doc.parent,
+            doc.updatedMs,
+            nowMs,
+            K1,
+            B,
+            CONTEXT_WEIGHT,
+          ) as Promise<UpsertStatus>,
+        ),
+      );
+    },
+
+    /** Recomputes lexical postings (current avgdl and siblings) of these memories. */
+    async reweight(space: Space, ids: string[]): Promise<void> {
+      const k = searchKeys(space);
+      if (ids.length > 0) await scripts.searchReweight(1, k.all, k.prefix, K1, B, CONTEXT_WEIGHT, ...ids);
+    },
+
+    async remove(space: Space, deletes: { id: string; version: number }[]): Promise<DeleteStatus[]> {
+      const k = searchKeys(space);
+      return Promise.all(
+        deletes.map(
+          (d) => scripts.searchDelete(1, k.doc(d.id), k.prefix, d.id, d.version, TOMBSTONE_TTL_MS, K1, B, CONTEXT_WEIGHT) as Promise<DeleteStatus>,
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type Redis from "ioredis";
+import type { Bus } from "../kit/bus";
+import type { Logger } from "../kit/log";
+import { connectRedis, redisReady } from "../kit/connect";
+import { createEmbedders, modelIdOf, type EmbedderConfig, type Embedders } from "./embedder";
+import { createSearchStore, type SearchStore } from "./store";
+import { createApplier, type Apply } from "./indexer/apply";
+import { createRebuilder, type Rebuilder } from "./indexer/rebuild";
+import { createMemoryReader, type MemoryReader } from "./memories";
+import { createRetriever, type Retrieve } from "./retrieve";
+
+export interface SearchParts {
+  embedders: Embedders;
+  store: SearchStore;
+  apply: Apply;
+  rebuilder: Rebuilder;
+  reader: MemoryReader;
+  retrieve: Retrieve;
+  modelId: string;
+  pool: Redis[];
+}
+
+/** Builds the service's pieces; shared by main.ts and the `reindex` script so both index alike. */
+export async function buildSearch(deps: { config: EmbedderConfig & { REDIS_URL: string; SEARCH_REDIS_POOL: number }; redis: Redis; bus: Bus; log: Logger }): Promise<SearchParts> {
+  const { config, redis, bus, log } = deps;
+  const embedders = await createEmbedders(config, log);
+  const modelId = modelIdOf(embedders.write);
+  const pool = Array.from({ length: config.SEARCH_REDIS_POOL }, (_, i) => connectRedis(config.REDIS_URL, log, `search-vsim-${i}`));
+  await Promise.all(pool.map((c) => redisReady(c, log)));
+  const store = createSearchStore(redis, pool);
+  const apply = createApplier(store, embedders, modelId);
+  const reader = createMemoryReader(bus);
+  const rebuilder = createRebuilder({ store, apply, reader, modelId, dimensions: embedders.write.dimensions, log });
+  const retrieve = createRetriever({ reads: store.reads, embedder: embedders.query, modelId });
+  return { embedders, store, apply, rebuilder, reader, retrieve, modelId, pool };
+}
+
+export async function closeSearch(parts: SearchParts): Promise<void> {
+  await parts.embedders.close();
+  await Promise.all(parts.pool.map((c) => c.quit().catch(() => c.disconnect())));
+}
