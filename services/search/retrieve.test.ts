@@ -96,3 +96,16 @@ describe("retrieve", () => {
     expect(filterEffort(60, 10, 100_000)).toBe(100_000);
   });
 });
+
+describe("retrieve when the embedder fails", () => {
+  test("the query degrades to lexical ranking instead of failing", async () => {
+    const broken: Embedder = { model: "fake", dimensions: DIMS, embed: async () => Promise.reject(new Error("model crashed")) };
+    const lexicalOnly = createRetriever({ reads: createSearchStore(redis).reads, embedder: broken, modelId: MODEL });
+    const hits = await lexicalOnly(space, { query: "rare words", limit: 5, threshold: 0, filters: {} });
+    expect(hits.length).toBe(5);
+    for (const h of hits) {
+      expect(byId.get(h.id)!.content).toContain("rare");
+      expect(h.scores.semantic).toBe(0);
+    }
+  });
+});

@@ -57,8 +57,11 @@ export function createRetriever(deps: RetrieverDeps) {
 
     const k = candidateCount(req.limit);
     const terms = queryTerms(req.query).slice(0, MAX_QUERY_TERMS);
-    const vectorP = embedder.embed([embeddingText(req.query)]).then((v) => v[0]!);
-    vectorP.catch(() => undefined); // awaited below; avoid an unhandled rejection meanwhile
+    // An embedder failure degrades the query to lexical ranking instead of failing it.
+    const vectorP = embedder.embed([embeddingText(req.query)]).then(
+      (v) => v[0]!,
+      () => null,
+    );
     const stats = await reads.termStats(space, terms, modelId);
     const weighted: [string, number][] = [];
     terms.forEach((t, i) => stats.df[i]! > 0 && weighted.push([t, idf(stats.n, stats.df[i]!)]));
@@ -76,21 +79,21 @@ export function createRetriever(deps: RetrieverDeps) {
       else effort = filterEffort(k, count, stats.vectors);
     }
     const vector = await vectorP;
-    const searchGraph = stats.vectors > 0 && everyPassing.length === 0;
-    const [lex, near] = await Promise.all([lexP, searchGraph ? reads.nearest(space, modelId, vector, k, filter, effort) : []]);
+    const searchGraph = vector !== null && stats.vectors > 0 && everyPassing.length === 0;
+    const [lex, near] = await Promise.all([lexP, searchGraph ? reads.nearest(space, modelId, vector!, k, filter, effort) : []]);
 
     const semantic = new Map(near.map((h) => [h.id, semanticFromVsim(h.score)]));
     const bm25 = new Map(lex.hits.map((h) => [h.id, h.score]));
     const ids = [...new Set([...semantic.keys(), ...bm25.keys(), ...everyPassing])];
     if (ids.length === 0) return [];
     const lexicalFor = weighted.length > 0 ? ids.filter((id) => !bm25.has(id)) : [];
-    const vectorsFor = stats.vectors > 0 ? ids.filter((id) => !semantic.has(id)) : [];
+    const vectorsFor = vector !== null && stats.vectors > 0 ? ids.filter((id) => !semantic.has(id)) : [];
     const more = await reads.complete(space, modelId, weighted.map(([t]) => t), lexicalFor, vectorsFor, ids);
     lexicalFor.forEach((id, j) => {
       const score = weighted.reduce((s, [, w], t) => s + w * (more.weights[t]![j] ?? 0), 0);
       bm25.set(id, score);
     });
-    for (const [id, v] of more.vectors) semantic.set(id, Math.max(0, cosineInt8(vector, v)));
+    if (vector !== null) for (const [id, v] of more.vectors) semantic.set(id, Math.max(0, cosineInt8(vector, v)));
 
     const candidates: Candidate[] = ids.map((id) => ({
       id,
