@@ -16,7 +16,8 @@ export async function checkReadiness(deps: GatewayDeps, isStopping: () => boolea
     .ping()
     .then(() => "ok")
     .catch((e: Error) => `unreachable: ${e.message}`);
-  const natsOk = !deps.nc.isClosed() && !deps.nc.isDraining() && deps.nc.info !== undefined;
+  // During a reconnect nc.info and isClosed() still look fine; the bus knows the link is down.
+  const natsOk = deps.bus.connected() && !deps.nc.isDraining();
   checks.nats = natsOk ? "ok" : "unreachable";
   const services = deps.config.SERVICES.split(",").filter(Boolean);
   const pings = services.map((name) =>

@@ -58,8 +58,11 @@ export async function startRedis(opts: StartOptions): Promise<RedisProcess> {
   const cmd = [bin,
     "--bind", HOST, "--port", String(port), "--protected-mode", "no", "--daemonize", "no",
     "--dir", dir, "--logfile", logFile,
-    // AOF only: every acknowledged write survives a kill -9 (it is in the page
-    // cache before the reply), at most ~1 s is lost on an OS crash.
+    // AOF only: an acknowledged write survives a kill -9 of Redis, since it is
+    // write(2)-n to the page cache before the reply (test/faults/redis-crash).
+    // Exception (aof.c): while a background fsync is still running, everysec
+    // postpones that write up to 2 s yet still replies, so on a disk too slow
+    // to fsync in time a kill -9 can lose those; an OS crash loses up to ~2 s.
     "--appendonly", "yes", "--appendfsync", "everysec", "--save", ""];
   return supervise({ name: "redis-server", url: `redis://${HOST}:${port}`, port, logFile, cwd: dir, cmd,
     ready: (pid) => redisReady(port, pid) });

@@ -48,6 +48,7 @@ export const createEntity = withMetadataLimits(
 
 export const getEntity = op({
   subject: "entities.get",
+  idempotent: true,
   input: T.Object({ id: PathId }, { additionalProperties: false }),
   output: Entity,
   scope: "memories:read",
@@ -59,6 +60,7 @@ export const ENTITY_BATCH_MAX = 1000;
 
 export const getEntities = op({
   subject: "entities.getMany",
+  idempotent: true,
   input: T.Object({ ids: T.Array(PathId, { maxItems: ENTITY_BATCH_MAX }) }, { additionalProperties: false }),
   output: T.Object({ items: T.Array(Nullable(Entity), { description: "Aligned with `ids`; null where unknown." }) }),
   scope: "memories:read",
@@ -67,6 +69,7 @@ export const getEntities = op({
 
 export const listEntities = op({
   subject: "entities.list",
+  idempotent: true,
   input: T.Object(
     {
       ...pageInput(50),

@@ -51,6 +51,7 @@ export const createKey = op({
 
 export const listKeys = op({
   subject: "keys.list",
+  idempotent: true,
   input: T.Object({ ...pageInput(50) }, { additionalProperties: false }),
   output: Page(ApiKey),
   scope: "admin",
@@ -80,6 +81,7 @@ export type VerifiedKey = Static<typeof VerifiedKey>;
 
 export const verifyKey = op({
   subject: "keys.verify",
+  idempotent: true,
   input: T.Object({ hash: T.String({ pattern: "^[0-9a-f]{64}$" }) }),
   output: VerifiedKey,
   summary: "Internal: resolve a key hash to its identity and limits",

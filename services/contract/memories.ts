@@ -100,6 +100,7 @@ export const createMemory = withMetadataLimits(
 
 export const getMemory = op({
   subject: "memories.get",
+  idempotent: true,
   input: T.Object({ id: PathId }, { additionalProperties: false }),
   output: Memory,
   scope: "memories:read",
@@ -108,6 +109,7 @@ export const getMemory = op({
 
 export const getMemories = op({
   subject: "memories.getMany",
+  idempotent: true,
   input: T.Object({ ids: T.Array(PathId, { maxItems: 100 }) }, { additionalProperties: false }),
   output: T.Object({ items: T.Array(Nullable(Memory), { description: "Aligned with `ids`; null where unknown." }) }),
   scope: "memories:read",
@@ -116,6 +118,7 @@ export const getMemories = op({
 
 export const listMemories = op({
   subject: "memories.list",
+  idempotent: true,
   input: ListMemoriesInput,
   output: Page(Memory),
   scope: "memories:read",
@@ -146,6 +149,7 @@ export const deleteMemory = op({
 
 export const memoryAncestors = op({
   subject: "memories.ancestors",
+  idempotent: true,
   input: T.Object({ id: PathId }, { additionalProperties: false }),
   output: T.Object({ id: T.String(), ancestor_ids: T.Array(T.String(), { description: "Parent first, root last." }) }),
   scope: "memories:read",

@@ -16,6 +16,11 @@ export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSch
   /** Scope required of a public caller; undefined for internal operations (gateway or service only). */
   scope?: Scope;
   summary: string;
+  /**
+   * Replaying it changes nothing and answers the same (reads). Only such operations are sent again
+   * when the replica that took them dies mid-request (services/kit/bus.ts); writes never are.
+   */
+  idempotent?: boolean;
   validate: Validator<I>;
 }
 
@@ -28,6 +33,7 @@ export function op<I extends TSchema, O extends TSchema>(def: {
   output: O;
   scope?: Scope;
   summary: string;
+  idempotent?: boolean;
 }): Operation<I, O> {
   return { ...def, validate: compileValidator(def.input) };
 }

@@ -61,6 +61,7 @@ export type SearchResult = Static<typeof SearchResult>;
 
 export const searchMemories = op({
   subject: "search.query",
+  idempotent: true,
   input: SearchInput,
   output: T.Object({ results: T.Array(SearchResult) }),
   scope: "search:read",
@@ -100,6 +101,7 @@ export type ContextOutput = Static<typeof ContextOutput>;
 
 export const buildContext = op({
   subject: "search.context",
+  idempotent: true,
   input: ContextInput,
   output: ContextOutput,
   scope: "search:read",

@@ -46,6 +46,7 @@ export const createTag = op({
 
 export const getTag = op({
   subject: "tags.get",
+  idempotent: true,
   input: T.Object({ id: IdString() }, { additionalProperties: false }),
   output: Tag,
   scope: "memories:read",
@@ -54,6 +55,7 @@ export const getTag = op({
 
 export const getTags = op({
   subject: "tags.getMany",
+  idempotent: true,
   input: T.Object({ ids: T.Array(IdString(), { maxItems: MAX_BATCH_IDS }) }, { additionalProperties: false }),
   output: T.Object({ items: T.Array(Nullable(Tag), { description: "Aligned with `ids`; null where unknown." }) }),
   scope: "memories:read",
@@ -62,6 +64,7 @@ export const getTags = op({
 
 export const listTags = op({
   subject: "tags.list",
+  idempotent: true,
   input: T.Object(
     {
       ...pageInput(50),
@@ -124,6 +127,7 @@ export const detachTag = op({
 
 export const tagsOfMemories = op({
   subject: "tags.ofMemories",
+  idempotent: true,
   input: T.Object({ memory_ids: T.Array(IdString(), { maxItems: MAX_BATCH_IDS }) }, { additionalProperties: false }),
   output: T.Object({ items: T.Array(T.Array(TagRef), { description: "Aligned with `memory_ids`, each sorted by name; [] where unknown." }) }),
   scope: "memories:read",

@@ -32,6 +32,7 @@ export type UsageReport = Static<typeof UsageReport>;
 
 export const getUsage = op({
   subject: "usage.report",
+  idempotent: true,
   input: T.Object(
     {
       from: T.Optional(T.String({ format: "date" })),

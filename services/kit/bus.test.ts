@@ -8,9 +8,12 @@ import { createBus } from "./bus";
 import { bind } from "./handler";
 import { serveBindings } from "./serve";
 import { createLogger } from "./log";
+import { encodeJson, LOST_AFTER_MS } from "./wire";
 
 const echo = op({ subject: `test.echo.${crypto.randomUUID().slice(0, 8)}`, input: T.Object({ n: T.Integer() }), output: T.Object({ n: T.Integer() }), summary: "echo" });
 const slow = op({ subject: `test.slow.${crypto.randomUUID().slice(0, 8)}`, input: T.Object({}), output: T.Object({}), summary: "slow" });
+const read = op({ subject: `test.read.${crypto.randomUUID().slice(0, 8)}`, input: T.Object({}), output: T.Object({ n: T.Integer() }), summary: "read", idempotent: true });
+const write = op({ subject: `test.write.${crypto.randomUUID().slice(0, 8)}`, input: T.Object({}), output: T.Object({ n: T.Integer() }), summary: "write" });
 const nobody = op({ subject: `test.nobody.${crypto.randomUUID().slice(0, 8)}`, input: T.Object({}), output: T.Object({}), summary: "unserved" });
 
 let nc: NatsConnection;
@@ -67,6 +70,47 @@ describe("serve + bus over real NATS", () => {
     const started = Date.now();
     await expect(bus.call(slow, {}, { requestId: "r6" })).rejects.toMatchObject({ code: "TIMEOUT" });
     expect(Date.now() - started).toBeLessThan(2000);
+    sub.unsubscribe();
+  });
+
+  test("a handler slower than LOST_AFTER_MS is kept alive by heartbeats and answers", async () => {
+    const served = await serveBindings(nc, { name: "testslow", version: "0.0.1", description: "test" }, [bind(write, async () => (await Bun.sleep(LOST_AFTER_MS + 600), { n: 1 }))], log);
+    const bus = createBus(nc, { timeoutMs: 5000 });
+    expect(await bus.call(write, {}, { requestId: "r7" })).toEqual({ n: 1 });
+    await served.stop();
+  });
+
+  test("a responder that goes silent (died): a write answers 503 'may or may not' after LOST_AFTER_MS, never replayed", async () => {
+    let received = 0;
+    const sub = nc.subscribe(write.subject, { callback: () => void received++ }); // takes it, never answers, no heartbeat
+    const bus = createBus(nc, { timeoutMs: 5000 });
+    const started = Date.now();
+    const err = await bus.call(write, {}, { requestId: "r8" }).catch((e) => e);
+    const took = Date.now() - started;
+    expect(err).toMatchObject({ code: "SERVICE_UNAVAILABLE", message: "The service stopped before answering; the change may or may not have been applied" });
+    expect(took).toBeGreaterThanOrEqual(LOST_AFTER_MS - 50);
+    expect(took).toBeLessThan(LOST_AFTER_MS + 500);
+    expect(received).toBe(1);
+    sub.unsubscribe();
+  });
+
+  test("an idempotent read whose responder went silent is sent once more, and the second answer is used", async () => {
+    let received = 0;
+    const sub = nc.subscribe(read.subject, { callback: (_e, msg) => void (++received === 2 && msg.respond(encodeJson({ data: { n: received } }))) });
+    const outcomes: string[] = [];
+    const bus = createBus(nc, { timeoutMs: 5000, observe: (_s, _ms, outcome) => outcomes.push(outcome) });
+    expect(await bus.call(read, {}, { requestId: "r9" })).toEqual({ n: 2 });
+    expect(outcomes).toEqual(["lost", "ok"]);
+    sub.unsubscribe();
+  });
+
+  test("an idempotent read is retried once only: two silent attempts → 503", async () => {
+    let received = 0;
+    const sub = nc.subscribe(read.subject, { callback: () => void received++ });
+    const bus = createBus(nc, { timeoutMs: 5000 });
+    const err = await bus.call(read, {}, { requestId: "r10" }).catch((e) => e);
+    expect(err).toMatchObject({ code: "SERVICE_UNAVAILABLE", message: "The service is unavailable, retry shortly" });
+    expect(received).toBe(2);
     sub.unsubscribe();
   });
 });

@@ -1,51 +1,115 @@
-import { ErrorCode as NatsErrorCode, type NatsConnection, type NatsError } from "nats";
+import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from "nats";
 import type { Caller, InputOf, Operation, OutputOf } from "../contract/op";
 import { ServiceError, type ErrorBody } from "../contract/errors";
-import { callHeaders, decodeJson, encodeJson } from "./wire";
+import { callHeaders, decodeJson, encodeJson, HEADER_WORKING, LOST_AFTER_MS } from "./wire";
 
 export interface CallContext {
   requestId: string;
   caller?: Caller | null;
 }
 
-export type CallObserver = (subject: string, ms: number, outcome: "ok" | "error" | "unavailable" | "timeout") => void;
+/** One observation per attempt: `lost` = the replica that took it went silent (and a read was retried). */
+export type CallOutcome = "ok" | "error" | "unavailable" | "timeout" | "lost";
+export type CallObserver = (subject: string, ms: number, outcome: CallOutcome) => void;
 
 export interface Bus {
   call<Op extends Operation>(op: Op, input: InputOf<Op>, ctx: CallContext, opts?: { timeoutMs?: number }): Promise<OutputOf<Op>>;
+  /** False while the NATS connection is down (calls fail fast with 503 meanwhile). */
+  connected(): boolean;
 }
+
+type Attempt = { msg: Msg } | { failure: Exclude<CallOutcome, "ok" | "error"> };
 
 /**
  * Request-reply client for contract operations. Validates input before it leaves (same schema the
- * service checks), and turns transport failures into domain errors: no responders → 503, timeout → 504.
+ * service checks), and turns transport failures into domain errors. The failure policy, in one place:
+ *
+ * - NATS connection down, or no responders          → 503 at once (never queued until a timeout);
+ * - the replica that took the request went silent   → it died (no heartbeat for LOST_AFTER_MS):
+ *     an operation declared `idempotent` (reads) is sent once more, to whichever replica is left;
+ *     any other operation answers 503 "may or may not have been applied": a write whose fate is
+ *     unknown is never replayed blindly (a create is not idempotent);
+ * - a replica that is alive but slower than the timeout → 504 (retrying would only add load).
  */
 export function createBus(nc: NatsConnection, defaults: { timeoutMs: number; observe?: CallObserver }): Bus {
-  return {
-    async call(op, input, ctx, opts) {
-      const payload = op.validate(input);
-      const started = performance.now();
-      const observe = (outcome: Parameters<CallObserver>[2]) => defaults.observe?.(op.subject, performance.now() - started, outcome);
-      let reply;
+  // Our own reply mux (the one inside nc.request resolves on the first message, a heartbeat).
+  const inbox = createInbox();
+  const pending = new Map<string, (msg: Msg | null) => void>();
+  let seq = 0;
+  nc.subscribe(`${inbox}.*`, {
+    callback: (_err, msg) => {
+      if (msg) pending.get(msg.subject.slice(inbox.length + 1))?.(msg);
+    },
+  });
+
+  let up = true;
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === "disconnect") {
+        up = false;
+        // Replies to what is in flight cannot reach us any more: fail those now, not at their timeout.
+        for (const settle of [...pending.values()]) settle(null);
+      } else if (s.type === "reconnect") up = true;
+    }
+  })();
+  const connected = () => up && !nc.isClosed();
+
+  const attempt = (subject: string, data: Uint8Array, headers: MsgHdrs, timeoutMs: number): Promise<Attempt> => {
+    if (!connected()) return Promise.resolve({ failure: "unavailable" });
+    return new Promise((resolve) => {
+      const token = (++seq).toString(36);
+      const finish = (a: Attempt) => {
+        clearTimeout(deadline);
+        clearTimeout(silence);
+        pending.delete(token);
+        resolve(a);
+      };
+      const deadline = setTimeout(() => finish({ failure: "timeout" }), timeoutMs);
+      const silence = setTimeout(() => finish({ failure: "lost" }), LOST_AFTER_MS);
+      pending.set(token, (msg) => {
+        if (msg === null) return finish({ failure: "unavailable" });
+        if (msg.headers?.has(HEADER_WORKING)) return void silence.refresh();
+        // NATS' own no-responders notice: empty, status 503 (a service error reply always has a body).
+        if (msg.data.length === 0 && msg.headers?.code === 503) return finish({ failure: "unavailable" });
+        finish({ msg });
+      });
       try {
-        reply = await nc.request(op.subject, encodeJson(payload), {
-          timeout: opts?.timeoutMs ?? defaults.timeoutMs,
-          headers: callHeaders(ctx.requestId, ctx.caller),
-        });
-      } catch (err) {
-        const code = (err as NatsError).code;
-        if (code === NatsErrorCode.Timeout) {
-          observe("timeout");
-          throw new ServiceError("TIMEOUT", "The service did not answer in time");
-        }
-        observe("unavailable");
-        throw new ServiceError("SERVICE_UNAVAILABLE", "The service is unavailable, retry shortly");
+        nc.publish(subject, data, { reply: `${inbox}.${token}`, headers });
+      } catch {
+        finish({ failure: "unavailable" });
       }
-      const body = decodeJson(reply.data) as { data?: unknown; error?: ErrorBody } | undefined;
-      if (body?.error) {
-        observe("error");
-        throw ServiceError.fromBody(body.error);
+    });
+  };
+
+  return {
+    connected,
+    async call(op, input, ctx, opts) {
+      const payload = encodeJson(op.validate(input));
+      const headers = callHeaders(ctx.requestId, ctx.caller);
+      const timeoutMs = opts?.timeoutMs ?? defaults.timeoutMs;
+      const started = performance.now();
+      let result: Attempt;
+      let t = started;
+      for (let tries = 1; ; tries++) {
+        t = performance.now();
+        const remaining = timeoutMs - (t - started);
+        result = remaining > 0 ? await attempt(op.subject, payload, headers, remaining) : { failure: "timeout" };
+        if ("msg" in result) break;
+        defaults.observe?.(op.subject, performance.now() - t, result.failure);
+        if (!(result.failure === "lost" && op.idempotent && tries < 2)) break;
       }
-      observe("ok");
+      if ("failure" in result) throw failureError(result.failure, op.idempotent === true);
+      const body = decodeJson(result.msg.data) as { data?: unknown; error?: ErrorBody } | undefined;
+      defaults.observe?.(op.subject, performance.now() - t, body?.error ? "error" : "ok");
+      if (body?.error) throw ServiceError.fromBody(body.error);
       return body?.data as OutputOf<typeof op>;
     },
   };
+}
+
+function failureError(failure: Exclude<CallOutcome, "ok" | "error">, idempotent: boolean): ServiceError {
+  if (failure === "timeout") return new ServiceError("TIMEOUT", "The service did not answer in time");
+  if (failure === "lost" && !idempotent)
+    return new ServiceError("SERVICE_UNAVAILABLE", "The service stopped before answering; the change may or may not have been applied");
+  return new ServiceError("SERVICE_UNAVAILABLE", "The service is unavailable, retry shortly");
 }

@@ -40,7 +40,8 @@ export async function runService<C extends BaseSettings>(
   log.info("service started", { endpoints: bindings.map((b) => b.op.subject) });
 
   let stopping = false;
-  const probes = config.HEALTH_PORT ? startProbeServer(config.HEALTH_PORT, () => !stopping && redis.status === "ready" && !nc.isClosed() && !nc.isDraining()) : null;
+  // bus.connected() is false while NATS is down or reconnecting (nc.isClosed() stays false then).
+  const probes = config.HEALTH_PORT ? startProbeServer(config.HEALTH_PORT, () => !stopping && redis.status === "ready" && bus.connected() && !nc.isDraining()) : null;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true; // readiness fails from now on

@@ -1,7 +1,7 @@
-import type { NatsConnection, QueuedIterator, Service, ServiceMsg } from "nats";
+import { Empty, headers as natsHeaders, type NatsConnection, type QueuedIterator, type Service, type ServiceMsg } from "nats";
 import { httpStatusOf, ServiceError, toServiceError } from "../contract/errors";
 import type { Binding, HandlerContext } from "./handler";
-import { decodeJson, encodeJson, HEADER_REQUEST_ID, readCaller } from "./wire";
+import { decodeJson, encodeJson, HEADER_REQUEST_ID, HEADER_WORKING, HEARTBEAT_MS, readCaller } from "./wire";
 import { errorFields, type Logger } from "./log";
 import { isDependencyDown } from "./connect";
 
@@ -32,6 +32,22 @@ export async function serveBindings(
   });
   let inFlight = 0;
   const endpoints: QueuedIterator<ServiceMsg>[] = [];
+  // Requests being handled → when they started; one timer sends their heartbeats (see wire.ts).
+  const active = new Map<ServiceMsg, number>();
+  const working = natsHeaders();
+  working.set(HEADER_WORKING, "1");
+  const heartbeats = setInterval(() => {
+    const due = performance.now() - HEARTBEAT_MS;
+    for (const [msg, started] of active) {
+      if (started > due) continue;
+      try {
+        msg.respond(Empty, { headers: working });
+      } catch {
+        // connection closed (shutdown past its deadline): nothing left to tell the caller
+      }
+    }
+  }, HEARTBEAT_MS);
+  heartbeats.unref();
   for (const binding of bindings) {
     const endpoint = service.addEndpoint(binding.op.subject.replace(/\./g, "_"), { subject: binding.op.subject });
     endpoints.push(endpoint);
@@ -43,11 +59,13 @@ export async function serveBindings(
         c.requests++;
         c.in_flight++;
         const started = performance.now();
+        active.set(msg, started);
         void dispatch(msg, binding, log)
           .then((ok) => {
             if (!ok) c.errors++;
           })
           .finally(() => {
+            active.delete(msg); // the reply went out synchronously before this: no heartbeat after it
             inFlight--;
             c.in_flight--;
             c.total_ms += performance.now() - started;
@@ -65,6 +83,7 @@ export async function serveBindings(
       const deadline = Date.now() + 5000;
       while (endpoints.some((e) => e.getPending() > 0) && Date.now() < deadline) await Bun.sleep(5);
       for (const endpoint of endpoints) endpoint.stop();
+      // Heartbeats go on for the requests still running; the timer is unref'd and dies with the process.
     },
   };
 }

@@ -6,6 +6,17 @@ import type { ErrorBody } from "../contract/errors";
 export const HEADER_REQUEST_ID = "Request-Id";
 export const HEADER_CALLER = "Caller";
 
+/**
+ * Liveness of one request in flight: while a handler runs, the service sends an empty message with
+ * this header to the reply subject every HEARTBEAT_MS (from the first HEARTBEAT_MS on, so quick
+ * requests cost nothing extra). A caller that hears nothing for LOST_AFTER_MS knows the replica that
+ * took the request is gone (kill -9, crash, partition), long before the request timeout.
+ */
+export const HEADER_WORKING = "Working";
+export const HEARTBEAT_MS = 250;
+/** Four missed heartbeats: tolerates event-loop stalls, and stays well inside a 2 s failover. */
+export const LOST_AFTER_MS = 1000;
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
