@@ -17,7 +17,7 @@ const log = createLogger({ service: "gateway", pid: process.pid }, config.LOG_LE
 const redis = connectRedis(config.REDIS_URL, log, "gateway");
 await redisReady(redis, log);
 const nc = await connectNats(config.NATS_URL, "gateway", log);
-await ensureStream(nc, STREAMS.USAGE);
+await ensureStream(nc, STREAMS.USAGE, config.JETSTREAM_REPLICAS);
 const metrics = createMetrics();
 const bus = createBus(nc, { timeoutMs: config.NATS_REQUEST_TIMEOUT_MS, observe: metrics.observeNats });
 const auth = createAuthenticator(nc, bus, { ttlMs: config.KEY_CACHE_TTL_MS, negativeTtlMs: 2000, maxEntries: 10_000 });

@@ -26,7 +26,7 @@ await runService(
     const store = createKeyStore(redis);
     const announceRevoked = (hash: string) => nc.publish(KEY_REVOKED_SUBJECT, encodeJson({ hash }));
     if (config.BOOTSTRAP_ADMIN_KEY) await registerRootKey(store, config.BOOTSTRAP_ADMIN_KEY, log, announceRevoked);
-    await ensureStream(nc, STREAMS.USAGE);
+    await ensureStream(nc, STREAMS.USAGE, config.JETSTREAM_REPLICAS);
     const stopConsumer = await startUsageConsumer(nc, store, log);
     const bindings = [
       ...keyBindings({

@@ -4,7 +4,7 @@ import type { STREAMS } from "../contract/streams";
 type StreamDef = (typeof STREAMS)[keyof typeof STREAMS];
 
 /** Creates the stream if missing; idempotent, safe to call from every replica at start. */
-export async function ensureStream(nc: NatsConnection, def: StreamDef): Promise<void> {
+export async function ensureStream(nc: NatsConnection, def: StreamDef, replicas = 1): Promise<void> {
   const jsm = await nc.jetstreamManager();
   const config = {
     name: def.name,
@@ -13,10 +13,13 @@ export async function ensureStream(nc: NatsConnection, def: StreamDef): Promise<
     storage: StorageType.File,
     max_age: def.maxAgeMs * 1_000_000,
     duplicate_window: 120 * 1_000_000_000,
+    num_replicas: replicas,
   };
   try {
     const info = await jsm.streams.info(def.name);
-    if (info.config.subjects?.join(",") !== config.subjects.join(",")) await jsm.streams.update(def.name, { ...info.config, subjects: config.subjects });
+    if (info.config.subjects?.join(",") !== config.subjects.join(",") || info.config.num_replicas !== replicas) {
+      await jsm.streams.update(def.name, { ...info.config, subjects: config.subjects, num_replicas: replicas });
+    }
   } catch {
     try {
       await jsm.streams.add(config);

@@ -13,7 +13,7 @@ await runService(
   { name: "memories", version: "1.0.0", description: "Memories, their hierarchy and entities" },
   config,
   async ({ nc, redis, bus }) => {
-    await ensureStream(nc, STREAMS.EVENTS);
+    await ensureStream(nc, STREAMS.EVENTS, config.JETSTREAM_REPLICAS);
     const deps = { store: createMemoryStore(redis), effects: createEffects(nc, bus) };
     return { bindings: [...memoryBindings(deps), ...entityBindings(deps)] };
   },

@@ -16,7 +16,7 @@ await runService(
   config,
   async ({ config, nc, redis, bus, log }) => {
     const parts = await buildSearch({ config, redis, bus, log });
-    await ensureStream(nc, STREAMS.EVENTS);
+    await ensureStream(nc, STREAMS.EVENTS, config.JETSTREAM_REPLICAS);
     const stopIndexer = await startIndexer(nc, parts.apply, log);
     const deps = { retrieve: parts.retrieve, reader: parts.reader, rebuilder: parts.rebuilder };
     return {
