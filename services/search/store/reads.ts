@@ -27,6 +27,12 @@ export function createPool(conns: Redis[]) {
   return () => conns[next++ % conns.length]!;
 }
 
+/**
+ * Lexical candidates come from at most this many highest-weighted postings per query term once a
+ * term's postings outgrow it (exact below): bounded work per query at any index size.
+ */
+export const POSTINGS_PER_TERM = 1000;
+
 /** Index reads of one query. */
 export function createReadStore(redis: Redis, scripts: Scripts, vsimConnection: () => Redis) {
   return {
@@ -51,6 +57,7 @@ export function createReadStore(redis: Redis, scripts: Scripts, vsimConnection: 
         spec.before ?? "",
         JSON.stringify(terms),
         `${keys.tmp()}:`,
+        POSTINGS_PER_TERM,
       )) as [number, unknown[]];
       return { count: Number(count), hits: hitsOf(flat) };
     },
