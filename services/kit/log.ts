@@ -29,3 +29,22 @@ export function createLogger(base: Record<string, unknown>, level: LogLevel = "i
 
 export const errorFields = (err: unknown) =>
   err instanceof Error ? { error: err.message, stack: err.stack?.split("\n").slice(0, 5).join(" | ") } : { error: String(err) };
+
+/**
+ * Logs a recurring warning at most once per interval, with the count of those it held back: an
+ * outage of a dependency must not turn every request into a log line.
+ */
+export function throttledWarning(message: string, intervalMs = 5000) {
+  let quietUntil = 0;
+  let suppressed = 0;
+  return (log: Logger, fields: Record<string, unknown> = {}) => {
+    const now = Date.now();
+    if (now < quietUntil) {
+      suppressed++;
+      return;
+    }
+    log.warn(message, { ...fields, similar_since_last: suppressed });
+    quietUntil = now + intervalMs;
+    suppressed = 0;
+  };
+}

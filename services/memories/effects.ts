@@ -2,7 +2,7 @@ import type { NatsConnection } from "nats";
 import type { Bus } from "../kit/bus";
 import type { HandlerContext } from "../kit/handler";
 import { callerOf } from "../kit/handler";
-import { errorFields } from "../kit/log";
+import { errorFields, throttledWarning } from "../kit/log";
 import { encodeJson } from "../kit/wire";
 import { memoryEventSubject, type MemoryEvent, type MemoryEventType } from "../contract/events";
 import { indexMemories, INDEX_WAIT_MS } from "../contract/search-index";
@@ -35,6 +35,8 @@ const chunks = <X>(xs: X[], size: number): X[][] => {
  */
 export function createEffects(nc: NatsConnection, bus: Bus): Effects {
   const js = nc.jetstream();
+  // During a search outage every write would log the same warning: say it once per interval.
+  const warnIndexMissed = throttledWarning("search index not updated now; events will converge it");
   return {
     async committed(ctx, changes) {
       if (changes.length === 0) return;
@@ -68,7 +70,7 @@ export function createEffects(nc: NatsConnection, bus: Bus): Effects {
           try {
             await bus.call(indexMemories, input, { requestId: ctx.requestId, caller }, { timeoutMs: INDEX_WAIT_MS });
           } catch (err) {
-            ctx.log.warn("search index not updated now; events will converge it", errorFields(err));
+            warnIndexMissed(ctx.log, errorFields(err));
             return;
           }
         }

@@ -4,7 +4,7 @@ import { memoryEventSubject, type MemoryEvent } from "../contract/events";
 import { indexMemories, INDEX_WAIT_MS } from "../contract/search-index";
 import type { Bus } from "../kit/bus";
 import { encodeJson } from "../kit/wire";
-import { errorFields, type Logger } from "../kit/log";
+import { errorFields, throttledWarning, type Logger } from "../kit/log";
 import type { TagStore } from "./store";
 import { toSnapshot } from "./snapshot";
 
@@ -21,6 +21,8 @@ const CHUNK = 1000;
  * next change) brings the index back in line.
  */
 export function createNotifier(deps: { store: TagStore; js: JetStreamClient; bus: Bus }): NotifyTagsChanged {
+  // During a search outage every link change would log the same warning: say it once per interval.
+  const warnIndexMissed = throttledWarning("search index not updated; the event will catch up");
   return async (caller, requestId, memoryIds, log) => {
     const space = { tenant: caller.tenant, env: caller.env };
     for (let i = 0; i < memoryIds.length; i += CHUNK) {
@@ -35,7 +37,7 @@ export function createNotifier(deps: { store: TagStore; js: JetStreamClient; bus
       ).catch((err) => log.error("tags_changed event not published", { memories: snapshots.length, ...errorFields(err) }));
       const indexed = deps.bus
         .call(indexMemories, { upserts: snapshots, deletes: [] }, { requestId, caller }, { timeoutMs: INDEX_WAIT_MS })
-        .catch((err) => log.warn("search index not updated; the event will catch up", { memories: snapshots.length, ...errorFields(err) }));
+        .catch((err) => warnIndexMissed(log, { memories: snapshots.length, ...errorFields(err) }));
       await Promise.all([published, indexed]);
     }
   };
