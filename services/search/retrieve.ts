@@ -62,7 +62,7 @@ export function createRetriever(deps: RetrieverDeps) {
       (v) => v[0]!,
       () => null,
     );
-    const stats = await reads.termStats(space, terms, modelId);
+    const stats = await reads.termStats(space, terms, modelId, spec);
     const weighted: [string, number][] = [];
     terms.forEach((t, i) => stats.df[i]! > 0 && weighted.push([t, idf(stats.n, stats.df[i]!)]));
     const idfSum = weighted.reduce((s, [, w]) => s + w, 0);
@@ -72,7 +72,8 @@ export function createRetriever(deps: RetrieverDeps) {
     let effort: number | undefined;
     let everyPassing: string[] = [];
     if (hasFilters(spec)) {
-      const { count } = await lexP;
+      // Known up front for a lone filter set: then the vector search need not wait for the lexical one.
+      const count = stats.passing ?? (await lexP).count;
       if (count === 0) return [];
       // Few memories pass the filters: rank all of them exactly instead of searching the graph.
       if (count <= k) everyPassing = (await reads.candidates(space, "browse", k, spec, [])).hits.map((h) => h.id);

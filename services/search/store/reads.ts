@@ -37,10 +37,17 @@ export const POSTINGS_PER_TERM = 1000;
 export function createReadStore(redis: Redis, scripts: Scripts, vsimConnection: () => Redis) {
   return {
     /** N, document frequency of each term, and the size of the model's vector set. */
-    async termStats(space: Space, terms: string[], modelId: string): Promise<{ n: number; df: number[]; vectors: number }> {
+    async termStats(space: Space, terms: string[], modelId: string, spec?: FilterSpec): Promise<{ n: number; df: number[]; vectors: number; passing: number | null }> {
       const k = searchKeys(space);
-      const [n, vectors, ...df] = await Promise.all([redis.zcard(k.all), redis.call("VCARD", k.vectors(modelId)) as Promise<number>, ...terms.map((t) => redis.zcard(k.term(t)))]);
-      return { n, vectors: Number(vectors), df };
+      // A lone filter set (the common case) tells how many memories pass without running the query.
+      const lone = spec && spec.groups.length === 1 && spec.groups[0]!.length === 1 && spec.after === undefined && spec.before === undefined;
+      const [n, vectors, passing, ...df] = await Promise.all([
+        redis.zcard(k.all),
+        redis.call("VCARD", k.vectors(modelId)) as Promise<number>,
+        lone ? redis.zcard(`${k.prefix}f:${suffixOf(spec!.groups[0]![0]!)}`) : Promise.resolve(null),
+        ...terms.map((t) => redis.zcard(k.term(t))),
+      ]);
+      return { n, vectors: Number(vectors), passing, df };
     },
 
     /** Top k by BM25 among memories passing the filters ('lex'), or newest first ('browse'); and how many pass. */
