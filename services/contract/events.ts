@@ -1,4 +1,5 @@
 import { Type as T, type Static } from "@sinclair/typebox";
+import type { Memory } from "./memories";
 
 /**
  * Domain events on the JetStream stream EVENTS (subjects `events.memory.<type>`), published after
@@ -42,3 +43,20 @@ export const MemoryEvent = T.Object({
   at: T.String(),
 });
 export type MemoryEvent = Static<typeof MemoryEvent>;
+
+/** The snapshot of a memory as the API returns it, at a given version (-1 = unknown). */
+export const snapshotOfMemory = (m: Memory, version: number): MemorySnapshot => ({
+  id: m.id,
+  content: m.content,
+  content_type: m.content_type,
+  tier: m.tier,
+  memory_nature: m.memory_nature,
+  parent_memory_id: m.parent_memory_id,
+  external_id: m.external_id,
+  metadata: m.metadata,
+  tag_ids: m.tags.map((t) => t.id),
+  entity_ids: m.entity_ids,
+  created_at: m.created_at,
+  updated_at: m.updated_at,
+  version,
+});

@@ -1,6 +1,6 @@
 import type { Memory } from "../contract/memories";
 import type { Entity } from "../contract/entities";
-import type { MemorySnapshot } from "../contract/events";
+import { snapshotOfMemory, type MemorySnapshot } from "../contract/events";
 
 /** A memory as read from Redis: the public shape plus its version counter `v`. */
 export interface MemoryRow {
@@ -71,21 +71,7 @@ export function parseEntity(raw: RawEntity): Entity | null {
 }
 
 /** What the search index and event consumers get of a memory. */
-export const toSnapshot = ({ memory: m, version }: MemoryRow): MemorySnapshot => ({
-  id: m.id,
-  content: m.content,
-  content_type: m.content_type,
-  tier: m.tier,
-  memory_nature: m.memory_nature,
-  parent_memory_id: m.parent_memory_id,
-  external_id: m.external_id,
-  metadata: m.metadata,
-  tag_ids: m.tags.map((t) => t.id),
-  entity_ids: m.entity_ids,
-  created_at: m.created_at,
-  updated_at: m.updated_at,
-  version,
-});
+export const toSnapshot = ({ memory, version }: MemoryRow): MemorySnapshot => snapshotOfMemory(memory, version);
 
 /** Case-insensitive comparison key of names (entity uniqueness, search): NFC, then lower case. */
 export const foldName = (name: string) => name.normalize("NFC").toLowerCase();

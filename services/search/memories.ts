@@ -2,7 +2,7 @@ import type { Caller } from "../contract/op";
 import type { Bus } from "../kit/bus";
 import { getMemories, listMemories, memoryAncestors, type Memory } from "../contract/memories";
 import { ServiceError } from "../contract/errors";
-import type { MemorySnapshot } from "../contract/events";
+import { snapshotOfMemory, type MemorySnapshot } from "../contract/events";
 
 /** Who asks and for which request: the caller's tenant decides what the memories service shows. */
 export interface On {
@@ -70,18 +70,8 @@ export function createMemoryReader(bus: Bus) {
 
 export type MemoryReader = ReturnType<typeof createMemoryReader>;
 
-export const snapshotOf = (m: Memory): MemorySnapshot => ({
-  id: m.id,
-  content: m.content,
-  content_type: m.content_type,
-  tier: m.tier,
-  memory_nature: m.memory_nature,
-  parent_memory_id: m.parent_memory_id,
-  external_id: m.external_id,
-  metadata: m.metadata,
-  tag_ids: m.tags.map((t) => t.id).sort(),
-  entity_ids: [...m.entity_ids].sort(),
-  created_at: m.created_at,
-  updated_at: m.updated_at,
-  version: -1,
-});
+/** A rebuild knows no versions (-1); ids sorted so the stored attributes compare stably. */
+export const snapshotOf = (m: Memory): MemorySnapshot => {
+  const s = snapshotOfMemory(m, -1);
+  return { ...s, tag_ids: [...s.tag_ids].sort(), entity_ids: [...s.entity_ids].sort() };
+};
