@@ -332,6 +332,9 @@ describe("container images and docker-compose", () => {
       expect(stage).toBeDefined();
       const entry = name === "gateway" ? "gateway/main.ts" : `services/${name}/main.ts`;
       expect(stage).toContain(`CMD ["bun", "${entry}"]`);
+      // A stage may install packages as root, but must hand back to the app user before it runs.
+      const users = [...stage!.matchAll(/^USER (.+)$/gm)].map((m) => m[1]);
+      if (users.length > 0) expect(users.at(-1)).toBe("10001:10001");
     }
     expect(dockerfile).toMatch(/^FROM oven\/bun:1\.4[\w.-]* AS runtime$/m);
     expect(dockerfile).toMatch(/^USER 10001:10001$/m);

@@ -6,6 +6,7 @@
 //   1. npm install (when node_modules/.bin/bun is missing or broken)
 //   2. Redis >= 8 (needed for VADD/VSIM): PATH, cache, or build from Debian source
 //   3. nats-server: PATH, /usr/sbin, or apt-get install
+//   3b. OpenBLAS (libopenblas0-pthread) for the offline embedding model: optional, ~3× faster
 //   4. exec `bun <script> [args]` with REDIS_SERVER_BIN / REDIS_CLI_BIN / NATS_SERVER_BIN set
 import { spawn, spawnSync } from "node:child_process";
 import { accessSync, constants as fsc, copyFileSync, chmodSync, existsSync, mkdirSync,
@@ -188,6 +189,26 @@ function ensureNats() {
   return bin;
 }
 
+// ---------------------------------------------------------------- 3b. OpenBLAS
+// The search service runs its model's matrix products on OpenBLAS when the library is there
+// (services/search/embedder/blas.ts lists the same paths); without it the model still works, slower.
+const OPENBLAS = ["x86_64", "aarch64"].flatMap((arch) => [
+  `/usr/lib/${arch}-linux-gnu/libopenblas.so.0`,
+  `/usr/lib/${arch}-linux-gnu/openblas-pthread/libopenblas.so.0`,
+]);
+function ensureOpenBlas() {
+  if (process.env.EMBEDDINGS_URL || process.env.EMBEDDINGS_BLAS === "off") return;
+  if (OPENBLAS.some((p) => existsSync(p))) return;
+  try { checkApt(); } catch (e) { log(`OpenBLAS is missing and ${e.message}: the embedding model will run ~3× slower`); return; }
+  log("installing OpenBLAS (libopenblas0-pthread) with apt-get…");
+  let r = runPrivileged("apt-get", ["install", "-y", "--no-install-recommends", "libopenblas0-pthread"]);
+  if (!r.ok) {
+    runPrivileged("apt-get", ["update"]);
+    r = runPrivileged("apt-get", ["install", "-y", "--no-install-recommends", "libopenblas0-pthread"]);
+  }
+  if (!r.ok) log(`apt-get install libopenblas0-pthread failed; the embedding model will run ~3× slower:\n${tail(r.out)}`);
+}
+
 // ---------------------------------------------------------------- 4. hand over
 function main() {
   const args = process.argv.slice(2);
@@ -195,6 +216,7 @@ function main() {
   ensureBun();
   const redis = ensureRedis();
   const nats = ensureNats();
+  ensureOpenBlas();
 
   const env = { ...process.env };
   if (redis.server) env.REDIS_SERVER_BIN = redis.server;

@@ -6,6 +6,11 @@ export const SearchConfig = {
   EMBEDDINGS_MODEL: T.String({ minLength: 1, default: "text-embedding-3-small", description: "Model name sent to EMBEDDINGS_URL." }),
   EMBEDDINGS_API_KEY: T.Optional(T.String()),
   EMBEDDINGS_DIMENSIONS: T.Optional(T.Integer({ minimum: 1, maximum: 8192 })),
+  EMBEDDINGS_BLAS: T.String({
+    pattern: "^(auto|off|/.+)$",
+    default: "auto",
+    description: "Matrix products of the offline model: auto = OpenBLAS when a Debian libopenblas0 package is installed (~3× faster), off = tfjs's WASM kernels, or the library's absolute path.",
+  }),
   EMBEDDINGS_BATCH: T.Integer({ minimum: 1, maximum: 2048, default: 32, description: "Most texts per model call." }),
   EMBEDDINGS_CONCURRENCY: T.Integer({ minimum: 1, maximum: 64, default: 4, description: "Parallel calls to EMBEDDINGS_URL." }),
   QUERY_CACHE_SIZE: T.Integer({ minimum: 0, maximum: 1_000_000, default: 5000, description: "Query embeddings kept (LRU)." }),

@@ -12,6 +12,7 @@ export interface EmbedderConfig {
   EMBEDDINGS_MODEL: string;
   EMBEDDINGS_API_KEY?: string;
   EMBEDDINGS_DIMENSIONS?: number;
+  EMBEDDINGS_BLAS: string;
   EMBEDDINGS_BATCH: number;
   EMBEDDINGS_CONCURRENCY: number;
   QUERY_CACHE_SIZE: number;
@@ -34,8 +35,9 @@ export async function createEmbedders(config: EmbedderConfig, log: Logger): Prom
   const remote = !!config.EMBEDDINGS_URL;
   const base = remote
     ? await createOpenAiEmbedder({ url: config.EMBEDDINGS_URL!, model: config.EMBEDDINGS_MODEL, apiKey: config.EMBEDDINGS_API_KEY, dimensions: config.EMBEDDINGS_DIMENSIONS })
-    : await createUseLiteEmbedder();
-  log.info("embedder ready", { model: base.model, dimensions: base.dimensions, ms: Math.round(performance.now() - started) });
+    : await createUseLiteEmbedder({ blas: config.EMBEDDINGS_BLAS });
+  const blas = "blas" in base ? { blas: base.blas ?? "off (tfjs WASM kernels)" } : {};
+  log.info("embedder ready", { model: base.model, dimensions: base.dimensions, ...blas, ms: Math.round(performance.now() - started) });
   const batcher = createBatcher(base, { maxBatch: config.EMBEDDINGS_BATCH, concurrency: remote ? config.EMBEDDINGS_CONCURRENCY : 1 });
   return {
     query: cachedEmbedder(batcher.lane("query"), config.QUERY_CACHE_SIZE),

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { BLAS_CANDIDATES } from "./blas";
+import { createUseLiteEmbedder, type UseLiteEmbedder } from "./use-lite";
+
+// `npm test` (scripts/bootstrap.mjs) installs Debian's libopenblas0-pthread, so it is here.
+const installed = BLAS_CANDIDATES.find((p) => existsSync(p));
+
+/** Sentences of 1 to ~60 words, so the products cover short and long inputs and padded batches. */
+const TEXTS = [
+  "Hi",
+  "The cat sat on the mat.",
+  "Grace called the dentist on Monday to move the appointment to Friday afternoon.",
+  "Quarterly revenue grew by ten percent, mostly from the new subscription plan launched in spring.",
+  Array.from({ length: 60 }, (_, i) => ["we", "walked", "along", "the", "river", "after", "dinner"][i % 7]).join(" "),
+  "Ünïcödé tèxt — with emoji 🎉 and 中文 too",
+];
+
+let native: UseLiteEmbedder;
+let wasm: UseLiteEmbedder;
+beforeAll(async () => {
+  [native, wasm] = await Promise.all([createUseLiteEmbedder({ blas: "auto" }), createUseLiteEmbedder({ blas: "off" })]);
+});
+afterAll(async () => {
+  await Promise.all([native?.close?.(), wasm?.close?.()]);
+});
+
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+
+describe("OpenBLAS products for the offline model", () => {
+  test("OpenBLAS is installed and used when EMBEDDINGS_BLAS=auto; off keeps the WASM kernels", () => {
+    expect(installed).toBeDefined();
+    expect(native.blas).toBe(installed!);
+    expect(wasm.blas).toBeNull();
+  });
+
+  test("the same vectors as tfjs's own kernels, one text at a time and in a padded batch", async () => {
+    const [batchNative, batchWasm] = await Promise.all([native.embed(TEXTS), wasm.embed(TEXTS)]);
+    for (let i = 0; i < TEXTS.length; i++) {
+      const [single] = await native.embed([TEXTS[i]!]);
+      expect(dot(batchNative[i]!, batchWasm[i]!)).toBeGreaterThan(0.99999);
+      expect(dot(single!, batchWasm[i]!)).toBeGreaterThan(0.99999);
+    }
+  });
+
+  test("a library path that cannot be loaded is a start-up error, not a silent fallback", async () => {
+    await expect(createUseLiteEmbedder({ blas: "/nonexistent/libopenblas.so.0" })).rejects.toThrow("cannot load OpenBLAS");
+  });
+});
