@@ -26,7 +26,7 @@ export interface Retrieved {
 export const MAX_QUERY_TERMS = 64;
 
 /** Each side (vector, lexical) proposes this many candidates; fusion then ranks their union exactly. */
-export const candidateCount = (limit: number) => Math.min(200, Math.max(60, 3 * limit));
+export const candidateCount = (limit: number) => Math.min(200, Math.max(30, 3 * limit));
 
 /**
  * VSIM visits at most FILTER-EF nodes looking for matches (default COUNT × 100). With a selective
@@ -69,6 +69,13 @@ export function createRetriever(deps: RetrieverDeps) {
 
     const filter = toVsimFilter(spec);
     const lexP = reads.candidates(space, "lex", k, spec, weighted);
+    // What fusion needs of the lexical candidates (stored vectors, previous turns) does not depend
+    // on the query's vector: it is read while the model is still running.
+    const lexExtrasP = lexP.then(({ hits }) => {
+      const ids = hits.map((h) => h.id);
+      return reads.complete(space, modelId, [], [], stats.vectors > 0 ? ids : [], ids);
+    });
+    lexExtrasP.catch(() => undefined); // awaited below; not an unhandled rejection if we return first
     let effort: number | undefined;
     let everyPassing: string[] = [];
     if (hasFilters(spec)) {
@@ -87,20 +94,30 @@ export function createRetriever(deps: RetrieverDeps) {
     const bm25 = new Map(lex.hits.map((h) => [h.id, h.score]));
     const ids = [...new Set([...semantic.keys(), ...bm25.keys(), ...everyPassing])];
     if (ids.length === 0) return [];
-    const lexicalFor = weighted.length > 0 ? ids.filter((id) => !bm25.has(id)) : [];
-    const vectorsFor = vector !== null && stats.vectors > 0 ? ids.filter((id) => !semantic.has(id)) : [];
-    const more = await reads.complete(space, modelId, weighted.map(([t]) => t), lexicalFor, vectorsFor, ids);
+    // The rest (vector-only candidates, and every passing memory of a small filter) is read now.
+    const rest = ids.filter((id) => !bm25.has(id));
+    const lexicalFor = weighted.length > 0 ? rest : [];
+    const vectorsFor = vector !== null && stats.vectors > 0 ? rest.filter((id) => !semantic.has(id)) : [];
+    const [lexExtras, more] = await Promise.all([
+      lexExtrasP,
+      reads.complete(space, modelId, weighted.map(([t]) => t), lexicalFor, vectorsFor, rest),
+    ]);
     lexicalFor.forEach((id, j) => {
       const score = weighted.reduce((s, [, w], t) => s + w * (more.weights[t]![j] ?? 0), 0);
       bm25.set(id, score);
     });
-    if (vector !== null) for (const [id, v] of more.vectors) semantic.set(id, Math.max(0, cosineInt8(vector, v)));
+    if (vector !== null) {
+      for (const vectors of [lexExtras.vectors, more.vectors]) {
+        for (const [id, v] of vectors) if (!semantic.has(id)) semantic.set(id, Math.max(0, cosineInt8(vector, v)));
+      }
+    }
+    const prev = new Map([...lexExtras.prev, ...more.prev]);
 
     const candidates: Candidate[] = ids.map((id) => ({
       id,
       semantic: semantic.get(id) ?? 0,
       lexical: normaliseBm25(bm25.get(id) ?? 0, idfSum),
-      prev: more.prev.get(id),
+      prev: prev.get(id),
     }));
     return rank(candidates, req.limit, req.threshold);
   };

