@@ -8,7 +8,7 @@ import type { MemorySnapshot } from "../contract/events";
 import type { Embedder } from "./embedder";
 import { createSearchStore } from "./store";
 import { createApplier } from "./indexer/apply";
-import { candidateCount, createRetriever, filterEffort, type Retrieve } from "./retrieve";
+import { candidateCount, createRetriever, filterEffort, OVERSAMPLE_MAX, type Retrieve } from "./retrieve";
 
 /** Retrieval against a real Redis with a deterministic fake model: a text's vector is seeded by its hash. */
 const DIMS = 16;
@@ -25,6 +25,8 @@ const dataDir = mkdtempSync(join(tmpdir(), "search-retrieve-"));
 let server: RedisProcess;
 let redis: Redis;
 let retrieve: Retrieve;
+/** The filter and COUNT of every VSIM the retriever sent. */
+const vsimCalls: { count: number; filter: string | null }[] = [];
 const space = { tenant: "rt", env: "live" as const };
 const docs: MemorySnapshot[] = Array.from({ length: 300 }, (_, i) => ({
   id: crypto.randomUUID(),
@@ -47,7 +49,14 @@ beforeAll(async () => {
   redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
   const store = createSearchStore(redis);
   await createApplier(store, { write: fake, background: fake }, MODEL)(space, { upserts: docs, deletes: [] });
-  retrieve = createRetriever({ reads: store.reads, embedder: fake, modelId: MODEL });
+  const reads = {
+    ...store.reads,
+    nearest: (...args: Parameters<typeof store.reads.nearest>) => {
+      vsimCalls.push({ count: args[3], filter: args[4] });
+      return store.reads.nearest(...args);
+    },
+  };
+  retrieve = createRetriever({ reads, embedder: fake, modelId: MODEL });
 });
 afterAll(async () => {
   redis?.disconnect();
@@ -76,13 +85,57 @@ describe("retrieve", () => {
     }
   });
 
-  test("a filter that many memories pass goes through VSIM FILTER; results all pass it", async () => {
+  test("a filter that a large share passes: more neighbours without a filter, those in the filter set kept", async () => {
     const limit = 10;
+    vsimCalls.length = 0;
     const out = await retrieve(space, { query: docs[7]!.content, limit, threshold: 0, filters: { tier: "long" } });
     expect(out.length).toBe(limit);
     expect(out.every((r) => byId.get(r.id)!.tier === "long")).toBe(true);
     expect(out[0]!.id).toBe(docs[7]!.id);
-    expect(candidateCount(limit)).toBeLessThan(docs.filter((d) => d.tier === "long").length);
+    const k = candidateCount(limit);
+    const passing = docs.filter((d) => d.tier === "long").length;
+    expect(k).toBeLessThan(passing);
+    expect(vsimCalls).toEqual([{ count: Math.ceil((k * docs.length) / passing), filter: null }]);
+  });
+
+  test("oversampling that finds too few passing neighbours falls back to VSIM FILTER", async () => {
+    // Two clusters: 160 "alpha" memories around one direction, 40 "beta" ones (the only short ones)
+    // around another. A query for alpha filtered to short: the oversampled nearest are all alpha.
+    const cluster = (text: string) => {
+      const v = vectorOf(text).map((x) => x * 0.1);
+      v[text.startsWith("alpha") ? 0 : 1]! += 1;
+      const norm = Math.hypot(...v);
+      return v.map((x) => x / norm);
+    };
+    const clustered: Embedder = { model: "fake", dimensions: DIMS, embed: async (texts) => texts.map(cluster) };
+    const at = { tenant: "rt-clusters", env: "live" as const };
+    const members = Array.from({ length: 200 }, (_, i) => ({ ...docs[i]!, id: crypto.randomUUID(), content: `${i < 160 ? "alpha" : "beta"} ${i}`, tier: i < 160 ? "long" : "short" }));
+    const store = createSearchStore(redis);
+    await createApplier(store, { write: clustered, background: clustered }, MODEL)(at, { upserts: members, deletes: [] });
+    const calls: (string | null)[] = [];
+    const reads = { ...store.reads, nearest: (...a: Parameters<typeof store.reads.nearest>) => (calls.push(a[4]), store.reads.nearest(...a)) };
+    const out = await createRetriever({ reads, embedder: clustered, modelId: MODEL })(at, { query: "alpha", limit: 10, threshold: 0, filters: { tier: "short" } });
+    expect(calls.length).toBe(2);
+    expect(calls[0]).toBeNull();
+    expect(calls[1]).toContain("short");
+    expect(out.length).toBe(10);
+    expect(out.every((r) => r.scores.semantic !== null && members.find((m) => m.id === r.id)!.tier === "short")).toBe(true);
+  });
+
+  test("a filter of several conditions goes through VSIM FILTER; results all pass it", async () => {
+    const limit = 10;
+    vsimCalls.length = 0;
+    const out = await retrieve(space, { query: docs[7]!.content, limit, threshold: 0, filters: { tier: "long", content_type: "text" } });
+    expect(out.length).toBe(limit);
+    expect(out.every((r) => byId.get(r.id)!.tier === "long")).toBe(true);
+    expect(out[0]!.id).toBe(docs[7]!.id);
+    expect(vsimCalls.length).toBe(1);
+    expect(vsimCalls[0]!.filter).toContain("long");
+  });
+
+  test("oversampling is bounded: a rarer filter than k / OVERSAMPLE_MAX uses VSIM FILTER", () => {
+    expect(Math.ceil((candidateCount(10) * 100_000) / 10_000)).toBeLessThanOrEqual(OVERSAMPLE_MAX);
+    expect(Math.ceil((candidateCount(10) * 100_000) / 1_000)).toBeGreaterThan(OVERSAMPLE_MAX);
   });
 
   test("a filter that few memories pass ranks every one of them exactly", async () => {

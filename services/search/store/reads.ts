@@ -38,6 +38,12 @@ export const LEXICAL_POSTINGS_BUDGET = 2500;
 export const MIN_POSTINGS_PER_TERM = 200;
 export const postingsPerTerm = (terms: number) => Math.max(MIN_POSTINGS_PER_TERM, Math.floor(LEXICAL_POSTINGS_BUDGET / Math.max(1, terms)));
 
+/** The one filter set a filter is (e.g. `tier = short`, or one tag), or null for anything else. */
+function loneFilterSet(space: Space, spec?: FilterSpec): string | null {
+  const lone = spec && spec.groups.length === 1 && spec.groups[0]!.length === 1 && spec.after === undefined && spec.before === undefined;
+  return lone ? `${searchKeys(space).prefix}f:${suffixOf(spec.groups[0]![0]!)}` : null;
+}
+
 /** Index reads of one query. */
 export function createReadStore(redis: Redis, scripts: Scripts, vsimConnection: () => Redis) {
   return {
@@ -45,11 +51,11 @@ export function createReadStore(redis: Redis, scripts: Scripts, vsimConnection: 
     async termStats(space: Space, terms: string[], modelId: string, spec?: FilterSpec): Promise<{ n: number; df: number[]; vectors: number; passing: number | null }> {
       const k = searchKeys(space);
       // A lone filter set (the common case) tells how many memories pass without running the query.
-      const lone = spec && spec.groups.length === 1 && spec.groups[0]!.length === 1 && spec.after === undefined && spec.before === undefined;
+      const lone = loneFilterSet(space, spec);
       const [n, vectors, passing, ...df] = await Promise.all([
         redis.zcard(k.all),
         redis.call("VCARD", k.vectors(modelId)) as Promise<number>,
-        lone ? redis.zcard(`${k.prefix}f:${suffixOf(spec!.groups[0]![0]!)}`) : Promise.resolve(null),
+        lone ? redis.zcard(lone) : Promise.resolve(null),
         ...terms.map((t) => redis.zcard(k.term(t))),
       ]);
       return { n, vectors: Number(vectors), passing, df };
@@ -72,6 +78,14 @@ export function createReadStore(redis: Redis, scripts: Scripts, vsimConnection: 
         postingsPerTerm(terms.length),
       )) as [number, unknown[]];
       return { count: Number(count), hits: hitsOf(flat) };
+    },
+
+    /** Which of `ids` pass a filter that is one filter set (see termStats' `passing`). */
+    async passLoneFilter(space: Space, spec: FilterSpec, ids: string[]): Promise<boolean[]> {
+      const lone = loneFilterSet(space, spec);
+      if (!lone) throw new Error("passLoneFilter: the filter is not a single filter set");
+      if (ids.length === 0) return [];
+      return (await redis.zmscore(lone, ...ids)).map((s) => s !== null);
     },
 
     /** Nearest vectors (VSIM score = (1 + cosine) / 2) among those whose attributes pass `filter`. */
