@@ -38,6 +38,16 @@ describe("validation errors speak the spec's vocabulary", () => {
   test("integer type", () => expect(failure({ content: "a", limit: 2.5 })).toMatchObject({ field: "limit", constraint: "type" }));
   test("max_items", () => expect(failure({ content: "a", ids: ["1", "2", "3"] })).toMatchObject({ field: "ids", constraint: "max_items" }));
   test("unknown fields are refused", () => expect(failure({ content: "a", id: "x" })).toMatchObject({ field: "id", constraint: "unknown_field" }));
+  test("top-level defaults fill only what is missing; nested defaults go through TypeBox", () => {
+    const sent = { content: "a", limit: 7 };
+    expect(validate({ content: "a" })).toEqual({ content: "a", limit: 50 });
+    expect(validate(sent)).toEqual({ content: "a", limit: 7 });
+    const nested = compileValidator(T.Object({ page: T.Optional(T.Object({ size: T.Optional(T.Integer({ default: 20 })) })) }));
+    expect(nested({ page: {} })).toEqual({ page: { size: 20 } });
+    const arr = compileValidator(T.Object({ xs: T.Optional(T.Array(T.Integer(), { default: [] })) }));
+    expect(arr({})).toEqual({ xs: [] });
+  });
+
   test("defaults are applied and null color accepted", () => {
     expect(validate({ content: "a", color: null })).toEqual({ content: "a", color: null, limit: 50 });
   });

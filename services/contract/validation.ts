@@ -93,13 +93,37 @@ export interface Validator<T extends TSchema> {
  */
 export function compileValidator<T extends TSchema>(schema: T): Validator<T> {
   const check = TypeCompiler.Compile(schema);
-  // Value.Default walks the schema on every call; skip it for schemas that declare no default.
-  const fillDefaults = JSON.stringify(schema).includes('"default"');
+  const fillDefaults = defaultsFiller(schema);
   return (input: unknown) => {
-    const value = fillDefaults && input !== null && typeof input === "object" ? Value.Default(schema, input) : input;
+    const value = fillDefaults && input !== null && typeof input === "object" && !Array.isArray(input) ? fillDefaults(input as Record<string, unknown>) : input;
     if (check.Check(value)) return value as Static<T>;
     const first = check.Errors(value).First();
     throw first ? toValidationError(first) : validationError("body", "type", "Invalid request");
+  };
+}
+
+/**
+ * Fills declared defaults in place, or null when the schema declares none. Value.Default walks (and
+ * clones parts of) the whole schema on every call; when every default sits on a top-level property
+ * with a primitive value (all of ours), a loop over those properties does the same for a fraction.
+ */
+function defaultsFiller(schema: TSchema): ((value: Record<string, unknown>) => unknown) | null {
+  if (!JSON.stringify(schema).includes('"default"')) return null;
+  const props = (schema.type === "object" ? schema.properties ?? {} : null) as Record<string, TSchema> | null;
+  const top: [string, unknown][] = [];
+  const simple =
+    props !== null &&
+    Object.entries(props).every(([key, prop]) => {
+      const { default: value, ...rest } = prop;
+      if (JSON.stringify(rest).includes('"default"')) return false;
+      if (value === undefined) return true;
+      top.push([key, value]);
+      return value === null || typeof value !== "object";
+    });
+  if (!simple) return (value) => Value.Default(schema, value);
+  return (value) => {
+    for (const [key, def] of top) if (value[key] === undefined) value[key] = def;
+    return value;
   };
 }
 

@@ -37,13 +37,14 @@ export const errorFields = (err: unknown) =>
 export function throttledWarning(message: string, intervalMs = 5000) {
   let quietUntil = 0;
   let suppressed = 0;
-  return (log: Logger, fields: Record<string, unknown> = {}) => {
+  // `fields` may be a function: held-back warnings then cost nothing (an error's stack is not cheap).
+  return (log: Logger, fields: Record<string, unknown> | (() => Record<string, unknown>) = {}) => {
     const now = Date.now();
     if (now < quietUntil) {
       suppressed++;
       return;
     }
-    log.warn(message, { ...fields, similar_since_last: suppressed });
+    log.warn(message, { ...(typeof fields === "function" ? fields() : fields), similar_since_last: suppressed });
     quietUntil = now + intervalMs;
     suppressed = 0;
   };

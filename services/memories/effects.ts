@@ -70,7 +70,7 @@ export function createEffects(nc: NatsConnection, bus: Bus): Effects {
           try {
             await bus.call(indexMemories, input, { requestId: ctx.requestId, caller }, { timeoutMs: INDEX_WAIT_MS });
           } catch (err) {
-            warnIndexMissed(ctx.log, errorFields(err));
+            warnIndexMissed(ctx.log, () => errorFields(err));
             return;
           }
         }

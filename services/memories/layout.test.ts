@@ -31,3 +31,11 @@ test("the prelude reads the layout positions the arguments use", () => {
   expect(lua).toContain("K.memory_nature = tpl(27)");
   expect(lua).toContain(`for i = ${LAYOUT_SIZE + 1}, #ARGV do`);
 });
+
+test("layouts are kept per tenant and environment, never mixed up", () => {
+  const a = layoutArgs({ tenant: "acme", env: "live" });
+  expect(layoutArgs({ tenant: "acme", env: "live" })).toBe(a);
+  expect(layoutArgs({ tenant: "acme", env: "test" })[0]).toBe(keyspace({ tenant: "acme", env: "test" }).byCreated);
+  expect(layoutArgs({ tenant: "live:acme", env: "live" })[0]).toBe(keyspace({ tenant: "live:acme", env: "live" }).byCreated);
+  expect(a[0]).toBe(keyspace({ tenant: "acme", env: "live" }).byCreated);
+});

@@ -34,8 +34,22 @@ const fixedNames = Object.keys(FIXED) as (keyof typeof FIXED)[];
 const perIdNames = Object.keys(PER_ID) as (keyof typeof PER_ID)[];
 export const LAYOUT_SIZE = fixedNames.length + 2 * perIdNames.length;
 
+/** Recently used tenants' layouts: building one costs ~30 string operations, on every script call. */
+const layouts = new Map<string, string[]>();
+const LAYOUTS_KEPT = 10_000;
+
 /** The layout arguments of one tenant+environment, in the order the prelude reads them. */
 export function layoutArgs(space: Space): string[] {
+  const id = `${space.env}:${space.tenant}`;
+  let out = layouts.get(id);
+  if (!out) {
+    if (layouts.size >= LAYOUTS_KEPT) layouts.clear();
+    layouts.set(id, (out = buildLayoutArgs(space)));
+  }
+  return out;
+}
+
+function buildLayoutArgs(space: Space): string[] {
   const ks = keyspace(space);
   const out = fixedNames.map((n) => FIXED[n](ks));
   for (const n of perIdNames) {

@@ -37,7 +37,7 @@ export function createNotifier(deps: { store: TagStore; js: JetStreamClient; bus
       ).catch((err) => log.error("tags_changed event not published", { memories: snapshots.length, ...errorFields(err) }));
       const indexed = deps.bus
         .call(indexMemories, { upserts: snapshots, deletes: [] }, { requestId, caller }, { timeoutMs: INDEX_WAIT_MS })
-        .catch((err) => warnIndexMissed(log, { memories: snapshots.length, ...errorFields(err) }));
+        .catch((err) => warnIndexMissed(log, () => ({ memories: snapshots.length, ...errorFields(err) })));
       await Promise.all([published, indexed]);
     }
   };
