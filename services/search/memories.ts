@@ -53,6 +53,11 @@ export function createMemoryReader(bus: Bus) {
       return { before: before.items.filter(notSelf).slice(0, n).reverse(), after: after.items.filter(notSelf).slice(0, n) };
     },
 
+    /** How many memories the caller's tenant has. */
+    async count(on: On): Promise<number> {
+      return (await bus.call(listMemories, { limit: 1 }, on)).total;
+    },
+
     /**
      * Every memory of the caller's tenant as index snapshots, page by page (oldest first). The
      * memories service does not expose versions, so a rebuild writes these as "version unknown".

@@ -88,6 +88,13 @@ export function createRebuilder(deps: RebuildDeps) {
   const GOOD_FOR_MS = 2_000;
   const RETRY_AFTER_MS = 30_000;
 
+  /** As many memories indexed, with a vector of this model, as the memories store has. */
+  async function complete(space: Space): Promise<boolean> {
+    const on = { caller: rebuildCaller(space), requestId: `ensure-${crypto.randomUUID()}` };
+    const [indexed, vectors, stored] = await Promise.all([store.admin.size(space), store.admin.vectorCount(space, deps.modelId), reader.count(on)]);
+    return indexed === stored && vectors === stored;
+  }
+
   async function ensure(space: Space): Promise<void> {
     const key = `${space.tenant}:${space.env}`;
     const now = Date.now();
@@ -99,6 +106,14 @@ export function createRebuilder(deps: RebuildDeps) {
     }
     if ((attempted.get(key) ?? 0) > now) return;
     attempted.set(key, now + RETRY_AFTER_MS);
+    if (!meta && (await complete(space).catch(() => false))) {
+      // A tenant's index is complete from its first write on (every write is indexed, events repair
+      // what a call missed); nothing had marked it yet. Marking it costs three counts, a rebuild
+      // re-reads every memory (~1 s of Redis at 10,000).
+      await store.admin.setMeta(space, { model: deps.modelId, dims: deps.dimensions, state: "ready", builtAt: Date.now() });
+      good.set(key, now + GOOD_FOR_MS);
+      return;
+    }
     void rebuild(space).catch((err) => log.warn("index rebuild failed; will retry", { tenant: space.tenant, env: space.env, ...errorFields(err) }));
   }
 

@@ -53,6 +53,11 @@ export function createAdminStore(redis: Redis) {
       return redis.zcard(searchKeys(space).all);
     },
 
+    /** Vectors of one model in the space (0 when its vector set does not exist). */
+    async vectorCount(space: Space, modelId: string): Promise<number> {
+      return Number(await redis.call("VCARD", searchKeys(space).vectors(modelId)));
+    },
+
     /** Vector sets of models other than `keep` (left over from a model change). */
     async dropOtherVectorSets(space: Space, keep: string): Promise<number> {
       const k = searchKeys(space);

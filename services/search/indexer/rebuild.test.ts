@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Redis from "ioredis";
+import { startRedis, type RedisProcess } from "../../../scripts/stack/infra";
+import type { MemorySnapshot } from "../../contract/events";
+import { createLogger } from "../../kit/log";
+import type { Embedder } from "../embedder";
+import type { MemoryReader } from "../memories";
+import { createSearchStore, type SearchStore } from "../store";
+import { createApplier, type Apply } from "./apply";
+import { createRebuilder } from "./rebuild";
+
+/** `ensure` (run before every query) against a real Redis, with a fake memories store. */
+const dataDir = mkdtempSync(join(tmpdir(), "search-rebuild-"));
+let server: RedisProcess;
+let redis: Redis;
+let store: SearchStore;
+let apply: Apply;
+const fake: Embedder = { model: "fake", dimensions: 4, embed: async (texts) => texts.map((t) => Float32Array.from([1, t.length, 0, 0])) };
+const MODEL = "fake-4";
+
+beforeAll(async () => {
+  server = await startRedis({ dataDir });
+  redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+  store = createSearchStore(redis);
+  apply = createApplier(store, { write: fake, background: fake }, MODEL);
+});
+afterAll(async () => {
+  redis?.disconnect();
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const snap = (i: number): MemorySnapshot => ({
+  id: crypto.randomUUID(),
+  content: `memory number ${i}`,
+  content_type: "text",
+  tier: "short",
+  memory_nature: "episodic",
+  parent_memory_id: null,
+  external_id: null,
+  metadata: {},
+  tag_ids: [],
+  entity_ids: [],
+  created_at: new Date(Date.UTC(2024, 0, 1, 0, 0, i)).toISOString(),
+  updated_at: new Date(Date.UTC(2024, 0, 1, 0, 0, i)).toISOString(),
+  version: 1,
+});
+
+/** A memories store holding `stored`; records how often a rebuild read it all. */
+function storeOf(stored: MemorySnapshot[]) {
+  const reads = { all: 0 };
+  const reader = {
+    count: async () => stored.length,
+    async *all() {
+      reads.all++;
+      yield { snapshots: stored.map((s) => ({ ...s, version: -1 })), total: stored.length };
+    },
+  } as unknown as MemoryReader;
+  return { reader, reads };
+}
+
+const until = async (check: () => Promise<boolean>) => {
+  for (let i = 0; i < 100 && !(await check()); i++) await Bun.sleep(20);
+};
+
+describe("ensure: the index of a space without meta", () => {
+  test("complete (every stored memory indexed with a vector): marked ready, no rebuild", async () => {
+    const space = { tenant: "complete", env: "live" as const };
+    const stored = [snap(1), snap(2), snap(3)];
+    await apply(space, { upserts: stored, deletes: [] });
+    const { reader, reads } = storeOf(stored);
+    const rebuilder = createRebuilder({ store, apply, reader, modelId: MODEL, dimensions: 4, log: createLogger({}, "error") });
+    expect(await store.admin.meta(space)).toBeNull();
+    await rebuilder.ensure(space);
+    expect(await store.admin.meta(space)).toMatchObject({ model: MODEL, state: "ready" });
+    expect(reads.all).toBe(0);
+  });
+
+  test("missing a memory of the store: rebuilt from it in the background", async () => {
+    const space = { tenant: "incomplete", env: "live" as const };
+    const stored = [snap(1), snap(2), snap(3)];
+    await apply(space, { upserts: stored.slice(0, 2), deletes: [] });
+    const { reader, reads } = storeOf(stored);
+    const rebuilder = createRebuilder({ store, apply, reader, modelId: MODEL, dimensions: 4, log: createLogger({}, "error") });
+    await rebuilder.ensure(space);
+    await until(async () => (await store.admin.meta(space))?.state === "ready");
+    expect(reads.all).toBe(1);
+    expect(await store.admin.size(space)).toBe(3);
+  });
+});
