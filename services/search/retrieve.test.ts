@@ -8,6 +8,7 @@ import type { MemorySnapshot } from "../contract/events";
 import type { Embedder } from "./embedder";
 import { createSearchStore } from "./store";
 import { createApplier } from "./indexer/apply";
+import { snapshotFixture } from "./snapshot.fixture";
 import { candidateCount, createRetriever, filterEffort, OVERSAMPLE_MAX, type Retrieve } from "./retrieve";
 
 /** Retrieval against a real Redis with a deterministic fake model: a text's vector is seeded by its hash. */
@@ -28,21 +29,12 @@ let retrieve: Retrieve;
 /** The filter and COUNT of every VSIM the retriever sent. */
 const vsimCalls: { count: number; filter: string | null }[] = [];
 const space = { tenant: "rt", env: "live" as const };
-const docs: MemorySnapshot[] = Array.from({ length: 300 }, (_, i) => ({
-  id: crypto.randomUUID(),
-  content: `document number ${i} ${i % 10 === 0 ? "rare" : "common"} words`,
-  content_type: "text",
-  tier: i % 3 === 0 ? "short" : i < 290 ? "long" : "medium",
-  memory_nature: "episodic",
-  parent_memory_id: null,
-  external_id: null,
-  metadata: {},
-  tag_ids: [],
-  entity_ids: [],
-  created_at: new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString(),
-  updated_at: new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString(),
-  version: 1,
-}));
+const docs: MemorySnapshot[] = Array.from({ length: 300 }, (_, i) =>
+  snapshotFixture(
+    { content: `document number ${i} ${i % 10 === 0 ? "rare" : "common"} words`, tier: i % 3 === 0 ? "short" : i < 290 ? "long" : "medium" },
+    new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString(),
+  ),
+);
 
 beforeAll(async () => {
   server = await startRedis({ dataDir });

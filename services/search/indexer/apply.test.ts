@@ -9,6 +9,7 @@ import type { Embedder } from "../embedder";
 import { searchKeys } from "../keys";
 import { createSearchStore, type SearchStore } from "../store";
 import { createApplier, type Apply } from "./apply";
+import { snapshotFixture } from "../snapshot.fixture";
 
 /** The applier against a real Redis, with a counting fake model (4 dimensions). */
 const dataDir = mkdtempSync(join(tmpdir(), "search-apply-"));
@@ -41,22 +42,7 @@ afterAll(async () => {
 
 let n = 0;
 const space = () => ({ tenant: `ap${++n}`, env: "live" as const });
-const snap = (over: Partial<MemorySnapshot> = {}): MemorySnapshot => ({
-  id: crypto.randomUUID(),
-  content: "some content",
-  content_type: "text",
-  tier: "short",
-  memory_nature: "episodic",
-  parent_memory_id: null,
-  external_id: null,
-  metadata: {},
-  tag_ids: [],
-  entity_ids: [],
-  created_at: "2024-01-01T00:00:00.000Z",
-  updated_at: "2024-01-01T00:00:00.000Z",
-  version: 1,
-  ...over,
-});
+const snap = (over: Partial<MemorySnapshot> = {}): MemorySnapshot => snapshotFixture({ content: "some content", tier: "short", ...over });
 const attrs = async (s: ReturnType<typeof space>, id: string) => JSON.parse(String(await redis.call("VGETATTR", searchKeys(s).vectors(MODEL), id)));
 
 describe("applying changes", () => {

@@ -11,6 +11,7 @@ import type { MemoryReader } from "../memories";
 import { createSearchStore, type SearchStore } from "../store";
 import { createApplier, type Apply } from "./apply";
 import { createRebuilder } from "./rebuild";
+import { snapshotFixture } from "../snapshot.fixture";
 
 /** `ensure` (run before every query) against a real Redis, with a fake memories store. */
 const dataDir = mkdtempSync(join(tmpdir(), "search-rebuild-"));
@@ -33,21 +34,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const snap = (i: number): MemorySnapshot => ({
-  id: crypto.randomUUID(),
-  content: `memory number ${i}`,
-  content_type: "text",
-  tier: "short",
-  memory_nature: "episodic",
-  parent_memory_id: null,
-  external_id: null,
-  metadata: {},
-  tag_ids: [],
-  entity_ids: [],
-  created_at: new Date(Date.UTC(2024, 0, 1, 0, 0, i)).toISOString(),
-  updated_at: new Date(Date.UTC(2024, 0, 1, 0, 0, i)).toISOString(),
-  version: 1,
-});
+const snap = (i: number): MemorySnapshot =>
+  snapshotFixture({ content: `memory number ${i}`, tier: "short" }, new Date(Date.UTC(2024, 0, 1, 0, 0, i)).toISOString());
 
 /** A memories store holding `stored`; records how often a rebuild read it all. */
 function storeOf(stored: MemorySnapshot[]) {

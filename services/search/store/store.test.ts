@@ -13,6 +13,7 @@ import { toFilterSpec, toVsimFilter, type FilterInput } from "../filters";
 import { B, CONTEXT_WEIGHT, K1 } from "../text/bm25";
 import { createSearchStore, type SearchStore } from "./index";
 import { LEXICAL_POSTINGS_BUDGET } from "./reads";
+import { snapshotFixture } from "../snapshot.fixture";
 
 /** The store's Lua scripts against a real, private Redis 8 (vector sets included). */
 const dataDir = mkdtempSync(join(tmpdir(), "search-store-"));
@@ -35,25 +36,7 @@ afterAll(async () => {
 let n = 0;
 const space = (): Space => ({ tenant: `st${++n}`, env: "live" });
 let clock = Date.parse("2024-01-01T00:00:00.000Z");
-const snap = (over: Partial<MemorySnapshot> = {}): MemorySnapshot => {
-  const at = new Date(clock++).toISOString();
-  return {
-    id: crypto.randomUUID(),
-    content: "hello world",
-    content_type: "text",
-    tier: "medium",
-    memory_nature: "episodic",
-    parent_memory_id: null,
-    external_id: null,
-    metadata: {},
-    tag_ids: [],
-    entity_ids: [],
-    created_at: at,
-    updated_at: at,
-    version: 1,
-    ...over,
-  };
-};
+const snap = (over: Partial<MemorySnapshot> = {}): MemorySnapshot => snapshotFixture(over, new Date(clock++).toISOString());
 const vec = (...xs: number[]) => Float32Array.from(xs.length ? xs : [1, 0, 0, 0]);
 const put = (s: Space, snaps: MemorySnapshot[], opts: { vector?: Float32Array | null; version?: number; model?: string } = {}) =>
   store.writes.upsert(
