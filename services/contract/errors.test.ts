@@ -31,4 +31,11 @@ describe("the one error table", () => {
     expect(isErrorCode("NOT_FOUND")).toBe(true);
     expect(isErrorCode("nope")).toBe(false);
   });
+  test("a domain error carries no stack trace; other errors still do", () => {
+    const e = new ServiceError("NOT_FOUND", "Memory not found");
+    expect(e).toBeInstanceOf(Error);
+    expect(e.stack ?? "").not.toContain("errors.test");
+    expect(new Error("bug").stack).toContain("errors.test");
+    expect(Error.stackTraceLimit).toBeGreaterThan(0);
+  });
 });

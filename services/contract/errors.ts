@@ -27,13 +27,22 @@ export interface ErrorBody {
   details?: ErrorDetails;
 }
 
+/**
+ * A domain error: an answer with one of the spec's codes (404, 400 with details, 503…), not a bug.
+ * It carries no stack trace: capturing one costs more than the rest of a 404, and the code says
+ * where it comes from. Unexpected errors (anything else thrown) keep theirs.
+ */
 export class ServiceError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: ErrorDetails,
-  ) {
+  readonly code: ErrorCode;
+  readonly details?: ErrorDetails;
+
+  constructor(code: ErrorCode, message: string, details?: ErrorDetails) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
+    this.code = code;
+    this.details = details;
     this.name = "ServiceError";
   }
 
