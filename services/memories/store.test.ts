@@ -1,10 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
 import fc from "fast-check";
-import { startRedis, type RedisProcess } from "../../scripts/stack/infra";
+import { privateRedis } from "../../scripts/stack/test-redis";
 import { keyspace, type Space } from "../kit/keyspace";
 import { Conflict, createMemoryStore, type MemoryFilter, type MemoryStore } from "./store";
 import type { MemoryRow } from "./record";
@@ -13,21 +10,13 @@ import type { MemoryRow } from "./record";
  * The store against a real, private Redis: the parts the tags service writes (tag hashes and link
  * sets) are seeded here directly, and every list path of lua/list.lua is checked against brute force.
  */
-const dataDir = mkdtempSync(join(tmpdir(), "memories-store-"));
-let server: RedisProcess;
+const db = privateRedis("memories-store");
 let redis: Redis;
 let store: MemoryStore;
 
 beforeAll(async () => {
-  server = await startRedis({ dataDir });
-  redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+  redis = await db.connect();
   store = createMemoryStore(redis);
-});
-
-afterAll(async () => {
-  redis?.disconnect();
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 let n = 0;

@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
-import { startRedis, type RedisProcess } from "../../scripts/stack/infra";
+import { privateRedis } from "../../scripts/stack/test-redis";
 import type { MemorySnapshot } from "../contract/events";
 import type { Embedder } from "./embedder";
 import { createSearchStore } from "./store";
@@ -22,8 +19,7 @@ const vectorOf = (text: string) => {
 const fake: Embedder = { model: "fake", dimensions: DIMS, embed: async (texts) => texts.map(vectorOf) };
 const MODEL = `fake-${DIMS}`;
 
-const dataDir = mkdtempSync(join(tmpdir(), "search-retrieve-"));
-let server: RedisProcess;
+const db = privateRedis("search-retrieve");
 let redis: Redis;
 let retrieve: Retrieve;
 /** The filter and COUNT of every VSIM the retriever sent. */
@@ -37,8 +33,7 @@ const docs: MemorySnapshot[] = Array.from({ length: 300 }, (_, i) =>
 );
 
 beforeAll(async () => {
-  server = await startRedis({ dataDir });
-  redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+  redis = await db.connect();
   const store = createSearchStore(redis);
   await createApplier(store, { write: fake, background: fake }, MODEL)(space, { upserts: docs, deletes: [] });
   const reads = {
@@ -50,12 +45,6 @@ beforeAll(async () => {
   };
   retrieve = createRetriever({ reads, embedder: fake, modelId: MODEL });
 });
-afterAll(async () => {
-  redis?.disconnect();
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
 const byId = new Map(docs.map((d) => [d.id, d]));
 
 describe("retrieve", () => {

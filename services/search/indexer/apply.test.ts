@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
-import { startRedis, type RedisProcess } from "../../../scripts/stack/infra";
+import { privateRedis } from "../../../scripts/stack/test-redis";
 import type { MemorySnapshot } from "../../contract/events";
 import type { Embedder } from "../embedder";
 import { searchKeys } from "../keys";
@@ -12,8 +9,7 @@ import { createApplier, type Apply } from "./apply";
 import { snapshotFixture } from "../snapshot.fixture";
 
 /** The applier against a real Redis, with a counting fake model (4 dimensions). */
-const dataDir = mkdtempSync(join(tmpdir(), "search-apply-"));
-let server: RedisProcess;
+const db = privateRedis("search-apply");
 let redis: Redis;
 let store: SearchStore;
 let apply: Apply;
@@ -29,17 +25,10 @@ const fake: Embedder = {
 const MODEL = "fake-4";
 
 beforeAll(async () => {
-  server = await startRedis({ dataDir });
-  redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+  redis = await db.connect();
   store = createSearchStore(redis);
   apply = createApplier(store, { write: fake, background: fake }, MODEL);
 });
-afterAll(async () => {
-  redis?.disconnect();
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
 let n = 0;
 const space = () => ({ tenant: `ap${++n}`, env: "live" as const });
 const snap = (over: Partial<MemorySnapshot> = {}): MemorySnapshot => snapshotFixture({ content: "some content", tier: "short", ...over });

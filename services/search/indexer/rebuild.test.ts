@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
-import { startRedis, type RedisProcess } from "../../../scripts/stack/infra";
+import { privateRedis } from "../../../scripts/stack/test-redis";
 import type { MemorySnapshot } from "../../contract/events";
 import { createLogger } from "../../kit/log";
 import type { Embedder } from "../embedder";
@@ -14,8 +11,7 @@ import { createRebuilder } from "./rebuild";
 import { snapshotFixture } from "../snapshot.fixture";
 
 /** `ensure` (run before every query) against a real Redis, with a fake memories store. */
-const dataDir = mkdtempSync(join(tmpdir(), "search-rebuild-"));
-let server: RedisProcess;
+const db = privateRedis("search-rebuild");
 let redis: Redis;
 let store: SearchStore;
 let apply: Apply;
@@ -23,17 +19,10 @@ const fake: Embedder = { model: "fake", dimensions: 4, embed: async (texts) => t
 const MODEL = "fake-4";
 
 beforeAll(async () => {
-  server = await startRedis({ dataDir });
-  redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+  redis = await db.connect();
   store = createSearchStore(redis);
   apply = createApplier(store, { write: fake, background: fake }, MODEL);
 });
-afterAll(async () => {
-  redis?.disconnect();
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
 const snap = (i: number): MemorySnapshot =>
   snapshotFixture({ content: `memory number ${i}`, tier: "short" }, new Date(Date.UTC(2024, 0, 1, 0, 0, i)).toISOString());
 

@@ -1,10 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
 import fc from "fast-check";
-import { startRedis, type RedisProcess } from "../../../scripts/stack/infra";
+import { privateRedis } from "../../../scripts/stack/test-redis";
 import type { Space } from "../../kit/keyspace";
 import type { MemorySnapshot } from "../../contract/events";
 import { searchKeys } from "../keys";
@@ -16,23 +13,15 @@ import { LEXICAL_POSTINGS_BUDGET } from "./reads";
 import { snapshotFixture } from "../snapshot.fixture";
 
 /** The store's Lua scripts against a real, private Redis 8 (vector sets included). */
-const dataDir = mkdtempSync(join(tmpdir(), "search-store-"));
-let server: RedisProcess;
+const db = privateRedis("search-store");
 let redis: Redis;
 let store: SearchStore;
 const MODEL = "test-4";
 
 beforeAll(async () => {
-  server = await startRedis({ dataDir });
-  redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+  redis = await db.connect();
   store = createSearchStore(redis);
 });
-afterAll(async () => {
-  redis?.disconnect();
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
 let n = 0;
 const space = (): Space => ({ tenant: `st${++n}`, env: "live" });
 let clock = Date.parse("2024-01-01T00:00:00.000Z");
