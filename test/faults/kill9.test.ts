@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Stack } from "../../scripts/stack/launch";
+import { expect, test } from "bun:test";
 import { SERVICE_NAMES, type ServiceName } from "../../scripts/stack/launch";
-import { closedLoop, faultStack, figure, fmtSummary, mixedWorkload, Recorder, summarize, tenantClient, waitReplicas } from "./support";
+import { figure, fileStack, fmtSummary, mixedLoad, summarize, waitReplicas } from "./support";
 
 /**
  * Fault 2: kill -9 of one replica of each service under load. Requests move to the surviving
@@ -10,32 +9,19 @@ import { closedLoop, faultStack, figure, fmtSummary, mixedWorkload, Recorder, su
  * 503 otherwise (a write whose outcome is unknown is never replayed). So: errors only 503, none after
  * 2 s, no hang.
  */
-let stack: Stack;
 const names = SERVICE_NAMES as readonly ServiceName[];
 
-beforeAll(async () => {
-  stack = await faultStack("kill9", { replicas: Object.fromEntries(names.map((n) => [n, 2])) });
-}, 120_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
+const fault = fileStack("kill9", { replicas: Object.fromEntries(names.map((n) => [n, 2])) });
 
 test("kill -9 of a replica of each service under load: only 503s, all within 2 s of the kill, no hang", async () => {
-  const rec = new Recorder();
-  const client = await tenantClient(stack, rec);
-  const load = mixedWorkload(client);
-  await load.seed();
-  await waitReplicas(stack.natsUrl, names, 2);
-  const loadStart = rec.now();
-
-  let done = false;
-  const traffic = closedLoop({ concurrency: 8, maxMs: 60_000, until: () => done, task: () => load.next() });
+  const stack = fault.stack;
+  const load = await mixedLoad(stack, { beforeStart: () => waitReplicas(stack.natsUrl, names, 2) });
+  const { rec, start: loadStart } = load;
   await Bun.sleep(2000);
   const killAt = rec.now();
   await Promise.all(names.map((n) => stack.services[n][0]!.kill9()));
   await Bun.sleep(4000);
-  done = true;
-  await traffic;
+  await load.stop();
 
   const samples = rec.samples.filter((s) => s.start >= loadStart);
   const errors = samples.filter((s) => s.status !== 200);

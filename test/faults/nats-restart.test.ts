@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Stack } from "../../scripts/stack/launch";
+import { expect, test } from "bun:test";
 import { apiClient } from "../api";
-import { closedLoop, exitedProcesses, consumersBacklog, faultStack, figure, fmtSummary, mixedWorkload, Recorder, summarize, tenantClient, waitFor } from "./support";
+import { consumersBacklog, exitedProcesses, figure, fileStack, fmtSummary, mixedLoad, summarize, waitFor } from "./support";
 
 /**
  * Fault 4: NATS goes down for 2 s under load, then restarts. Meanwhile every request answers 503 at once (the bus fails fast
@@ -9,24 +8,13 @@ import { closedLoop, exitedProcesses, consumersBacklog, faultStack, figure, fmtS
  * reconnect by themselves; /readyz is 200 again within 5 s of NATS being back; JetStream consumers
  * (usage aggregation, and the search indexer when present) carry on from their durable position.
  */
-let stack: Stack;
 
-beforeAll(async () => {
-  stack = await faultStack("nats", { replicas: { memories: 2 } });
-}, 120_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
+const fault = fileStack("nats", { replicas: { memories: 2 } });
 
 test("NATS restart under load: fast 503s meanwhile, ready within 5 s of NATS, consumers resume", async () => {
-  const rec = new Recorder();
-  const client = await tenantClient(stack, rec);
-  const load = mixedWorkload(client);
-  await load.seed();
-  const loadStart = rec.now();
-
-  let done = false;
-  const traffic = closedLoop({ concurrency: 8, maxMs: 60_000, until: () => done, task: () => load.next() });
+  const stack = fault.stack;
+  const load = await mixedLoad(stack);
+  const { rec, client, start: loadStart } = load;
   await Bun.sleep(2000);
   const downAt = rec.now();
   // Down for 2 s (a plain restart is over in ~100 ms, too short to see what clients get meanwhile).
@@ -41,8 +29,7 @@ test("NATS restart under load: fast 503s meanwhile, ready within 5 s of NATS, co
   const readyMs = await waitFor(async () => (await fetch(`${stack.baseUrl}/readyz`, { signal: AbortSignal.timeout(2000) })).status === 200, 10_000, 25);
   const readyAt = backAt + (readyMs ?? 10_000);
   await Bun.sleep(3000);
-  done = true;
-  await traffic;
+  await load.stop();
 
   // JetStream consumers after the restart: a fresh key's requests must reach its usage report (gateway
   // → USAGE stream → keys' durable consumer → Redis), and every durable consumer must drain its backlog.

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import Redis from "ioredis";
 import { connect } from "nats";
 import { createBus } from "../../services/kit/bus";
 import { createMemory, listMemories } from "../../services/contract/memories";
 import { listTags } from "../../services/contract/tags";
 import { verifyKey } from "../../services/contract/keys";
-import type { Stack } from "../../scripts/stack/launch";
-import { closedLoop, exitedProcesses, faultStack, figure, fmtSummary, percentile, Recorder, summarize, tenantClient, waitFor, type Client } from "./support";
+import { type Client, closedLoop, exitedProcesses, figure, fileStack, fmtSummary, percentile, Recorder, summarize, tenantClient, waitFor } from "./support";
 
 /**
  * Fault 3: kill -9 of Redis during a burst of creates (each followed by a tag attach), then a restart
@@ -14,14 +13,8 @@ import { closedLoop, exitedProcesses, faultStack, figure, fmtSummary, percentile
  * afterwards, and the derived data (tag memory_count, list totals, tag filters) must agree with it.
  * While Redis is down, every request answers 503 fast and never 500.
  */
-let stack: Stack;
 
-beforeAll(async () => {
-  stack = await faultStack("redis");
-}, 120_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
+const fault = fileStack("redis");
 
 /** Every page of a list (limit 100), through meta.has_more; also returns meta.total of the first page. */
 async function listAll(client: Client, path: string): Promise<{ items: any[]; total: number }> {
@@ -38,6 +31,7 @@ async function listAll(client: Client, path: string): Promise<{ items: any[]; to
 }
 
 test("kill -9 of Redis during a burst of creates with tags: 0 acknowledged writes lost, counts consistent; 503s meanwhile, fast", async () => {
+  const stack = fault.stack;
   const rec = new Recorder();
   const client = await tenantClient(stack, rec);
   const tagIds: string[] = [];

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Stack } from "../../scripts/stack/launch";
+import { expect, test } from "bun:test";
 import { SERVICE_NAMES } from "../../scripts/stack/launch";
-import { faultStack, figure, Recorder, tenantClient, waitFor, waitReplicas, type Client } from "./support";
+import { type Client, figure, fileStack, Recorder, tenantClient, waitFor, waitReplicas } from "./support";
 
 /**
  * Fault 5: the search service is stopped while 1,000 memories are created and others updated and
@@ -12,14 +11,8 @@ import { faultStack, figure, Recorder, tenantClient, waitFor, waitReplicas, type
  *  - each memory's unique word finds it lexically; an updated memory's old word no longer does.
  */
 const HAS_SEARCH = SERVICE_NAMES.includes("search");
-let stack: Stack;
 
-beforeAll(async () => {
-  if (HAS_SEARCH) stack = await faultStack("search");
-}, 120_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
+const fault = fileStack("search", { when: HAS_SEARCH });
 
 const letters = "abcdefghijklmnopqrstuvwxyz";
 /** A made-up word no other memory contains (letters only, so the tokenizer keeps it whole). */
@@ -80,6 +73,7 @@ async function wordFailures(client: Client, mems: Mem[]): Promise<Mem[]> {
 }
 
 test.skipIf(!HAS_SEARCH)("search stopped during 1,000 creates + updates + deletes: the index converges within 30 s of its restart", async () => {
+  const stack = fault.stack;
   const rec = new Recorder();
   const client = await tenantClient(stack, rec);
   const mems: Mem[] = [];

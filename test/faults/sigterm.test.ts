@@ -1,32 +1,20 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Stack } from "../../scripts/stack/launch";
+import { expect, test } from "bun:test";
 import { SERVICE_NAMES, type ServiceName } from "../../scripts/stack/launch";
-import { closedLoop, faultStack, waitReplicas, figure, fmtSummary, mixedWorkload, Recorder, summarize, tenantClient } from "./support";
+import { figure, fileStack, fmtSummary, mixedLoad, summarize, waitReplicas } from "./support";
 
 /**
  * Fault 1: a rolling restart. Two replicas of every service; under a steady mixed load, SIGTERM one
  * replica of each (all at once), start replacements, then SIGTERM the other originals. Every request
  * must succeed: a stopping replica finishes what it took and takes nothing new.
  */
-let stack: Stack;
 const names = SERVICE_NAMES as readonly ServiceName[];
 
-beforeAll(async () => {
-  stack = await faultStack("sigterm", { replicas: Object.fromEntries(names.map((n) => [n, 2])) });
-}, 120_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
+const fault = fileStack("sigterm", { replicas: Object.fromEntries(names.map((n) => [n, 2])) });
 
 test("SIGTERM of one replica of each service under mixed load: 0 failed requests, exit code 0", async () => {
-  const rec = new Recorder();
-  const client = await tenantClient(stack, rec);
-  const load = mixedWorkload(client);
-  await load.seed();
-  const loadStart = rec.now();
-
-  let done = false;
-  const traffic = closedLoop({ concurrency: 8, maxMs: 60_000, until: () => done, task: () => load.next() });
+  const stack = fault.stack;
+  const load = await mixedLoad(stack);
+  const { rec, start: loadStart } = load;
 
   await Bun.sleep(2000);
   const firstWave = names.map((n) => stack.services[n][0]!);
@@ -41,8 +29,7 @@ test("SIGTERM of one replica of each service under mixed load: 0 failed requests
   const codes2 = await Promise.all(secondWave.map((c) => c.stop()));
   const stop2Ms = performance.now() - t1;
   await Bun.sleep(1500);
-  done = true;
-  await traffic;
+  await load.stop();
 
   const samples = rec.samples.filter((s) => s.start >= loadStart);
   const s = summarize(samples);
@@ -60,18 +47,15 @@ test("SIGTERM of one replica of each service under mixed load: 0 failed requests
 }, 120_000);
 
 test("SIGTERM of the gateway under load: every request it had accepted is answered 200, exit code 0", async () => {
-  const rec = new Recorder();
-  const client = await tenantClient(stack, rec);
-  const load = mixedWorkload(client);
-  await load.seed();
-  const loadStart = rec.now();
-  let stopAt = Infinity;
-  const traffic = closedLoop({ concurrency: 8, maxMs: 20_000, until: () => rec.now() > stopAt, task: () => load.next() });
+  const stack = fault.stack;
+  const load = await mixedLoad(stack, { maxMs: 20_000 });
+  const { rec, start: loadStart } = load;
   await Bun.sleep(1000);
-  stopAt = rec.now();
+  const stopAt = rec.now();
+  const stopped = load.stop();
   const code = await stack.gateway.stop();
   const exitMs = rec.now() - stopAt;
-  await traffic;
+  await stopped;
 
   const samples = rec.samples.filter((s) => s.start >= loadStart);
   const before = samples.filter((s) => s.start < stopAt - 5); // sent before the signal (5 ms of slack for the socket write)

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "bun:test";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startStack, type Stack, type StackOptions } from "../../scripts/stack/launch";
@@ -9,11 +10,27 @@ import { newTenant } from "../api";
  */
 
 /** A private stack under .data-test/faults-<name>-XXXX (logs stay there for post-mortems). */
-export async function faultStack(name: string, opts: Omit<StackOptions, "dataDir"> = {}): Promise<Stack> {
+async function faultStack(name: string, opts: Omit<StackOptions, "dataDir"> = {}): Promise<Stack> {
   const root = resolve(process.env.TEST_DATA_ROOT ?? ".data-test");
   mkdirSync(root, { recursive: true });
   const dataDir = mkdtempSync(join(root, `faults-${name}-`));
   return startStack({ ...opts, dataDir, env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "10000000", ...opts.env } });
+}
+
+/**
+ * The stack of one fault test file (call at its top level): started before its tests, stopped after
+ * them. Tests read `.stack`. `when: false` starts nothing (a topology without the part under test).
+ */
+export function fileStack(name: string, opts: Omit<StackOptions, "dataDir"> & { when?: boolean } = {}): { readonly stack: Stack } {
+  const { when = true, ...stackOpts } = opts;
+  const holder = {} as { stack: Stack };
+  beforeAll(async () => {
+    if (when) holder.stack = await faultStack(name, stackOpts);
+  }, 120_000);
+  afterAll(async () => {
+    await holder.stack?.stop();
+  }, 60_000);
+  return holder;
 }
 
 export interface Sample {
@@ -268,3 +285,28 @@ export async function consumersBacklog(natsUrl: string) {
 /** Names of the stack's processes that have exited (none should, whatever Redis or NATS do). */
 export const exitedProcesses = (stack: Stack) =>
   [stack.gateway, ...Object.values(stack.services).flat()].filter((c) => c.proc.exitCode !== null || c.proc.signalCode !== null).map((c) => c.name);
+
+/**
+ * A fresh tenant's seeded mixed workload from 8 clients in a closed loop (for at most `maxMs`);
+ * `start` is when the loop began (after `beforeStart`). `stop()` ends it: no client sends again, and
+ * it resolves once each one's last request is answered.
+ */
+export async function mixedLoad(stack: Stack, opts: { maxMs?: number; beforeStart?: () => Promise<void> } = {}) {
+  const rec = new Recorder();
+  const client = await tenantClient(stack, rec);
+  const load = mixedWorkload(client);
+  await load.seed();
+  await opts.beforeStart?.();
+  const start = rec.now();
+  let done = false;
+  const traffic = closedLoop({ concurrency: 8, maxMs: opts.maxMs ?? 60_000, until: () => done, task: () => load.next() });
+  return {
+    rec,
+    client,
+    start,
+    stop(): Promise<void> {
+      done = true;
+      return traffic;
+    },
+  };
+}

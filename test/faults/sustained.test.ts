@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Stack } from "../../scripts/stack/launch";
-import { closedLoop, consumersBacklog, faultStack, figure, fixedRate, fmtSummary, mixedWorkload, Recorder, summarize, tenantClient, waitFor } from "./support";
+import { expect, test } from "bun:test";
+import { closedLoop, consumersBacklog, figure, fileStack, fixedRate, fmtSummary, mixedWorkload, Recorder, summarize, tenantClient, waitFor } from "./support";
 
 /**
  * Fault 6 (the baseline the others are read against): measure the maximum throughput of the mixed
@@ -8,16 +7,11 @@ import { closedLoop, consumersBacklog, faultStack, figure, fixedRate, fmtSummary
  * maximum must be served with 0 errors and a bounded p99. Set FAULT_SUSTAINED_S to shorten it locally.
  */
 const SUSTAIN_S = Number(process.env.FAULT_SUSTAINED_S ?? 60);
-let stack: Stack;
 
-beforeAll(async () => {
-  stack = await faultStack("sustained");
-}, 120_000);
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
+const fault = fileStack("sustained");
 
 test(`sustained mixed load at 50% of the measured maximum for ${SUSTAIN_S} s: 0 errors`, async () => {
+  const stack = fault.stack;
   const rec = new Recorder();
   const client = await tenantClient(stack, rec);
   const load = mixedWorkload(client);
