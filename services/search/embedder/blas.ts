@@ -3,6 +3,7 @@
 // package, called through bun:ffi) at ~50. Everything else in the graph stays on the WASM backend:
 // the replacement kernels read and write the backend's own WASM heap, so no tensor is copied.
 import { dlopen, FFIType, ptr, type Pointer } from "bun:ffi";
+import type { KernelArgs, TensorInfo, Tfjs, WasmBackend } from "./tfjs";
 
 /** Where Debian's libopenblas0 packages put the library (any of them will do). */
 export const BLAS_CANDIDATES = [
@@ -41,21 +42,6 @@ function openBlas(paths: string[]): { sgemm: Sgemm; path: string } | null {
   return null;
 }
 
-// The slice of tfjs we touch (types are not shipped by @energetic-ai/core).
-interface TensorInfo { dataId: object; shape: number[]; dtype: string }
-interface WasmBackend {
-  wasm: { HEAPU8: Uint8Array };
-  dataIdMap: { get(id: object): { memoryOffset: number } };
-  makeOutput(shape: number[], dtype: string): TensorInfo;
-}
-interface KernelArgs { inputs: Record<string, TensorInfo>; backend: WasmBackend; attrs: Record<string, unknown> }
-interface KernelConfig { kernelName: string; backendName: string; kernelFunc: (args: KernelArgs) => TensorInfo; setupFunc?: unknown }
-export interface Tfjs {
-  getKernel(name: string, backend: string): KernelConfig | undefined;
-  unregisterKernel(name: string, backend: string): void;
-  registerKernel(config: KernelConfig): void;
-}
-
 const size = (shape: number[]) => shape.reduce((a, b) => a * b, 1);
 
 /**
@@ -63,7 +49,7 @@ const size = (shape: number[]) => shape.reduce((a, b) => a * b, 1);
  * with OpenBLAS. Shapes the native path does not cover go to the original kernels. Returns the
  * library used, or null (nothing changed) when no OpenBLAS is installed.
  */
-export function accelerateWithBlas(tf: Tfjs, paths = BLAS_CANDIDATES): string | null {
+export function accelerateWithBlas(tf: Pick<Tfjs, "getKernel" | "unregisterKernel" | "registerKernel">, paths = BLAS_CANDIDATES): string | null {
   const blas = openBlas(paths);
   if (!blas) return null;
   const { sgemm } = blas;

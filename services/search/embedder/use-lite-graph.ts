@@ -4,24 +4,9 @@
 // are the same (tested against the package's own `embed`).
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import * as core from "@energetic-ai/core";
 import { EmbeddingsModel } from "@energetic-ai/embeddings";
+import { tf, type Tensor } from "./tfjs";
 
-interface Tensor {
-  shape: number[];
-  dataSync(): Float32Array | Int32Array | Uint8Array;
-  dispose(): void;
-}
-interface GraphModel {
-  execute(inputs: Record<string, Tensor>): Tensor;
-}
-interface Tf {
-  registerOp(name: string, op: (node: { inputs: Tensor[] }) => Tensor): void;
-  tensor1d(values: number[], dtype: "int32"): Tensor;
-  tensor2d(values: number[], shape: [number, number], dtype: "int32"): Tensor;
-  loadGraphModel(handler: unknown): Promise<GraphModel>;
-  io: { fromMemory(artifacts: object): unknown };
-}
 interface ModelJson {
   modelTopology: { node: { op: string }[] };
   weightsManifest: { paths: string[]; weights: object[] }[];
@@ -30,7 +15,6 @@ interface ModelJson {
   convertedBy?: string;
 }
 
-const tf = core as unknown as Tf;
 const SYNC_WHERE = "UseLiteSyncWhere";
 
 /** tf.where(condition): the coordinates of its true elements, row-major, as an int32 [n, rank] tensor. */

@@ -1,15 +1,13 @@
 // Runs Universal Sentence Encoder lite off the service's event loop: the model is CPU-bound
 // (~9 ms per short text), which would otherwise stall every request the service is handling.
-import * as core from "@energetic-ai/core";
-import { accelerateWithBlas, BLAS_CANDIDATES, type Tfjs } from "./blas";
+import { accelerateWithBlas, BLAS_CANDIDATES } from "./blas";
+import { tf } from "./tfjs";
 import { loadUseLite } from "./use-lite-graph";
 
 declare const self: Worker;
 
 /** The first message: how to run the model (see EMBEDDINGS_BLAS). */
 export interface WorkerInit { blas: "auto" | "off" | string }
-
-const tf = core as unknown as Tfjs & { ready(): Promise<void>; enableProdMode(): void };
 
 self.onmessage = async (e: MessageEvent<WorkerInit>) => {
   self.onmessage = null;
