@@ -42,13 +42,25 @@ async function mustOk(r: Promise<{ status: number; body: any }>, what: string) {
 const search = (client: Client, body: Record<string, unknown>) => client.call("search", "POST", "/v1/search", body);
 
 /** The checks, each returning the memories (or groups) that do not pass yet. */
+/** The last differences seen per failing group, printed when the test fails (to tell missing from stale). */
+const groupDiffs = new Map<number, { status: number; missing: string[]; extra: string[] }>();
+
 async function groupFailures(client: Client, mems: Mem[], groups: number[]): Promise<number[]> {
   const failing: number[] = [];
   await pool(groups, 8, async (g) => {
     const expected = new Set(mems.filter((m) => m.group === g && !m.deleted).map((m) => m.id));
     const r = await search(client, { query: "*", limit: 100, metadata: { fault5: g } });
     const got = r.status === 200 ? (r.body.data.results as { id: string }[]).map((x) => x.id) : null;
-    if (!got || got.length !== expected.size || got.some((id) => !expected.has(id))) failing.push(g);
+    if (!got || got.length !== expected.size || got.some((id) => !expected.has(id))) {
+      failing.push(g);
+      const describe = (id: string) => {
+        const m = mems.find((x) => x.id === id);
+        return m ? `${id} (${m.deleted ? "deleted" : `now group ${m.group}`}${m.oldWord ? ", updated" : ""})` : `${id} (unknown)`;
+      };
+      const extra = (got ?? []).filter((id) => !expected.has(id)).map(describe);
+      const missing = [...expected].filter((id) => !got?.includes(id)).map(describe);
+      groupDiffs.set(g, { status: r.status, missing, extra });
+    }
   });
   return failing;
 }
@@ -133,7 +145,7 @@ test.skipIf(!HAS_SEARCH)("search stopped during 1,000 creates + updates + delete
   figure("5 search", `search down: 1,000 creates + ${toUpdate.length} updates (new word, new group) + ${deletes.length} deletes in ${(downMs / 1000).toFixed(1)} s; POST /v1/search meanwhile → ${downSearch.status}`);
   figure("5 search", `search restarted: answering after ${upMs.toFixed(0)} ms; index converged ${convergedMs === null ? "NOT within 30 s" : `${(convergedMs / 1000).toFixed(1)} s after the restart`} (${rounds} rounds of 15 filter queries)`);
   figure("5 search", `${live} live memories: every group exact (\`*\` + metadata filter), ${mems.length} unique words + ${toUpdate.length} old words ${wordsMs === null ? "NOT all right" : "right"} by ${(verifiedMs / 1000).toFixed(1)} s (${wordsLeft.length} wrong); final filter pass: ${finalGroups.length} groups wrong`);
-  if (groupsLeft.length || wordsLeft.length) console.log("not converged:", { groups: groupsLeft, memories: wordsLeft.slice(0, 5) });
+  if (groupsLeft.length || wordsLeft.length) console.log("not converged:", { groups: groupsLeft.map((g) => ({ group: g, ...groupDiffs.get(g) })), memories: wordsLeft.slice(0, 5) });
 
   expect(downSearch.status).toBe(503);
   expect(convergedMs).not.toBeNull();
