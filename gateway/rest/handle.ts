@@ -1,8 +1,8 @@
 import { coerceQuery, isUuid } from "../../services/contract/validation";
 import { ServiceError, toServiceError } from "../../services/contract/errors";
-import type { PageOf } from "../../services/contract/common";
+import { decodeJson, rawData, rawPage } from "../../services/kit/wire";
 import { readJsonObject } from "../http/body";
-import { errorResponse, listMeta, roundMs, successResponse } from "../http/envelope";
+import { errorResponse, listMeta, rawSuccessResponse, roundMs, successResponse } from "../http/envelope";
 import { requireScope } from "../http/guard";
 import { requestIdOf } from "../http/request-id";
 import type { GatewayDeps } from "../deps";
@@ -45,14 +45,20 @@ export async function handleRest(deps: GatewayDeps, route: RestRoute, request: R
         body: hasBody ? await readJsonObject(request, deps.config.BODY_LIMIT_BYTES) : undefined,
       };
       const raw = route.input ? route.input(req) : hasBody ? { ...req.body, ...params } : { ...coerceQuery(route.op.input, req.query) as object, ...params };
-      const data = await deps.bus.call(route.op, raw, { requestId, caller: admission.identity.caller });
+      // The service's JSON goes out as it came (wire.ts); only `total` needs the data parsed.
+      const reply = await deps.bus.callRaw(route.op, raw, { requestId, caller: admission.identity.caller });
       const latency = roundMs(performance.now() - started);
       if (route.list) {
-        const page = data as PageOf<unknown>;
-        return successResponse(page.items, listMeta(page, requestId, latency), admission.headers);
+        const page = rawPage(reply);
+        if (!page) throw new Error(`${route.op.subject} answered something other than a page`);
+        return rawSuccessResponse(page.items, listMeta(page, requestId, latency), admission.headers);
       }
-      const total = route.total ? { total: route.total(data) } : {};
-      return successResponse(data, { request_id: requestId, latency_ms: latency, ...total }, admission.headers);
+      const meta = { request_id: requestId, latency_ms: latency };
+      if (route.total) {
+        const data = (decodeJson(reply) as { data: unknown }).data;
+        return successResponse(data, { ...meta, total: route.total(data) }, admission.headers);
+      }
+      return rawSuccessResponse(rawData(reply)!, meta, admission.headers);
     } catch (err) {
       const error = toServiceError(err);
       if (!(err instanceof ServiceError)) deps.log.error("unexpected gateway error", { request_id: requestId, ...errorFields(err) });

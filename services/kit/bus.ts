@@ -1,7 +1,7 @@
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from "nats";
 import type { Caller, InputOf, Operation, OutputOf } from "../contract/op";
 import { ServiceError, type ErrorBody } from "../contract/errors";
-import { callHeaders, decodeJson, encodeJson, HEADER_WORKING, LOST_AFTER_MS } from "./wire";
+import { callHeaders, decodeJson, encodeJson, HEADER_WORKING, LOST_AFTER_MS, rawData } from "./wire";
 
 export interface CallContext {
   requestId: string;
@@ -14,6 +14,8 @@ export type CallObserver = (subject: string, ms: number, outcome: CallOutcome) =
 
 export interface Bus {
   call<Op extends Operation>(op: Op, input: InputOf<Op>, ctx: CallContext, opts?: { timeoutMs?: number }): Promise<OutputOf<Op>>;
+  /** The same call, answering the success reply's bytes (`{"data":…}`, see wire.ts) unparsed. */
+  callRaw<Op extends Operation>(op: Op, input: InputOf<Op>, ctx: CallContext, opts?: { timeoutMs?: number }): Promise<Uint8Array>;
   /** False while the NATS connection is down (calls fail fast with 503 meanwhile). */
   connected(): boolean;
 }
@@ -81,29 +83,37 @@ export function createBus(nc: NatsConnection, defaults: { timeoutMs: number; obs
     });
   };
 
+  /** One call: the success reply's bytes, or the domain error it maps to (thrown). */
+  async function exchange(op: Operation, input: unknown, ctx: CallContext, opts?: { timeoutMs?: number }): Promise<Uint8Array> {
+    const payload = encodeJson(op.validate(input));
+    const headers = callHeaders(ctx.requestId, ctx.caller);
+    const timeoutMs = opts?.timeoutMs ?? defaults.timeoutMs;
+    const started = performance.now();
+    let result: Attempt;
+    let t = started;
+    for (let tries = 1; ; tries++) {
+      t = performance.now();
+      const remaining = timeoutMs - (t - started);
+      result = remaining > 0 ? await attempt(op.subject, payload, headers, remaining) : { failure: "timeout" };
+      if ("msg" in result) break;
+      defaults.observe?.(op.subject, performance.now() - t, result.failure);
+      if (!(result.failure === "lost" && op.idempotent && tries < 2)) break;
+    }
+    if ("failure" in result) throw failureError(result.failure, op.idempotent === true);
+    const reply = result.msg.data;
+    const succeeded = rawData(reply) !== null;
+    defaults.observe?.(op.subject, performance.now() - t, succeeded ? "ok" : "error");
+    if (succeeded) return reply;
+    const body = decodeJson(reply) as { error?: ErrorBody } | undefined;
+    throw body?.error ? ServiceError.fromBody(body.error) : new ServiceError("INTERNAL_ERROR", "The service sent a malformed reply");
+  }
+
   return {
     connected,
     async call(op, input, ctx, opts) {
-      const payload = encodeJson(op.validate(input));
-      const headers = callHeaders(ctx.requestId, ctx.caller);
-      const timeoutMs = opts?.timeoutMs ?? defaults.timeoutMs;
-      const started = performance.now();
-      let result: Attempt;
-      let t = started;
-      for (let tries = 1; ; tries++) {
-        t = performance.now();
-        const remaining = timeoutMs - (t - started);
-        result = remaining > 0 ? await attempt(op.subject, payload, headers, remaining) : { failure: "timeout" };
-        if ("msg" in result) break;
-        defaults.observe?.(op.subject, performance.now() - t, result.failure);
-        if (!(result.failure === "lost" && op.idempotent && tries < 2)) break;
-      }
-      if ("failure" in result) throw failureError(result.failure, op.idempotent === true);
-      const body = decodeJson(result.msg.data) as { data?: unknown; error?: ErrorBody } | undefined;
-      defaults.observe?.(op.subject, performance.now() - t, body?.error ? "error" : "ok");
-      if (body?.error) throw ServiceError.fromBody(body.error);
-      return body?.data as OutputOf<typeof op>;
+      return (decodeJson(await exchange(op, input, ctx, opts)) as { data: OutputOf<typeof op> }).data;
     },
+    callRaw: exchange,
   };
 }
 

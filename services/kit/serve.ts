@@ -1,7 +1,7 @@
 import { Empty, headers as natsHeaders, type NatsConnection, type QueuedIterator, type Service, type ServiceMsg } from "nats";
 import { httpStatusOf, ServiceError, toServiceError } from "../contract/errors";
 import type { Binding, HandlerContext } from "./handler";
-import { decodeJson, encodeJson, HEADER_REQUEST_ID, HEADER_WORKING, HEARTBEAT_MS, readCaller } from "./wire";
+import { decodeJson, encodeJson, encodeReply, HEADER_REQUEST_ID, HEADER_WORKING, HEARTBEAT_MS, readCaller } from "./wire";
 import { errorFields, type Logger } from "./log";
 import { isDependencyDown } from "./connect";
 
@@ -109,7 +109,7 @@ async function dispatch(msg: ServiceMsg, binding: Binding, log: Logger): Promise
     const input = binding.op.validate(raw ?? {});
     const ctx: HandlerContext = { caller: readCaller(msg.headers), requestId, log: reqLog };
     const data = await binding.handler(input, ctx);
-    msg.respond(encodeJson({ data }));
+    msg.respond(encodeReply(data));
     return true;
   } catch (err) {
     const error = isDependencyDown(err) ? new ServiceError("SERVICE_UNAVAILABLE", "A dependency is unavailable, retry shortly") : toServiceError(err);

@@ -25,6 +25,43 @@ export const decodeJson = (data: Uint8Array): unknown => (data.length === 0 ? un
 
 export type Reply = { data: unknown } | { error: ErrorBody };
 
+/**
+ * A success reply is `{"data":…}`, written by this function only. A page (`{items, total, limit,
+ * offset}`) is written with its position first and `items` last, so that the gateway can copy the
+ * items into its response without parsing them (rawData, rawPage); decoding is unaffected.
+ */
+export function encodeReply(data: unknown): Uint8Array {
+  if (isPage(data)) {
+    const { total, limit, offset, items } = data;
+    return encoder.encode(`{"data":{"total":${total},"limit":${limit},"offset":${offset},"items":${JSON.stringify(items)}}}`);
+  }
+  return encoder.encode(`{"data":${JSON.stringify(data ?? null)}}`);
+}
+
+const isPage = (x: unknown): x is { items: unknown[]; total: number; limit: number; offset: number } =>
+  typeof x === "object" &&
+  x !== null &&
+  Array.isArray((x as { items?: unknown }).items) &&
+  [(x as { total?: unknown }).total, (x as { limit?: unknown }).limit, (x as { offset?: unknown }).offset].every(Number.isSafeInteger);
+
+const DATA_HEAD = encoder.encode(`{"data":`);
+const PAGE_HEAD = /^\{"data":\{"total":(\d+),"limit":(\d+),"offset":(\d+),"items":/;
+
+/** The JSON text of a success reply's `data`, as bytes (a view, not a copy); null if not one. */
+export function rawData(reply: Uint8Array): Uint8Array | null {
+  if (reply.length < DATA_HEAD.length + 2 || reply[reply.length - 1] !== 0x7d) return null;
+  for (let i = 0; i < DATA_HEAD.length; i++) if (reply[i] !== DATA_HEAD[i]) return null;
+  return reply.subarray(DATA_HEAD.length, reply.length - 1);
+}
+
+/** A page reply's position and the JSON text of its items (a view); null if the reply is not a page. */
+export function rawPage(reply: Uint8Array): { total: number; limit: number; offset: number; items: Uint8Array } | null {
+  if (reply.length < 2 || reply[reply.length - 1] !== 0x7d || reply[reply.length - 2] !== 0x7d) return null;
+  const head = PAGE_HEAD.exec(decoder.decode(reply.subarray(0, 96)));
+  if (!head) return null;
+  return { total: Number(head[1]), limit: Number(head[2]), offset: Number(head[3]), items: reply.subarray(head[0].length, reply.length - 2) };
+}
+
 export function callHeaders(requestId: string, caller: Caller | null | undefined): MsgHdrs {
   const h = natsHeaders();
   h.set(HEADER_REQUEST_ID, requestId);

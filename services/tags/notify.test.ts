@@ -34,6 +34,7 @@ function fakes(indexFails = false) {
       if (indexFails) throw new ServiceError("SERVICE_UNAVAILABLE", "The service is unavailable, retry shortly");
       return { indexed: 1, removed: 0 };
     }) as Bus["call"],
+    callRaw: () => Promise.reject(new Error("not used by notify")),
     connected: () => true,
   };
   return { js, bus, published, calls };
