@@ -6,7 +6,7 @@ import type { Embedder } from "./embedder";
 import { createSearchStore } from "./store";
 import { createApplier } from "./indexer/apply";
 import { snapshotFixture } from "./snapshot.fixture";
-import { candidateCount, createRetriever, filterEffort, OVERSAMPLE_MAX, type Retrieve } from "./retrieve";
+import { candidateCount, createRetriever, filterEffort, OVERSAMPLE_MAX, oversampleCount, type Retrieve } from "./retrieve";
 
 /** Retrieval against a real Redis with a deterministic fake model: a text's vector is seeded by its hash. */
 const DIMS = 16;
@@ -76,7 +76,7 @@ describe("retrieve", () => {
     const k = candidateCount(limit);
     const passing = docs.filter((d) => d.tier === "long").length;
     expect(k).toBeLessThan(passing);
-    expect(vsimCalls).toEqual([{ count: Math.ceil((k * docs.length) / passing), filter: null }]);
+    expect(vsimCalls).toEqual([{ count: oversampleCount(k, docs.length, passing), filter: null }]);
   });
 
   test("oversampling that finds too few passing neighbours falls back to VSIM FILTER", async () => {
@@ -115,8 +115,8 @@ describe("retrieve", () => {
   });
 
   test("oversampling is bounded: a rarer filter than k / OVERSAMPLE_MAX uses VSIM FILTER", () => {
-    expect(Math.ceil((candidateCount(10) * 100_000) / 10_000)).toBeLessThanOrEqual(OVERSAMPLE_MAX);
-    expect(Math.ceil((candidateCount(10) * 100_000) / 1_000)).toBeGreaterThan(OVERSAMPLE_MAX);
+    expect(oversampleCount(candidateCount(10), 100_000, 10_000)).toBe(200);
+    expect(oversampleCount(candidateCount(10), 100_000, 1_000)).toBeGreaterThan(OVERSAMPLE_MAX);
   });
 
   test("a filter that few memories pass ranks every one of them exactly", async () => {

@@ -42,9 +42,19 @@ export function filterEffort(count: number, passing: number, total: number): num
  * VSIM's own FILTER walks the graph evaluating every visited node's attributes: ~3× the time of an
  * unfiltered search at 100,000 memories for a 1-in-3 filter, ~5× for 1-in-10. When a large enough
  * share passes a lone filter set, asking for proportionally more neighbours without a filter and
- * keeping those in the set is cheaper; up to this many neighbours (k × all / passing).
+ * keeping those in the set is cheaper; up to this many neighbours (see oversampleCount).
  */
 export const OVERSAMPLE_MAX = 600;
+
+/**
+ * How many neighbours an oversampled search asks for: enough that two thirds of k pass the filter
+ * on average (two per result for limit ≥ 10: fusion still has the lexical side's k). At 100,000
+ * memories VSIM's time grows steeply with the count (1.2 ms for 200, 2.0 ms for 300 here), and
+ * the kept neighbours are what the query pays for. Fewer than half of the aim passing means the
+ * filter and the query are at odds: VSIM FILTER then.
+ */
+export const oversampleAim = (k: number) => Math.ceil((2 * k) / 3);
+export const oversampleCount = (k: number, vectors: number, passing: number) => Math.ceil((oversampleAim(k) * vectors) / passing);
 
 export interface RetrieverDeps {
   reads: ReadStore;
@@ -93,7 +103,7 @@ export function createRetriever(deps: RetrieverDeps) {
       if (count === 0) return [];
       // Few memories pass the filters: rank all of them exactly instead of searching the graph.
       if (count <= k) everyPassing = (await reads.candidates(space, "browse", k, spec, [])).hits.map((h) => h.id);
-      else if (stats.passing !== null && Math.ceil((k * stats.vectors) / count) <= OVERSAMPLE_MAX) oversample = Math.ceil((k * stats.vectors) / count);
+      else if (stats.passing !== null && oversampleCount(k, stats.vectors, count) <= OVERSAMPLE_MAX) oversample = oversampleCount(k, stats.vectors, count);
       else effort = filterEffort(k, count, stats.vectors);
     }
     const vector = await vectorP;
@@ -104,7 +114,7 @@ export function createRetriever(deps: RetrieverDeps) {
       const pass = await reads.passLoneFilter(space, spec, wide.map((h) => h.id));
       const kept = wide.filter((_, i) => pass[i]).slice(0, k);
       // The filter and the query are at odds (few of the nearest pass it): search with the filter.
-      return kept.length >= k / 2 ? kept : reads.nearest(space, modelId, vector!, k, filter, filterEffort(k, stats.passing!, stats.vectors));
+      return kept.length >= oversampleAim(k) / 2 ? kept : reads.nearest(space, modelId, vector!, k, filter, filterEffort(k, stats.passing!, stats.vectors));
     };
     const [lex, near] = await Promise.all([lexP, searchGraph ? nearest() : []]);
 
