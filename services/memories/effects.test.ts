@@ -3,7 +3,7 @@ import type { NatsConnection } from "nats";
 import { ServiceError } from "../contract/errors";
 import type { Bus } from "../kit/bus";
 import type { Logger } from "../kit/log";
-import { createEffects } from "./effects";
+import { createEffects, INDEX_SKIP_AFTER_UNAVAILABLE_MS } from "./effects";
 import type { MemoryRow } from "./record";
 
 const row: MemoryRow = {
@@ -24,7 +24,7 @@ const row: MemoryRow = {
   },
 };
 
-function harness(indexError?: ServiceError) {
+function harness(indexError?: ServiceError, clock = { now: 0 }) {
   const published: { subject: string; body: any; msgID: string }[] = [];
   const indexed: unknown[] = [];
   const warnings: string[] = [];
@@ -44,7 +44,7 @@ function harness(indexError?: ServiceError) {
   } as unknown as Bus;
   const log = { warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) } as unknown as Logger;
   const ctx = { caller: { tenant: "acme", env: "live" as const, keyId: "k", scopes: ["*" as const] }, requestId: "r1", log };
-  return { effects: createEffects(nc, bus), published, indexed, warnings, ctx };
+  return { effects: createEffects(nc, bus, () => clock.now), published, indexed, warnings, ctx };
 }
 
 test("events carry tenant, version, changed fields and a `<id>:<version>` msgID; the index gets upserts and deletes in one call with the caller", async () => {
@@ -75,4 +75,23 @@ test("search down (503/504): the write still succeeds with a warning; the event 
     expect(h.published.length).toBe(1);
     expect(h.warnings).toEqual(["search index not updated now; events will converge it"]);
   }
+});
+
+test("no search replica (503): writes skip the index call for a while, then try again; a slow one (504) is not skipped", async () => {
+  const clock = { now: 1000 };
+  const h = harness(new ServiceError("SERVICE_UNAVAILABLE", "down"), clock);
+  await h.effects.committed(h.ctx, [{ type: "created", row }]);
+  expect(h.indexed.length).toBe(1);
+  clock.now += INDEX_SKIP_AFTER_UNAVAILABLE_MS - 1;
+  await h.effects.committed(h.ctx, [{ type: "created", row }]);
+  expect(h.indexed.length).toBe(1); // skipped; the event is still published
+  expect(h.published.length).toBe(2);
+  clock.now += 2;
+  await h.effects.committed(h.ctx, [{ type: "created", row }]);
+  expect(h.indexed.length).toBe(2);
+
+  const slow = harness(new ServiceError("TIMEOUT", "slow"), clock);
+  await slow.effects.committed(slow.ctx, [{ type: "created", row }]);
+  await slow.effects.committed(slow.ctx, [{ type: "created", row }]);
+  expect(slow.indexed.length).toBe(2);
 });

@@ -4,6 +4,7 @@ import type { HandlerContext } from "../kit/handler";
 import { callerOf } from "../kit/handler";
 import { errorFields, throttledWarning } from "../kit/log";
 import { encodeJson } from "../kit/wire";
+import { ServiceError } from "../contract/errors";
 import { memoryEventSubject, type MemoryEvent, type MemoryEventType } from "../contract/events";
 import { indexMemories, INDEX_WAIT_MS } from "../contract/search-index";
 import { toSnapshot, type MemoryRow } from "./record";
@@ -29,14 +30,22 @@ const chunks = <X>(xs: X[], size: number): X[][] => {
 };
 
 /**
+ * After the index call finds no search replica to answer (503), writes skip it for this long: each
+ * would pay a NATS round trip and a refusal for nothing (~15% of a create's CPU in this service),
+ * and the events index them as soon as a replica is back. A slow replica (504) is not skipped.
+ */
+export const INDEX_SKIP_AFTER_UNAVAILABLE_MS = 250;
+
+/**
  * Events go to JetStream with msgID `<memoryId>:<version>`, so a retried publish is deduplicated.
  * The index call waits (INDEX_WAIT_MS) so a write is searchable when it returns; if search is down
  * the write still succeeds: the indexer consumes the same events and converges.
  */
-export function createEffects(nc: NatsConnection, bus: Bus): Effects {
+export function createEffects(nc: NatsConnection, bus: Bus, now: () => number = () => performance.now()): Effects {
   const js = nc.jetstream();
   // During a search outage every write would log the same warning: say it once per interval.
   const warnIndexMissed = throttledWarning("search index not updated now; events will converge it");
+  let skipIndexUntil = 0;
   return {
     async committed(ctx, changes) {
       if (changes.length === 0) return;
@@ -61,6 +70,7 @@ export function createEffects(nc: NatsConnection, bus: Bus): Effects {
       };
 
       const index = async () => {
+        if (now() < skipIndexUntil) return;
         const upserts = events.flatMap((e) => (e.memory ? [e.memory] : []));
         const deletes = events.filter((e) => e.type === "deleted").map((e) => ({ id: e.memory_id, version: e.version }));
         const u = chunks(upserts, UPSERT_BATCH);
@@ -70,6 +80,7 @@ export function createEffects(nc: NatsConnection, bus: Bus): Effects {
           try {
             await bus.call(indexMemories, input, { requestId: ctx.requestId, caller }, { timeoutMs: INDEX_WAIT_MS });
           } catch (err) {
+            if (err instanceof ServiceError && err.code === "SERVICE_UNAVAILABLE") skipIndexUntil = now() + INDEX_SKIP_AFTER_UNAVAILABLE_MS;
             warnIndexMissed(ctx.log, () => errorFields(err));
             return;
           }
