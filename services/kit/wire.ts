@@ -1,6 +1,5 @@
 import { headers as natsHeaders, type MsgHdrs } from "nats";
 import type { Caller } from "../contract/op";
-import type { ErrorBody } from "../contract/errors";
 
 /** What travels in NATS headers: the gateway sets them, services read them. */
 export const HEADER_REQUEST_ID = "Request-Id";
@@ -22,8 +21,6 @@ const decoder = new TextDecoder();
 
 export const encodeJson = (value: unknown) => encoder.encode(JSON.stringify(value ?? null));
 export const decodeJson = (data: Uint8Array): unknown => (data.length === 0 ? undefined : JSON.parse(decoder.decode(data)));
-
-export type Reply = { data: unknown } | { error: ErrorBody };
 
 /**
  * A success reply is `{"data":…}`, written by this function only. A page (`{items, total, limit,
