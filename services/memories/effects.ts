@@ -31,7 +31,7 @@ const chunks = <X>(xs: X[], size: number): X[][] => {
 
 /**
  * After the index call finds no search replica to answer (503), writes skip it for this long: each
- * would pay a NATS round trip and a refusal for nothing (~15% of a create's CPU in this service),
+ * would pay a NATS round trip and a refusal for nothing (a third of a create's CPU in this service),
  * and the events index them as soon as a replica is back. A slow replica (504) is not skipped.
  */
 export const INDEX_SKIP_AFTER_UNAVAILABLE_MS = 250;
