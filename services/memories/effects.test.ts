@@ -3,7 +3,8 @@ import type { NatsConnection } from "nats";
 import { ServiceError } from "../contract/errors";
 import type { Bus } from "../kit/bus";
 import type { Logger } from "../kit/log";
-import { createEffects, INDEX_SKIP_AFTER_UNAVAILABLE_MS } from "./effects";
+import { createEffects } from "./effects";
+import { INDEX_SKIP_AFTER_UNAVAILABLE_MS } from "../kit/index-writes";
 import type { MemoryRow } from "./record";
 
 const row: MemoryRow = {

@@ -2,11 +2,10 @@ import type { NatsConnection } from "nats";
 import type { Bus } from "../kit/bus";
 import type { HandlerContext } from "../kit/handler";
 import { callerOf } from "../kit/handler";
-import { errorFields, throttledWarning } from "../kit/log";
+import { errorFields } from "../kit/log";
 import { encodeJson } from "../kit/wire";
-import { ServiceError } from "../contract/errors";
 import { memoryEventSubject, type MemoryEvent, type MemoryEventType } from "../contract/events";
-import { indexMemories, INDEX_WAIT_MS } from "../contract/search-index";
+import { createIndexWriter } from "../kit/index-writes";
 import { toSnapshot, type MemoryRow } from "./record";
 
 /** One committed change of one memory. */
@@ -30,22 +29,13 @@ const chunks = <X>(xs: X[], size: number): X[][] => {
 };
 
 /**
- * After the index call finds no search replica to answer (503), writes skip it for this long: each
- * would pay a NATS round trip and a refusal for nothing (a third of a create's CPU in this service),
- * and the events index them as soon as a replica is back. A slow replica (504) is not skipped.
- */
-export const INDEX_SKIP_AFTER_UNAVAILABLE_MS = 250;
-
-/**
  * Events go to JetStream with msgID `<memoryId>:<version>`, so a retried publish is deduplicated.
  * The index call waits (INDEX_WAIT_MS) so a write is searchable when it returns; if search is down
  * the write still succeeds: the indexer consumes the same events and converges.
  */
-export function createEffects(nc: NatsConnection, bus: Bus, now: () => number = () => performance.now()): Effects {
+export function createEffects(nc: NatsConnection, bus: Bus, now?: () => number): Effects {
   const js = nc.jetstream();
-  // During a search outage every write would log the same warning: say it once per interval.
-  const warnIndexMissed = throttledWarning("search index not updated now; events will converge it");
-  let skipIndexUntil = 0;
+  const indexNow = createIndexWriter(bus, now);
   return {
     async committed(ctx, changes) {
       if (changes.length === 0) return;
@@ -70,20 +60,12 @@ export function createEffects(nc: NatsConnection, bus: Bus, now: () => number = 
       };
 
       const index = async () => {
-        if (now() < skipIndexUntil) return;
         const upserts = events.flatMap((e) => (e.memory ? [e.memory] : []));
         const deletes = events.filter((e) => e.type === "deleted").map((e) => ({ id: e.memory_id, version: e.version }));
         const u = chunks(upserts, UPSERT_BATCH);
         const d = chunks(deletes, DELETE_BATCH);
-        const calls = Array.from({ length: Math.max(u.length, d.length) }, (_, i) => ({ upserts: u[i] ?? [], deletes: d[i] ?? [] }));
-        for (const input of calls) {
-          try {
-            await bus.call(indexMemories, input, { requestId: ctx.requestId, caller }, { timeoutMs: INDEX_WAIT_MS });
-          } catch (err) {
-            if (err instanceof ServiceError && err.code === "SERVICE_UNAVAILABLE") skipIndexUntil = now() + INDEX_SKIP_AFTER_UNAVAILABLE_MS;
-            warnIndexMissed(ctx.log, () => errorFields(err));
-            return;
-          }
+        for (let i = 0; i < Math.max(u.length, d.length); i++) {
+          if (!(await indexNow({ upserts: u[i] ?? [], deletes: d[i] ?? [] }, { requestId: ctx.requestId, caller }, ctx.log))) return;
         }
       };
 

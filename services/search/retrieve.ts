@@ -102,8 +102,9 @@ export function createRetriever(deps: RetrieverDeps) {
       const count = stats.passing ?? (await lexP).count;
       if (count === 0) return [];
       // Few memories pass the filters: rank all of them exactly instead of searching the graph.
+      const neighboursNeeded = stats.passing !== null ? oversampleCount(k, stats.vectors, count) : Infinity;
       if (count <= k) everyPassing = (await reads.candidates(space, "browse", k, spec, [])).hits.map((h) => h.id);
-      else if (stats.passing !== null && oversampleCount(k, stats.vectors, count) <= OVERSAMPLE_MAX) oversample = oversampleCount(k, stats.vectors, count);
+      else if (neighboursNeeded <= OVERSAMPLE_MAX) oversample = neighboursNeeded;
       else effort = filterEffort(k, count, stats.vectors);
     }
     const vector = await vectorP;

@@ -1,10 +1,10 @@
 import type { JetStreamClient } from "nats";
 import type { Caller } from "../contract/op";
 import { memoryEventSubject, type MemoryEvent } from "../contract/events";
-import { indexMemories, INDEX_WAIT_MS } from "../contract/search-index";
 import type { Bus } from "../kit/bus";
 import { encodeJson } from "../kit/wire";
-import { errorFields, throttledWarning, type Logger } from "../kit/log";
+import { errorFields, type Logger } from "../kit/log";
+import { createIndexWriter } from "../kit/index-writes";
 import type { TagStore } from "./store";
 import { toSnapshot } from "./snapshot";
 
@@ -21,8 +21,7 @@ const CHUNK = 1000;
  * next change) brings the index back in line.
  */
 export function createNotifier(deps: { store: TagStore; js: JetStreamClient; bus: Bus }): NotifyTagsChanged {
-  // During a search outage every link change would log the same warning: say it once per interval.
-  const warnIndexMissed = throttledWarning("search index not updated; the event will catch up");
+  const indexNow = createIndexWriter(deps.bus);
   return async (caller, requestId, memoryIds, log) => {
     const space = { tenant: caller.tenant, env: caller.env };
     for (let i = 0; i < memoryIds.length; i += CHUNK) {
@@ -35,9 +34,7 @@ export function createNotifier(deps: { store: TagStore; js: JetStreamClient; bus
           return deps.js.publish(memoryEventSubject("tags_changed"), encodeJson(event), { msgID: `${memory.id}:${memory.version}` });
         }),
       ).catch((err) => log.error("tags_changed event not published", { memories: snapshots.length, ...errorFields(err) }));
-      const indexed = deps.bus
-        .call(indexMemories, { upserts: snapshots, deletes: [] }, { requestId, caller }, { timeoutMs: INDEX_WAIT_MS })
-        .catch((err) => warnIndexMissed(log, () => ({ memories: snapshots.length, ...errorFields(err) })));
+      const indexed = indexNow({ upserts: snapshots, deletes: [] }, { requestId, caller }, log, { memories: snapshots.length });
       await Promise.all([published, indexed]);
     }
   };

@@ -5,6 +5,7 @@ import { createLogger } from "../../kit/log";
 import { Conflict, type MemoryStore } from "../store";
 import type { Effects, MemoryChange } from "../effects";
 import type { MemoryRow } from "../record";
+import { memoryFixture } from "../../contract/memory.fixture";
 import { memoryHandlers } from "./memories";
 
 const ctx: HandlerContext = {
@@ -15,21 +16,7 @@ const ctx: HandlerContext = {
 
 const row = (id: string, over: Partial<MemoryRow["memory"]> = {}, version = 1): MemoryRow => ({
   version,
-  memory: {
-    id,
-    content: "c",
-    content_type: "text",
-    tier: "medium",
-    memory_nature: "episodic",
-    parent_memory_id: null,
-    external_id: null,
-    metadata: {},
-    tags: [],
-    entity_ids: [],
-    created_at: "2024-01-01T00:00:00.000Z",
-    updated_at: "2024-01-01T00:00:00.000Z",
-    ...over,
-  },
+  memory: memoryFixture({ id, content: "c", ...over }),
 });
 
 /** A store double that records calls; each test sets the answers it needs. */

@@ -1,28 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { countTokens } from "gpt-tokenizer";
 import type { Memory } from "../../contract/memories";
+import { memoryFixture } from "../../contract/memory.fixture";
 import { assemble, type Bundle } from "./assemble";
 import { render, shortDate, type Piece } from "./render";
 
 let clock = Date.parse("2024-03-01T09:00:00.000Z");
-const mem = (content: string, over: Partial<Memory> = {}): Memory => {
-  const at = new Date((clock += 60_000)).toISOString();
-  return {
-    id: crypto.randomUUID(),
-    content,
-    content_type: "conversation",
-    tier: "short",
-    memory_nature: "episodic",
-    parent_memory_id: null,
-    external_id: null,
-    metadata: {},
-    tags: [],
-    entity_ids: [],
-    created_at: at,
-    updated_at: at,
-    ...over,
-  };
-};
+const mem = (content: string, over: Partial<Memory> = {}): Memory =>
+  memoryFixture({ content, content_type: "conversation", tier: "short", ...over }, new Date((clock += 60_000)).toISOString());
 const piece = (m: Memory, role: Piece["role"], thread: string, score: number | null = null): Piece => ({ memory: m, role, score, thread });
 
 /** A thread: root, then turns; the match is turn `i` with its neighbours i-1 and i+1. */
