@@ -9,7 +9,7 @@ import { toIndexDoc } from "../document";
 import { toFilterSpec, toVsimFilter, type FilterInput } from "../filters";
 import { B, CONTEXT_WEIGHT, K1 } from "../text/bm25";
 import { createSearchStore, type SearchStore } from "./index";
-import { LEXICAL_POSTINGS_BUDGET } from "./reads";
+import { LEXICAL_POSTINGS_BUDGET, postingsPerTerm } from "./reads";
 import { snapshotFixture } from "../snapshot.fixture";
 
 /** The store's Lua scripts against a real, private Redis 8 (vector sets included). */
@@ -275,5 +275,18 @@ describe("lexical candidates on large postings (bounded reads per term)", () => 
     expect(new Set(short.hits.map((h) => h.id))).toEqual(new Set(best.filter((_, i) => i % 2).map((b) => b.id)));
     // Scores are ordered best first.
     for (let i = 1; i < all.hits.length; i++) expect(all.hits[i - 1]!.score).toBeGreaterThanOrEqual(all.hits[i]!.score);
+  });
+
+  test("a query's scratch sets are neither left behind nor written to the AOF", async () => {
+    const s = space();
+    const docs = Array.from({ length: postingsPerTerm(2) + 10 }, (_, i) => snap({ content: `pear plum ${i}`, tier: i % 2 ? "short" : "long" }));
+    for (let i = 0; i < docs.length; i += 250) await put(s, docs.slice(i, i + 250));
+    const aofSize = async () => Number(/aof_current_size:(\d+)/.exec(await redis.info("persistence"))![1]);
+    const before = await aofSize();
+    // Both terms are over the per-term cap (copied heads), and the filter is intersected.
+    const hits = await store.reads.candidates(s, "lex", 5, toFilterSpec({ tier: "short" }), [["pear", 1], ["plum", 1]]);
+    expect(hits.hits).toHaveLength(5);
+    expect(await redis.keys(`${searchKeys(s).prefix}tmp:*`)).toEqual([]);
+    expect(await aofSize()).toBe(before);
   });
 });
