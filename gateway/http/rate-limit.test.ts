@@ -52,6 +52,18 @@ describe("sliding-window rate limiter (real Redis)", () => {
     expect(refused.reset * 1000).toBeGreaterThan(refused.nowMs);
   });
 
+  test("concurrent requests of one key are decided in a few script calls, in arrival order", async () => {
+    const key = crypto.randomUUID();
+    const evalCalls = async () => Number(/cmdstat_evalsha:calls=(\d+)/.exec(await redis.info("commandstats"))?.[1] ?? 0);
+    const before = await evalCalls();
+    const results = await Promise.all(Array.from({ length: 50 }, () => limiter.check(key, { perMinute: 20, perDay: 0 })));
+    // The first goes alone; the 49 that arrive while it is in flight go together (2 calls; the
+    // bound leaves room for another client of this Redis running a script meanwhile).
+    expect((await evalCalls()) - before).toBeLessThan(5);
+    expect(results.map((r) => r.allowed)).toEqual([...Array(20).fill(true), ...Array(30).fill(false)]);
+    expect(results.slice(0, 20).map((r) => r.remaining)).toEqual(Array.from({ length: 20 }, (_, i) => 19 - i));
+  });
+
   test("refused requests consume nothing: the daily budget is untouched by minute refusals", async () => {
     const key = crypto.randomUUID();
     for (let i = 0; i < 8; i++) await limiter.check(key, { perMinute: 3, perDay: 100 });
@@ -92,6 +104,25 @@ describe("sliding-window rate limiter (real Redis)", () => {
               const r = await limiter.check(key, { perMinute, perDay });
               expect(r.allowed).toBe(model.check(r.nowMs, { perMinute, perDay }));
             }
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  test("property: concurrent bursts (coalesced) agree with the model replayed in arrival order", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 15 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }),
+        async (perMinute, perDay, bursts) => {
+          const key = crypto.randomUUID();
+          const model = new SlidingWindowModel();
+          for (const n of bursts) {
+            const results = await Promise.all(Array.from({ length: n }, () => limiter.check(key, { perMinute, perDay })));
+            for (const r of results) expect(r.allowed).toBe(model.check(r.nowMs, { perMinute, perDay }));
           }
         },
       ),

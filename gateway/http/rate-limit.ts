@@ -20,28 +20,71 @@ export interface Limits {
   perDay: number;
 }
 
-/** Per-key sliding windows in Redis (script in rate-limit.lua); uses Redis TIME, not ours. */
+/** Most requests of one key decided by one script call. */
+export const MAX_COALESCED = 256;
+
+interface Waiter {
+  resolve: (r: RateLimitResult) => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * Per-key sliding windows in Redis (script in rate-limit.lua); uses Redis TIME, not ours. While a
+ * call for a key is in flight, that key's next requests wait and then go as one call, decided in
+ * arrival order exactly as separate calls would be: one script call per batch instead of one per
+ * request under load (the script was ~15% of a GET's CPU), and no added wait when idle.
+ */
 export function createRateLimiter(redis: Redis) {
   redis.defineCommand("slidingWindow", { numberOfKeys: 1, lua: SCRIPT });
-  const run = (redis as unknown as { slidingWindow(key: string, m: number, d: number): Promise<number[]> }).slidingWindow.bind(redis);
-  return {
-    async check(keyId: string, limits: Limits): Promise<RateLimitResult> {
+  const run = (redis as unknown as { slidingWindow(key: string, m: number, d: number, n: number): Promise<number[]> }).slidingWindow.bind(redis);
+  const inFlight = new Set<string>();
+  const waiting = new Map<string, { limits: Limits; waiters: Waiter[] }>();
+
+  async function decide(keyId: string, limits: Limits, waiters: Waiter[]): Promise<void> {
+    inFlight.add(keyId);
+    try {
       let out: number[];
       try {
-        out = await run(`rl:{${keyId}}`, limits.perMinute, limits.perDay);
+        out = await run(`rl:{${keyId}}`, limits.perMinute, limits.perDay, waiters.length);
       } catch {
         // Fail closed: without the limiter we cannot enforce budgets.
         throw new ServiceError("SERVICE_UNAVAILABLE", "Rate limiter unavailable, retry shortly");
       }
-      const [allowed, remaining, resetMs, retryMs, nowMs] = out as [number, number, number, number, number];
-      return {
-        allowed: allowed === 1,
-        limit: limits.perMinute,
-        remaining,
-        reset: Math.ceil(resetMs / 1000),
-        retryAfter: Math.max(1, Math.ceil(retryMs / 1000)),
-        nowMs,
-      };
+      const nowMs = out[0]!;
+      waiters.forEach((w, i) => {
+        const [allowed, remaining, resetMs, retryMs] = out.slice(1 + 4 * i, 5 + 4 * i) as [number, number, number, number];
+        w.resolve({
+          allowed: allowed === 1,
+          limit: limits.perMinute,
+          remaining,
+          reset: Math.ceil(resetMs / 1000),
+          retryAfter: Math.max(1, Math.ceil(retryMs / 1000)),
+          nowMs,
+        });
+      });
+    } catch (err) {
+      for (const w of waiters) w.reject(err as Error);
+    } finally {
+      inFlight.delete(keyId);
+      const next = waiting.get(keyId);
+      if (next) {
+        const batch = next.waiters.splice(0, MAX_COALESCED);
+        if (next.waiters.length === 0) waiting.delete(keyId);
+        void decide(keyId, next.limits, batch);
+      }
+    }
+  }
+
+  return {
+    check(keyId: string, limits: Limits): Promise<RateLimitResult> {
+      return new Promise((resolve, reject) => {
+        if (!inFlight.has(keyId)) return void decide(keyId, limits, [{ resolve, reject }]);
+        const queued = waiting.get(keyId);
+        if (queued) {
+          queued.limits = limits; // the newest limits of the key apply to the whole batch
+          queued.waiters.push({ resolve, reject });
+        } else waiting.set(keyId, { limits, waiters: [{ resolve, reject }] });
+      });
     },
   };
 }
