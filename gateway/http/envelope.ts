@@ -12,17 +12,10 @@ export interface Meta {
   has_more?: boolean;
 }
 
-/** Spec section 4.1: `data` + `meta`, `X-Request-Id` on every response. */
-export function successResponse(data: unknown, meta: Meta, headers: Record<string, string>): Response {
-  return new Response(JSON.stringify({ data, meta }), {
-    status: 200,
-    headers: { ...JSON_HEADERS, ...headers, "X-Request-Id": meta.request_id },
-  });
-}
-
 /**
- * The same response from the JSON text of `data` as bytes (a service's reply, passed through
- * unparsed: parsing and re-serialising a 20 KiB page cost the gateway more than the rest of the call).
+ * Spec section 4.1: `data` + `meta`, `X-Request-Id` on every response. `data` comes as JSON text in
+ * bytes (a service's reply, passed through unparsed: parsing and re-serialising a 20 KiB page cost
+ * the gateway more than the rest of the call).
  */
 export function rawSuccessResponse(dataJson: Uint8Array, meta: Meta, headers: Record<string, string>): Response {
   return new Response(new Blob(['{"data":', dataJson as Uint8Array<ArrayBuffer>, `,"meta":${JSON.stringify(meta)}}`]), {

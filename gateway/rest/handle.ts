@@ -2,7 +2,7 @@ import { coerceQuery, isUuid } from "../../services/contract/validation";
 import { ServiceError, toServiceError } from "../../services/contract/errors";
 import { decodeJson, rawData, rawPage } from "../../services/kit/wire";
 import { readJsonObject } from "../http/body";
-import { errorResponse, listMeta, rawSuccessResponse, roundMs, successResponse } from "../http/envelope";
+import { errorResponse, listMeta, rawSuccessResponse, roundMs } from "../http/envelope";
 import { requireScope } from "../http/guard";
 import { requestIdOf } from "../http/request-id";
 import type { GatewayDeps } from "../deps";
@@ -45,7 +45,7 @@ export async function handleRest(deps: GatewayDeps, route: RestRoute, request: R
         body: hasBody ? await readJsonObject(request, deps.config.BODY_LIMIT_BYTES) : undefined,
       };
       const raw = route.input ? route.input(req) : hasBody ? { ...req.body, ...params } : { ...coerceQuery(route.op.input, req.query) as object, ...params };
-      // The service's JSON goes out as it came (wire.ts); only `total` needs the data parsed.
+      // The service's JSON goes out as it came (wire.ts), unparsed.
       const reply = await deps.bus.callRaw(route.op, raw, { requestId, caller: admission.identity.caller });
       const latency = roundMs(performance.now() - started);
       if (route.list) {
@@ -53,12 +53,9 @@ export async function handleRest(deps: GatewayDeps, route: RestRoute, request: R
         if (!page) throw new Error(`${route.op.subject} answered something other than a page`);
         return rawSuccessResponse(page.items, listMeta(page, requestId, latency), admission.headers);
       }
-      const meta = { request_id: requestId, latency_ms: latency };
-      if (route.total) {
-        const data = (decodeJson(reply) as { data: unknown }).data;
-        return successResponse(data, { ...meta, total: route.total(data) }, admission.headers);
-      }
-      return rawSuccessResponse(rawData(reply)!, meta, admission.headers);
+      // `total` is counted from the parsed data; the data itself still goes out as it came.
+      const total = route.total ? { total: route.total((decodeJson(reply) as { data: unknown }).data) } : {};
+      return rawSuccessResponse(rawData(reply)!, { request_id: requestId, latency_ms: latency, ...total }, admission.headers);
     } catch (err) {
       const error = toServiceError(err);
       if (!(err instanceof ServiceError)) deps.log.error("unexpected gateway error", { request_id: requestId, ...errorFields(err) });

@@ -8,15 +8,9 @@ export interface MemoryRow {
   version: number;
 }
 
-/**
- * What read_memory (lua/helpers.lua) returns: id, flat hash, tag triples, entity ids; false when absent.
- * Scripts answer in JSON (see store.ts), where an empty Lua table is `{}`: lists are read with listOf.
- */
-export type RawMemory = [string, string[], string[] | {}, string[] | {}] | false | null;
+/** What read_memory (lua/helpers.lua) returns: id, flat hash, tag triples, entity ids; false when absent. */
+export type RawMemory = [string, string[], string[], string[]] | false | null;
 export type RawEntity = [string, string[], number] | false | null;
-
-/** A list from a script's JSON answer: Redis' cjson writes an empty Lua table as `{}`. */
-export const listOf = <T>(x: T[] | {} | null | undefined): T[] => (Array.isArray(x) ? x : []);
 
 const hashOf = (flat: string[]): Record<string, string> => {
   const out: Record<string, string> = {};
@@ -34,9 +28,8 @@ const byNameThenId = (a: { id: string; name: string }, b: { id: string; name: st
 
 export function parseMemory(raw: RawMemory): MemoryRow | null {
   if (!raw) return null;
-  const [id, flat, tagList, entityIds] = raw;
+  const [id, flat, tagTriples, entityIds] = raw;
   const h = hashOf(flat);
-  const tagTriples = listOf<string>(tagList);
   const tags: Memory["tags"] = [];
   for (let i = 0; i < tagTriples.length; i += 3) tags.push({ id: tagTriples[i]!, name: tagTriples[i + 1]!, color: tagTriples[i + 2] || null });
   tags.sort(byNameThenId);
@@ -52,14 +45,14 @@ export function parseMemory(raw: RawMemory): MemoryRow | null {
       external_id: h.external_id ?? null,
       metadata: h.metadata ? (JSON.parse(h.metadata) as Record<string, unknown>) : {},
       tags,
-      entity_ids: listOf<string>(entityIds).sort(),
+      entity_ids: [...entityIds].sort(),
       created_at: iso(h.created_at),
       updated_at: iso(h.updated_at),
     },
   };
 }
 
-export const parseMemories = (raws: RawMemory[] | {}): MemoryRow[] => listOf(raws).map(parseMemory).filter((r): r is MemoryRow => r !== null);
+export const parseMemories = (raws: RawMemory[]): MemoryRow[] => raws.map(parseMemory).filter((r): r is MemoryRow => r !== null);
 
 export function parseEntity(raw: RawEntity): Entity | null {
   if (!raw) return null;

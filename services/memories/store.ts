@@ -3,7 +3,7 @@ import { keyspace, type Space } from "../kit/keyspace";
 import type { ListMemoriesInput } from "../contract/memories";
 import type { Entity } from "../contract/entities";
 import { layoutArgs, luaPrelude } from "./layout";
-import { foldName, listOf, parseEntity, parseMemories, parseMemory, type MemoryRow, type RawEntity, type RawMemory } from "./record";
+import { foldName, parseEntity, parseMemories, parseMemory, type MemoryRow, type RawEntity, type RawMemory } from "./record";
 
 /**
  * The only code of the memories service that touches Redis. Every write is one Lua script (lua/*.lua)
@@ -83,6 +83,16 @@ const commandName = (name: ScriptName) => `mem_${name.replace("-", "_")}`;
  */
 const answeringJson = (body: string) =>
   `local function main()\n${body}\nend\nlocal r = main()\nif type(r) == 'table' and r.err then return r end\nreturn cjson.encode(r)\n`;
+
+/**
+ * cjson writes an empty Lua table as `{}`. The scripts answer only lists (a hash comes as its flat
+ * field/value list, metadata as a JSON string), so every object in an answer is an empty list.
+ */
+function emptyTablesAsLists(x: unknown): unknown {
+  if (!Array.isArray(x)) return x !== null && typeof x === "object" ? [] : x;
+  for (let i = 0; i < x.length; i++) if (x[i] !== null && typeof x[i] === "object") x[i] = emptyTablesAsLists(x[i]);
+  return x;
+}
 const CONFLICT_RE = /^CONFLICT (\w+)(?: (.*))?$/;
 const NAME_KEY = (type: string, folded: string) => `${type}:${folded}`;
 
@@ -97,7 +107,7 @@ export function createMemoryStore(redis: Redis) {
     const command = (redis as unknown as Record<string, (...a: unknown[]) => Promise<T>>)[commandName(name)]!;
     try {
       const answer = (await command.call(redis, keyspace(space).byCreated, ...layoutArgs(space), ...args)) as unknown as string;
-      return JSON.parse(answer) as T;
+      return emptyTablesAsLists(JSON.parse(answer)) as T;
     } catch (err) {
       const m = CONFLICT_RE.exec((err as Error).message ?? "");
       if (m) return new Conflict(m[1] as ConflictCode, m[2] ? m[2].split(",") : []);
@@ -119,7 +129,7 @@ export function createMemoryStore(redis: Redis) {
 
     async getMemories(space: Space, ids: string[]): Promise<(MemoryRow | null)[]> {
       if (ids.length === 0) return [];
-      return listOf(must(await run<RawMemory[] | {}>("get", space, ids))).map(parseMemory);
+      return must(await run<RawMemory[]>("get", space, ids)).map(parseMemory);
     },
 
     /** `patch` holds only the fields to set; null parent/external_id clears them. */
@@ -129,22 +139,21 @@ export function createMemoryStore(redis: Redis) {
         if (value === undefined) continue;
         args.push(field, field === "metadata" ? JSON.stringify(value) : ((value as string | null) ?? ""));
       }
-      const r = await run<[RawMemory, string[] | {}]>("update", space, args);
-      return r instanceof Conflict ? r : { row: parseMemory(r[0])!, changed: listOf(r[1]) };
+      const r = await run<[RawMemory, string[]]>("update", space, args);
+      return r instanceof Conflict ? r : { row: parseMemory(r[0])!, changed: r[1] };
     },
 
     async deleteMemory(space: Space, id: string, cascade: boolean): Promise<{ deleted: { id: string; version: number }[]; orphans: MemoryRow[] } | Conflict> {
-      const r = await run<[(string | number)[] | {}, RawMemory[] | {}]>("delete", space, [id, cascade ? "1" : "0"]);
+      const r = await run<[(string | number)[], RawMemory[]]>("delete", space, [id, cascade ? "1" : "0"]);
       if (r instanceof Conflict) return r;
-      const pairs = listOf(r[0]);
       const deleted: { id: string; version: number }[] = [];
-      for (let i = 0; i < pairs.length; i += 2) deleted.push({ id: String(pairs[i]), version: Number(pairs[i + 1]) });
+      for (let i = 0; i < r[0].length; i += 2) deleted.push({ id: String(r[0][i]), version: Number(r[0][i + 1]) });
       return { deleted, orphans: parseMemories(r[1]) };
     },
 
     async ancestors(space: Space, id: string, maxDepth: number): Promise<string[] | null> {
-      const r = must(await run<string[] | {} | false>("ancestors", space, [id, maxDepth]));
-      return r === false ? null : listOf(r);
+      const r = must(await run<string[] | false>("ancestors", space, [id, maxDepth]));
+      return r === false ? null : r;
     },
 
     async listMemories(space: Space, q: MemoryFilter): Promise<{ total: number; rows: MemoryRow[] }> {
@@ -169,24 +178,24 @@ export function createMemoryStore(redis: Redis) {
         q.external_id ?? "",
         ...sets,
       ];
-      const [total, raws] = must(await run<[number, RawMemory[] | {}]>("list", space, args));
+      const [total, raws] = must(await run<[number, RawMemory[]]>("list", space, args));
       return { total: Number(total), rows: parseMemories(raws) };
     },
 
     async createEntity(space: Space, id: string, f: EntityFields, memoryIds: string[]): Promise<{ entity: Entity; linked: MemoryRow[] } | Conflict> {
       const args = [id, f.name, f.type, NAME_KEY(f.type, foldName(f.name)), f.description ?? "", f.description === null ? "0" : "1", JSON.stringify(f.metadata), ...memoryIds];
-      const r = await run<[RawEntity, RawMemory[] | {}]>("entity-create", space, args);
+      const r = await run<[RawEntity, RawMemory[]]>("entity-create", space, args);
       return r instanceof Conflict ? r : { entity: parseEntity(r[0])!, linked: parseMemories(r[1]) };
     },
 
     async getEntity(space: Space, id: string): Promise<Entity | null> {
-      return parseEntity(listOf(must(await run<RawEntity[] | {}>("entity-get", space, [id])))[0] ?? null);
+      return parseEntity(must(await run<RawEntity[]>("entity-get", space, [id]))[0] ?? null);
     },
 
     /** Aligned with `ids`; null where unknown. */
     async getEntities(space: Space, ids: string[]): Promise<(Entity | null)[]> {
       if (ids.length === 0) return [];
-      return listOf(must(await run<RawEntity[] | {}>("entity-get", space, ids))).map((raw) => parseEntity(raw ?? null));
+      return must(await run<RawEntity[]>("entity-get", space, ids)).map((raw) => parseEntity(raw ?? null));
     },
 
     async updateEntity(space: Space, id: string, patch: Partial<EntityFields>): Promise<Entity | Conflict> {
@@ -202,12 +211,12 @@ export function createMemoryStore(redis: Redis) {
 
     /** Returns the memories that were linked (now unlinked, version bumped). */
     async deleteEntity(space: Space, id: string): Promise<MemoryRow[] | Conflict> {
-      const r = await run<RawMemory[] | {}>("entity-delete", space, [id]);
+      const r = await run<RawMemory[]>("entity-delete", space, [id]);
       return r instanceof Conflict ? r : parseMemories(r);
     },
 
     async linkEntity(space: Space, id: string, memoryIds: string[]): Promise<{ added: number; skipped: number; count: number; linked: MemoryRow[] } | Conflict> {
-      const r = await run<[number, number, number, RawMemory[] | {}]>("entity-link", space, [id, ...memoryIds]);
+      const r = await run<[number, number, number, RawMemory[]]>("entity-link", space, [id, ...memoryIds]);
       return r instanceof Conflict ? r : { added: r[0], skipped: r[1], count: r[2], linked: parseMemories(r[3]) };
     },
 
@@ -218,8 +227,8 @@ export function createMemoryStore(redis: Redis) {
 
     async listEntities(space: Space, q: { offset: number; limit: number; type?: string; search?: string }): Promise<{ total: number; items: Entity[] }> {
       const args = [q.offset, q.limit, q.type ?? "", q.search ? foldName(q.search) : ""];
-      const [total, raws] = must(await run<[number, RawEntity[] | {}]>("entity-list", space, args));
-      return { total: Number(total), items: listOf(raws).map(parseEntity).filter((e): e is Entity => e !== null) };
+      const [total, raws] = must(await run<[number, RawEntity[]]>("entity-list", space, args));
+      return { total: Number(total), items: raws.map(parseEntity).filter((e): e is Entity => e !== null) };
     },
   };
 }
