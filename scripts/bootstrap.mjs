@@ -7,10 +7,14 @@
 //   2. Redis >= 8 (needed for VADD/VSIM): PATH, cache, or build from Debian source
 //   3. nats-server: PATH, /usr/sbin, or apt-get install
 //   3b. OpenBLAS (libopenblas0-pthread) for the offline embedding model: optional, ~3× faster
-//   4. exec `bun <script> [args]` with REDIS_SERVER_BIN / REDIS_CLI_BIN / NATS_SERVER_BIN set
+//   3c. the model's AVX-512 product kernel (services/search/embedder/dense.c), when the CPU has
+//       AVX-512 and there is a C compiler: optional, ~2× faster again
+//   4. exec `bun <script> [args]` with REDIS_SERVER_BIN / REDIS_CLI_BIN / NATS_SERVER_BIN
+//      (and EMBEDDINGS_KERNEL) set
 import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { accessSync, constants as fsc, copyFileSync, chmodSync, existsSync, mkdirSync,
-  mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+  mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir, constants as osc } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -209,6 +213,30 @@ function ensureOpenBlas() {
   if (!r.ok) log(`apt-get install libopenblas0-pthread failed; the embedding model will run ~3× slower:\n${tail(r.out)}`);
 }
 
+// ---------------------------------------------------------------- 3c. the model's kernel
+// The offline model's products with its weights run ~2.7× faster on a small AVX-512 kernel than on
+// OpenBLAS (services/search/embedder/dense.ts). Built once per source version into the cache; the
+// search service checks the CPU again before using it. Without it, OpenBLAS does the products.
+const DENSE_SOURCE = join(ROOT, "services", "search", "embedder", "dense.c");
+function ensureDenseKernel() {
+  if (process.env.EMBEDDINGS_URL || process.env.EMBEDDINGS_KERNEL !== undefined) return undefined;
+  let cpu = "";
+  try { cpu = readFileSync("/proc/cpuinfo", "utf8"); } catch {}
+  if (!/^flags\s*:.*\bavx512f\b/m.test(cpu)) return undefined;
+  const source = readFileSync(DENSE_SOURCE);
+  const out = join(CACHE, `dense-${createHash("sha256").update(source).digest("hex").slice(0, 16)}.so`);
+  if (existsSync(out)) return out;
+  const cc = which("cc") ?? which("gcc");
+  if (!cc) { log("no C compiler (cc): the embedding model's products stay on OpenBLAS"); return undefined; }
+  mkdirSync(CACHE, { recursive: true });
+  const tmp = `${out}.${process.pid}.tmp`;
+  const r = run(cc, ["-O3", "-mavx512f", "-shared", "-fPIC", "-o", tmp, DENSE_SOURCE]);
+  if (!r.ok) { rmSync(tmp, { force: true }); log(`building ${DENSE_SOURCE} failed; the embedding model's products stay on OpenBLAS:\n${tail(r.out)}`); return undefined; }
+  renameSync(tmp, out);
+  log(`built the embedding model's AVX-512 kernel: ${out}`);
+  return out;
+}
+
 // ---------------------------------------------------------------- 4. hand over
 function main() {
   const args = process.argv.slice(2);
@@ -217,8 +245,10 @@ function main() {
   const redis = ensureRedis();
   const nats = ensureNats();
   ensureOpenBlas();
+  const kernel = ensureDenseKernel();
 
   const env = { ...process.env };
+  if (kernel) env.EMBEDDINGS_KERNEL = kernel;
   if (redis.server) env.REDIS_SERVER_BIN = redis.server;
   if (redis.cli) env.REDIS_CLI_BIN = resolve(redis.cli);
   if (nats) env.NATS_SERVER_BIN = resolve(nats);

@@ -13,6 +13,7 @@ export interface EmbedderConfig {
   EMBEDDINGS_API_KEY?: string;
   EMBEDDINGS_DIMENSIONS?: number;
   EMBEDDINGS_BLAS: string;
+  EMBEDDINGS_KERNEL?: string;
   EMBEDDINGS_BATCH: number;
   EMBEDDINGS_CONCURRENCY: number;
   QUERY_CACHE_SIZE: number;
@@ -33,11 +34,10 @@ export interface Embedders {
 export async function createEmbedders(config: EmbedderConfig, log: Logger): Promise<Embedders> {
   const started = performance.now();
   const remote = !!config.EMBEDDINGS_URL;
-  const base = remote
-    ? await createOpenAiEmbedder({ url: config.EMBEDDINGS_URL!, model: config.EMBEDDINGS_MODEL, apiKey: config.EMBEDDINGS_API_KEY, dimensions: config.EMBEDDINGS_DIMENSIONS })
-    : await createUseLiteEmbedder({ blas: config.EMBEDDINGS_BLAS });
-  const blas = "blas" in base ? { blas: base.blas ?? "off (tfjs WASM kernels)" } : {};
-  log.info("embedder ready", { model: base.model, dimensions: base.dimensions, ...blas, ms: Math.round(performance.now() - started) });
+  const local = remote ? null : await createUseLiteEmbedder({ blas: config.EMBEDDINGS_BLAS, kernel: config.EMBEDDINGS_KERNEL });
+  const base = local ?? (await createOpenAiEmbedder({ url: config.EMBEDDINGS_URL!, model: config.EMBEDDINGS_MODEL, apiKey: config.EMBEDDINGS_API_KEY, dimensions: config.EMBEDDINGS_DIMENSIONS }));
+  const how = local ? { blas: local.blas ?? "off (tfjs WASM kernels)", kernel: local.kernel ?? "none (OpenBLAS)" } : {};
+  log.info("embedder ready", { model: base.model, dimensions: base.dimensions, ...how, ms: Math.round(performance.now() - started) });
   const batcher = createBatcher(base, { maxBatch: config.EMBEDDINGS_BATCH, concurrency: remote ? config.EMBEDDINGS_CONCURRENCY : 1 });
   return {
     query: cachedEmbedder(batcher.lane("query"), config.QUERY_CACHE_SIZE),

