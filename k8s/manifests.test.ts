@@ -341,6 +341,17 @@ describe("container images and docker-compose", () => {
     expect(dockerfile).toContain("npm ci --omit=dev");
   });
 
+  test("the search image carries the model's AVX-512 kernel, built from the repo's dense.c, and names it", () => {
+    const stages = dockerfile.split(/^FROM /m);
+    const kernel = stages.find((s) => /AS kernel\s*$/m.test(s));
+    const search = stages.find((s) => /^runtime AS search\s*$/m.test(s))!;
+    expect(kernel).toContain("COPY services/search/embedder/dense.c /src/dense.c");
+    expect(kernel).toMatch(/gcc .*-mavx512f .*-shared .*-o \/src\/dense\.so \/src\/dense\.c/);
+    const path = /^ENV EMBEDDINGS_KERNEL=(\S+)$/m.exec(search)?.[1];
+    expect(path).toBeDefined();
+    expect(search).toContain(`COPY --from=kernel /src/dense.so ${path}`);
+  });
+
   test("compose runs Redis 8, NATS with JetStream and every component read-only as uid 10001", () => {
     expect(compose.services.redis.image).toBe("redis:8");
     expect(compose.services.nats.command).toContain("-js");
