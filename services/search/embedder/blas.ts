@@ -10,6 +10,9 @@ export const BLAS_CANDIDATES = [
   "/usr/lib/aarch64-linux-gnu/openblas-pthread/libopenblas.so.0",
 ];
 
+/** CBLAS's enums for the calls we make. */
+export const CBLAS = { ROW_MAJOR: 101, NO_TRANS: 111, TRANS: 112 } as const;
+
 /** cblas_sgemm: C = alpha·op(A)·op(B) + beta·C. */
 export type Sgemm = (
   order: number, ta: number, tb: number, m: number, n: number, k: number,

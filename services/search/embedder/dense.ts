@@ -3,20 +3,18 @@
 // can run it.
 import { dlopen, FFIType, ptr } from "bun:ffi";
 import { readFileSync } from "node:fs";
-import type { Sgemm } from "./blas";
+import { CBLAS, type Sgemm } from "./blas";
 
 /** c (rows × n) += a (rows × k) · W (k × n), for one fixed W; a and c are row-major and dense. */
 export type WeightProduct = (rows: number, a: Float32Array, c: Float32Array) => void;
 /** Prepares the product with one weight matrix (k × n, row-major). */
 export type WeightProducts = (w: Float32Array, k: number, n: number) => WeightProduct;
 
-const ROW_MAJOR = 101;
-const NO_TRANS = 111;
 /** dense.c works on 64-column blocks. */
 const BLOCK = 64;
 
 export function blasWeightProducts(sgemm: Sgemm): WeightProducts {
-  return (w, k, n) => (rows, a, c) => sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, rows, n, k, 1, ptr(a), k, ptr(w), n, 1, ptr(c), n);
+  return (w, k, n) => (rows, a, c) => sgemm(CBLAS.ROW_MAJOR, CBLAS.NO_TRANS, CBLAS.NO_TRANS, rows, n, k, 1, ptr(a), k, ptr(w), n, 1, ptr(c), n);
 }
 
 /** The CPU's feature flags from /proc/cpuinfo (none where it cannot be read). */

@@ -10,13 +10,10 @@
 // Tokens of all texts in a call are stacked, so each dense product runs once per call; attention
 // stays within a text. Vectors match the graph's to float rounding (tested against tfjs).
 import { ptr, type Pointer } from "bun:ffi";
-import type { Sgemm } from "./blas";
+import { CBLAS, type Sgemm } from "./blas";
 import type { WeightProduct, WeightProducts } from "./dense";
 import type { LayerWeights, UseLiteWeights } from "./use-lite-weights";
 
-const ROW_MAJOR = 101;
-const NO_TRANS = 111;
-const TRANS = 112;
 const STREAM = 512;
 const FFN = 1536;
 
@@ -30,7 +27,7 @@ export type Tokenize = (text: string) => number[];
 export function createUseLiteForward(w: UseLiteWeights, sgemm: Sgemm, dense: WeightProducts, tokenize: Tokenize) {
   /** Attention's products within a text: c (m×n) = alpha·a (m×k) · b (k×n, or n×k when transposeB). */
   const product = (m: number, n: number, k: number, a: View, b: View, c: View, opts: { transposeB?: boolean; alpha?: number } = {}) =>
-    sgemm(ROW_MAJOR, NO_TRANS, opts.transposeB ? TRANS : NO_TRANS, m, n, k, opts.alpha ?? 1, address(a), a.stride, address(b), b.stride, 0, address(c), c.stride);
+    sgemm(CBLAS.ROW_MAJOR, CBLAS.NO_TRANS, opts.transposeB ? CBLAS.TRANS : CBLAS.NO_TRANS, m, n, k, opts.alpha ?? 1, address(a), a.stride, address(b), b.stride, 0, address(c), c.stride);
 
   // The products with each weight matrix, prepared once (the kernel packs its weights).
   type LayerProducts = { qkv: WeightProduct; output: WeightProduct; ffnIn: WeightProduct; ffnOut: WeightProduct; residual?: WeightProduct };
