@@ -18,10 +18,31 @@ export interface Meta {
  * the gateway more than the rest of the call).
  */
 export function rawSuccessResponse(dataJson: Uint8Array, meta: Meta, headers: Record<string, string>): Response {
-  return new Response(new Blob(['{"data":', dataJson as Uint8Array<ArrayBuffer>, `,"meta":${JSON.stringify(meta)}}`]), {
-    status: 200,
-    headers: { ...JSON_HEADERS, ...headers, "X-Request-Id": meta.request_id },
-  });
+  const parts = ['{"data":', dataJson as Uint8Array<ArrayBuffer>, `,"meta":${JSON.stringify(meta)}}`];
+  const body = dataJson.length < STREAM_FROM_BYTES ? new Blob(parts) : oneChunkStream(parts);
+  return new Response(body, { status: 200, headers: { ...JSON_HEADERS, ...headers, "X-Request-Id": meta.request_id } });
+}
+
+/**
+ * Bodies from this size go out as a stream of one chunk. Bun (1.4.5) sends a response that
+ * completes after an `await` uncorked once it is over ~15 KiB: the status line and every header's
+ * name, ": ", value and CRLF each in a send() of their own, 31 system calls for one list page
+ * (oven-sh/bun#41341). A direct stream's first write corks the socket, so headers and body leave
+ * in one sendmsg, then the chunked terminator. Measured on a page of 20 × 1 KiB memories: gateway
+ * 421 → 175 µs of CPU per page, 1,402 → 2,492 pages/s at 50 connections. Smaller bodies are
+ * corked by Bun already and keep their Content-Length.
+ */
+const STREAM_FROM_BYTES = 8 * 1024;
+
+function oneChunkStream(parts: (string | Uint8Array<ArrayBuffer>)[]): ReadableStream {
+  const bytes = Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : p)));
+  return new ReadableStream({
+    type: "direct",
+    pull(controller: { write(chunk: Uint8Array): void; end(): void }) {
+      controller.write(bytes);
+      controller.end();
+    },
+  } as never);
 }
 
 type PagePosition = Omit<PageOf<unknown>, "items">;
