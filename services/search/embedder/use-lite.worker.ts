@@ -4,7 +4,7 @@ import { BLAS_CANDIDATES, openBlas } from "./blas";
 import { blasWeightProducts, openDenseKernel } from "./dense";
 import { createUseLiteForward } from "./use-lite-forward";
 import { loadUseLite } from "./use-lite-graph";
-import { loadUseLiteWeights, useLiteTokenizer } from "./use-lite-weights";
+import { loadUseLiteWeights, readUseLiteFiles, useLiteTokenizer } from "./use-lite-weights";
 
 declare const self: Worker;
 
@@ -20,15 +20,15 @@ interface Loaded { embed: (texts: string[]) => Float32Array[]; blas: string | nu
 async function load({ blas, kernel }: WorkerInit): Promise<Loaded> {
   const library = blas === "off" ? null : openBlas(blas === "auto" ? BLAS_CANDIDATES : [blas]);
   if (blas !== "off" && blas !== "auto" && !library) throw new Error(`EMBEDDINGS_BLAS: cannot load OpenBLAS from ${blas}`);
-  if (!library) return { embed: await loadUseLite(), blas: null, kernel: null };
+  const files = readUseLiteFiles();
+  if (!library) return { embed: await loadUseLite(files), blas: null, kernel: null };
   let dense = null;
   try {
     dense = kernel ? openDenseKernel(kernel) : null;
   } catch (err) {
     throw new Error(`EMBEDDINGS_KERNEL: cannot load ${kernel}: ${(err as Error).message}`);
   }
-  const weights = loadUseLiteWeights();
-  const embed = createUseLiteForward(weights, library.sgemm, dense ?? blasWeightProducts(library.sgemm), useLiteTokenizer(weights.vocabulary));
+  const embed = createUseLiteForward(loadUseLiteWeights(files), library.sgemm, dense ?? blasWeightProducts(library.sgemm), useLiteTokenizer(files.vocabulary));
   return { embed, blas: library.path, kernel: dense ? kernel! : null };
 }
 
