@@ -1,5 +1,6 @@
 // Runs Universal Sentence Encoder lite off the service's event loop: the model is CPU-bound
-// (~5 ms per short text), which would otherwise stall every request the service is handling.
+// (2.5–12 ms per short text, depending on the path), which would otherwise stall every request
+// the service is handling.
 import { BLAS_CANDIDATES, openBlas } from "./blas";
 import { blasWeightProducts, openDenseKernel } from "./dense";
 import { createUseLiteForward } from "./use-lite-forward";
