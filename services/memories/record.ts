@@ -8,6 +8,17 @@ export interface MemoryRow {
   version: number;
 }
 
+/** A memory's own fields as the store writes them (`parent` is parent_memory_id). */
+export interface MemoryFields {
+  content: string;
+  content_type: string;
+  tier: string;
+  memory_nature: string;
+  parent: string | null;
+  external_id: string | null;
+  metadata: Record<string, unknown>;
+}
+
 /** What read_memory (lua/helpers.lua) returns: id, flat hash, tag triples, entity ids; false when absent. */
 export type RawMemory = [string, string[], string[], string[]] | false | null;
 export type RawEntity = [string, string[], number] | false | null;
@@ -48,6 +59,28 @@ export function parseMemory(raw: RawMemory): MemoryRow | null {
       entity_ids: [...entityIds].sort(),
       created_at: iso(h.created_at),
       updated_at: iso(h.updated_at),
+    },
+  };
+}
+
+/** The row of a memory just created at `createdMs` (version 1, no tags or entities yet). */
+export function newMemoryRow(id: string, f: MemoryFields, createdMs: number): MemoryRow {
+  const at = new Date(createdMs).toISOString();
+  return {
+    version: 1,
+    memory: {
+      id,
+      content: f.content,
+      content_type: f.content_type as Memory["content_type"],
+      tier: f.tier as Memory["tier"],
+      memory_nature: f.memory_nature as Memory["memory_nature"],
+      parent_memory_id: f.parent,
+      external_id: f.external_id,
+      metadata: f.metadata,
+      tags: [],
+      entity_ids: [],
+      created_at: at,
+      updated_at: at,
     },
   };
 }

@@ -43,6 +43,18 @@ async function attach(s: Space, memory: MemoryRow, tagId: string) {
   await redis.multi().sadd(ks.memoryTags(memory.memory.id), tagId).zadd(ks.tagMembers(tagId), Date.parse(memory.memory.created_at), memory.memory.id).exec();
 }
 
+describe("create", () => {
+  test("answers exactly the row a read of the memory gives back (every field, times, version)", async () => {
+    const s = space();
+    const parent = await create(s, { metadata: { nested: { list: [1, 2.5, "x"], empty: [] } } });
+    const child = await create(s, { content: "héllo 👋", content_type: "fact", tier: "long", memory_nature: "semantic", parent: parent.memory.id, external_id: "ext-1", metadata: { a: null } });
+    for (const made of [parent, child]) {
+      const [read] = await store.getMemories(s, [made.memory.id]);
+      expect(made).toEqual(read!);
+    }
+  });
+});
+
 describe("tags on memory reads", () => {
   test("sorted by name, colour null when absent, tags whose hash is gone skipped", async () => {
     const s = space();

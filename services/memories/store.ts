@@ -3,7 +3,7 @@ import { keyspace, type Space } from "../kit/keyspace";
 import type { ListMemoriesInput } from "../contract/memories";
 import type { Entity } from "../contract/entities";
 import { layoutArgs, luaPrelude } from "./layout";
-import { foldName, parseEntity, parseMemories, parseMemory, type MemoryRow, type RawEntity, type RawMemory } from "./record";
+import { foldName, newMemoryRow, parseEntity, parseMemories, parseMemory, type MemoryFields, type MemoryRow, type RawEntity, type RawMemory } from "./record";
 
 /**
  * The only code of the memories service that touches Redis. Every write is one Lua script (lua/*.lua)
@@ -29,15 +29,7 @@ export class Conflict {
   ) {}
 }
 
-export interface MemoryFields {
-  content: string;
-  content_type: string;
-  tier: string;
-  memory_nature: string;
-  parent: string | null;
-  external_id: string | null;
-  metadata: Record<string, unknown>;
-}
+export type { MemoryFields } from "./record";
 
 export interface EntityFields {
   name: string;
@@ -123,8 +115,8 @@ export function createMemoryStore(redis: Redis) {
   return {
     async createMemory(space: Space, id: string, f: MemoryFields, maxDepth: number): Promise<MemoryRow | Conflict> {
       const args = [id, f.content, f.content_type, f.tier, f.memory_nature, f.parent ?? "", f.external_id ?? "", JSON.stringify(f.metadata), maxDepth];
-      const r = await run<RawMemory>("create", space, args);
-      return r instanceof Conflict ? r : parseMemory(r)!;
+      const created = await run<number>("create", space, args);
+      return created instanceof Conflict ? created : newMemoryRow(id, f, created);
     },
 
     async getMemories(space: Space, ids: string[]): Promise<(MemoryRow | null)[]> {

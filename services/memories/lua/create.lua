@@ -1,6 +1,7 @@
 -- Create a memory: record + every index in one step.
 -- A: id, content, content_type, tier, memory_nature, parent ('' = root), external_id ('' = none), metadata (JSON), max depth
--- Returns read_memory(id).
+-- Returns the creation time (ms): the caller has every other field, and reading the record back
+-- (1 KiB of content through Lua and cjson) was a third of the script's time.
 local id, parent, ext = A[1], A[6], A[7]
 local max_depth = tonumber(A[9])
 if parent ~= '' then
@@ -25,4 +26,4 @@ if parent ~= '' then
 else
   redis.call('ZADD', K.roots, now, id)
 end
-return read_memory(id)
+return now
