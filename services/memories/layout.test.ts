@@ -1,41 +1,51 @@
-import { expect, test } from "bun:test";
-import { keyspace } from "../kit/keyspace";
-import { LAYOUT_SIZE, layoutArgs, luaPrelude } from "./layout";
+import { beforeAll, expect, test } from "bun:test";
+import type Redis from "ioredis";
+import { privateRedis } from "../../scripts/stack/test-redis";
+import { keyspace, type Space } from "../kit/keyspace";
+import { luaKeyspace, slotArg } from "./layout";
 
-test("the layout rebuilds exactly the keyspace's key names", () => {
-  const space = { tenant: "acme", env: "test" } as const;
+/** The generated key templates, run in a real Redis, against keyspace.ts itself. */
+const db = privateRedis("memories-layout");
+let redis: Redis;
+beforeAll(async () => {
+  redis = await db.connect();
+  const lib = [
+    "#!lua name=layout_test",
+    luaKeyspace(),
+    "redis.register_function{ function_name = 'layout_keys', flags = { 'no-writes' }, callback = function(keys, args)",
+    "  set_slot(args[1])",
+    "  local id = args[2]",
+    "  return { K.created, K.updated, K.roots, K.ext, K.entNames, K.entCreated, K.memory(id), K.tags(id), K.kids(id), K.ents(id),",
+    "    K.tag(id), K.tagMembers(id), K.entity(id), K.entMembers(id), K.content_type(id), K.tier(id), K.memory_nature(id) }",
+    "end }",
+  ].join("\n");
+  await redis.call("FUNCTION", "LOAD", "REPLACE", lib);
+});
+
+const expected = (space: Space, id: string) => {
   const ks = keyspace(space);
-  const args = layoutArgs(space);
-  expect(args.length).toBe(LAYOUT_SIZE);
-  expect(args.slice(0, 6)).toEqual([ks.byCreated, ks.byUpdated, ks.roots, ks.externalIds, ks.entityNames, ks.entitiesByCreated]);
-  const tpl = (i: number) => (id: string) => args[i]! + id + args[i + 1]!;
-  expect(tpl(6)("abc")).toBe(ks.memory("abc"));
-  expect(tpl(8)("abc")).toBe(ks.memoryTags("abc"));
-  expect(tpl(10)("abc")).toBe(ks.memoryKids("abc"));
-  expect(tpl(12)("abc")).toBe(ks.memoryEntities("abc"));
-  expect(tpl(14)("abc")).toBe(ks.tag("abc"));
-  expect(tpl(16)("abc")).toBe(ks.tagMembers("abc"));
-  expect(tpl(18)("abc")).toBe(ks.entity("abc"));
-  expect(tpl(20)("abc")).toBe(ks.entityMembers("abc"));
-  expect(tpl(22)("fact")).toBe(ks.byField("content_type", "fact"));
-  expect(tpl(24)("long")).toBe(ks.byField("tier", "long"));
-  expect(tpl(26)("semantic")).toBe(ks.byField("memory_nature", "semantic"));
-  // Every key of the tenant shares its hash tag (one cluster slot).
-  for (const a of args) if (a.includes("{")) expect(a).toContain("{acme:test}");
+  return [
+    ks.byCreated, ks.byUpdated, ks.roots, ks.externalIds, ks.entityNames, ks.entitiesByCreated,
+    ks.memory(id), ks.memoryTags(id), ks.memoryKids(id), ks.memoryEntities(id), ks.tag(id), ks.tagMembers(id),
+    ks.entity(id), ks.entityMembers(id), ks.byField("content_type", id), ks.byField("tier", id), ks.byField("memory_nature", id),
+  ];
+};
+
+test("the Lua key templates build exactly keyspace.ts' key names, for any tenant and environment", async () => {
+  for (const space of [{ tenant: "acme", env: "test" }, { tenant: "live:acme", env: "live" }, { tenant: "a{b}", env: "live" }] as Space[]) {
+    const id = crypto.randomUUID();
+    expect(await redis.fcall("layout_keys", 0, slotArg(space), id)).toEqual(expected(space, id));
+  }
 });
 
-test("the prelude reads the layout positions the arguments use", () => {
-  const lua = luaPrelude();
-  expect(lua).toContain("K.created = ARGV[1]");
-  expect(lua).toContain("K.memory = tpl(7)");
-  expect(lua).toContain("K.memory_nature = tpl(27)");
-  expect(lua).toContain(`for i = ${LAYOUT_SIZE + 1}, #ARGV do`);
+test("every key of a call carries the tenant's hash tag (one cluster slot)", async () => {
+  const keys = (await redis.fcall("layout_keys", 0, slotArg({ tenant: "acme", env: "test" }), "x")) as string[];
+  for (const k of keys) expect(k).toContain("{acme:test}");
 });
 
-test("layouts are kept per tenant and environment, never mixed up", () => {
-  const a = layoutArgs({ tenant: "acme", env: "live" });
-  expect(layoutArgs({ tenant: "acme", env: "live" })).toBe(a);
-  expect(layoutArgs({ tenant: "acme", env: "test" })[0]).toBe(keyspace({ tenant: "acme", env: "test" }).byCreated);
-  expect(layoutArgs({ tenant: "live:acme", env: "live" })[0]).toBe(keyspace({ tenant: "live:acme", env: "live" }).byCreated);
-  expect(a[0]).toBe(keyspace({ tenant: "acme", env: "live" }).byCreated);
+test("the slot is per call: two tenants in a row never mix", async () => {
+  const a = (await redis.fcall("layout_keys", 0, slotArg({ tenant: "a", env: "live" }), "1")) as string[];
+  const b = (await redis.fcall("layout_keys", 0, slotArg({ tenant: "b", env: "live" }), "1")) as string[];
+  expect(a).toEqual(expected({ tenant: "a", env: "live" }, "1"));
+  expect(b).toEqual(expected({ tenant: "b", env: "live" }, "1"));
 });

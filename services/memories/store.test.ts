@@ -43,6 +43,27 @@ async function attach(s: Space, memory: MemoryRow, tagId: string) {
   await redis.multi().sadd(ks.memoryTags(memory.memory.id), tagId).zadd(ks.tagMembers(tagId), Date.parse(memory.memory.created_at), memory.memory.id).exec();
 }
 
+describe("the scripts' function library", () => {
+  test("is loaded by the first calls (concurrent ones all succeed) and again when Redis has lost it", async () => {
+    await redis.call("FUNCTION", "FLUSH");
+    const s = space();
+    const fresh = createMemoryStore(redis);
+    const made = await Promise.all(Array.from({ length: 10 }, () => fresh.createMemory(s, crypto.randomUUID(), fields(), 64)));
+    expect(made.every((r) => !(r instanceof Conflict))).toBe(true);
+    const libraries = (await redis.call("FUNCTION", "LIST")) as unknown[][];
+    expect(libraries.length).toBe(1);
+    await redis.call("FUNCTION", "FLUSH"); // e.g. a Redis restarted without its data
+    const { total } = await fresh.listMemories(s, { limit: 50, offset: 0, sort: "created_at", order: "desc" });
+    expect(total).toBe(10);
+  });
+
+  test("a script error that is not a missing library is not retried", async () => {
+    const s = space();
+    await redis.set(keyspace(s).byCreated, "not a sorted set");
+    await expect(store.listMemories(s, { limit: 50, offset: 0, sort: "created_at", order: "desc" })).rejects.toThrow(/WRONGTYPE/);
+  });
+});
+
 describe("create", () => {
   test("answers exactly the row a read of the memory gives back (every field, times, version)", async () => {
     const s = space();

@@ -2,7 +2,8 @@ import type Redis from "ioredis";
 import { keyspace, type Space } from "../kit/keyspace";
 import type { ListMemoriesInput } from "../contract/memories";
 import type { Entity } from "../contract/entities";
-import { layoutArgs, luaPrelude } from "./layout";
+import { slotArg } from "./layout";
+import { memoriesLibrary, type ScriptName } from "./library";
 import { foldName, newMemoryRow, parseEntity, parseMemories, parseMemory, type MemoryFields, type MemoryRow, type RawEntity, type RawMemory } from "./record";
 
 /**
@@ -45,37 +46,6 @@ export type MemoryFilter = Omit<ListMemoriesInput, "limit" | "offset" | "sort" |
   order: "asc" | "desc";
 };
 
-const SCRIPTS = {
-  create: false,
-  update: false,
-  delete: false,
-  get: true,
-  ancestors: true,
-  list: true,
-  "entity-create": false,
-  "entity-update": false,
-  "entity-delete": false,
-  "entity-link": false,
-  "entity-unlink": false,
-  "entity-get": true,
-  "entity-list": true,
-} as const;
-type ScriptName = keyof typeof SCRIPTS;
-
-const read = (name: string) => Bun.file(new URL(`./lua/${name}.lua`, import.meta.url)).text();
-const HELPERS = await read("helpers");
-const SOURCES = Object.fromEntries(await Promise.all(Object.keys(SCRIPTS).map(async (n) => [n, await read(n)] as const))) as Record<ScriptName, string>;
-
-const commandName = (name: ScriptName) => `mem_${name.replace("-", "_")}`;
-
-/**
- * Every script answers with one JSON string (Redis' cjson) instead of nested RESP arrays: ioredis
- * decodes each element of a nested reply in JavaScript, which was ~70% of this service's CPU for a
- * page of 20 memories; JSON.parse of the same answer is ~20 µs. Refusals stay Redis errors.
- */
-const answeringJson = (body: string) =>
-  `local function main()\n${body}\nend\nlocal r = main()\nif type(r) == 'table' and r.err then return r end\nreturn cjson.encode(r)\n`;
-
 /**
  * cjson writes an empty Lua table as `{}`. The scripts answer only lists (a hash comes as its flat
  * field/value list, metadata as a JSON string), so every object in an answer is an empty list.
@@ -88,17 +58,30 @@ function emptyTablesAsLists(x: unknown): unknown {
 const CONFLICT_RE = /^CONFLICT (\w+)(?: (.*))?$/;
 const NAME_KEY = (type: string, folded: string) => `${type}:${folded}`;
 
+const FUNCTION_MISSING_RE = /function not found/i;
+
 export function createMemoryStore(redis: Redis) {
-  const prelude = luaPrelude();
-  for (const [name, readOnly] of Object.entries(SCRIPTS) as [ScriptName, boolean][]) {
-    redis.defineCommand(commandName(name), { numberOfKeys: 1, lua: prelude + HELPERS + answeringJson(SOURCES[name]), readOnly });
-  }
+  const library = memoriesLibrary();
+  let loading: Promise<unknown> | null = null;
+  /** Loads the library into a Redis that lacks it (first use, a fresh or flushed Redis); calls that miss it together share one load. */
+  const load = () =>
+    (loading ??= redis.call("FUNCTION", "LOAD", "REPLACE", library.text).finally(() => {
+      loading = null;
+    }));
+  const call = (name: ScriptName, space: Space, args: (string | number)[]) =>
+    redis.fcall(library.functionName(name), 1, keyspace(space).byCreated, slotArg(space), ...args) as Promise<string>;
 
   /** Runs a script for one tenant+environment; an expected refusal comes back as a Conflict. */
   async function run<T>(name: ScriptName, space: Space, args: (string | number)[]): Promise<T | Conflict> {
-    const command = (redis as unknown as Record<string, (...a: unknown[]) => Promise<T>>)[commandName(name)]!;
     try {
-      const answer = (await command.call(redis, keyspace(space).byCreated, ...layoutArgs(space), ...args)) as unknown as string;
+      let answer: string;
+      try {
+        answer = await call(name, space, args);
+      } catch (err) {
+        if (!FUNCTION_MISSING_RE.test((err as Error).message ?? "")) throw err;
+        await load();
+        answer = await call(name, space, args);
+      }
       return emptyTablesAsLists(JSON.parse(answer)) as T;
     } catch (err) {
       const m = CONFLICT_RE.exec((err as Error).message ?? "");
