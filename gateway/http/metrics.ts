@@ -21,24 +21,29 @@ export function createMetrics() {
     registers: [registry],
   });
   // Label lookups hash the label set on every call; keep the bound children per series instead.
-  const series = new Map<string, { count: Counter.Internal; time: Histogram.Internal<string> }>();
+  const http = boundPerSeries((labels: { method: string; route: string; status: string }) => ({ count: requests.labels(labels), time: latency.labels(labels) }));
+  const nats = boundPerSeries((labels: { subject: string; outcome: string }) => natsLatency.labels(labels));
   return {
     registry,
     observeHttp(method: string, route: string, status: number, seconds: number) {
-      const id = `${method} ${route} ${status}`;
-      let s = series.get(id);
-      if (!s) {
-        const labels = { method, route, status: String(status) };
-        s = { count: requests.labels(labels), time: latency.labels(labels) };
-        series.set(id, s);
-      }
+      const s = http(`${method} ${route} ${status}`, () => ({ method, route, status: String(status) }));
       s.count.inc();
       s.time.observe(seconds);
       if (status === 429) rateLimited.inc();
     },
     observeNats(subject: string, ms: number, outcome: string) {
-      natsLatency.observe({ subject, outcome }, ms / 1000);
+      nats(`${subject} ${outcome}`, () => ({ subject, outcome })).observe(ms / 1000);
     },
+  };
+}
+
+/** One bound child per series id, made from its labels the first time the id is seen. */
+function boundPerSeries<L, C>(bind: (labels: L) => C): (id: string, labels: () => L) => C {
+  const bound = new Map<string, C>();
+  return (id, labels) => {
+    let child = bound.get(id);
+    if (child === undefined) bound.set(id, (child = bind(labels())));
+    return child;
   };
 }
 
