@@ -6,10 +6,11 @@ interface ProtocolWithFlush {
 
 /**
  * nats.js writes its outbound buffer to the socket at the end of every microtask checkpoint, so a
- * process answering many requests makes one `write()` per message: under load ~15% of a service's
- * CPU. Deferring that flush to the end of the event-loop turn (`setImmediate`) sends everything
+ * process answering many requests makes about one `write()` per message. Deferring that flush to the
+ * end of the event-loop turn (`setImmediate`, as ioredis' auto-pipelining does) sends everything
  * published while handling one batch of socket events in one write; nothing waits longer than the
- * turn. `flushPending` is nats.js' own internal (2.x); when it is not there this changes nothing
+ * turn. Measured under the 50-connection GET load: ~13 µs less CPU per request across the gateway,
+ * the memories service and NATS, p99 19 → 15 ms. `flushPending` is nats.js' own internal (2.x); when it is not there this changes nothing
  * and answers false (the caller logs it), so an upgrade cannot break publishing.
  */
 export function coalesceWritesPerTurn(nc: NatsConnection): boolean {

@@ -1,4 +1,5 @@
--- Shared helpers, prepended (after the generated key layout `K` and the argument list `A`) to every script.
+-- Shared helpers, defined once in the function library (library.ts), after the key templates `K` (layout.ts)
+-- and before the scripts, which receive their own arguments as `A`.
 
 local function now_ms()
   local t = redis.call('TIME')
