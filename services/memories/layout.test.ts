@@ -1,8 +1,8 @@
 import { beforeAll, expect, test } from "bun:test";
 import type Redis from "ioredis";
 import { privateRedis } from "../../scripts/stack/test-redis";
-import { keyspace, type Space } from "../kit/keyspace";
-import { luaKeyspace, slotArg } from "./layout";
+import { keyspace, slot, type Space } from "../kit/keyspace";
+import { luaKeyspace } from "./layout";
 
 /** The generated key templates, run in a real Redis, against keyspace.ts itself. */
 const db = privateRedis("memories-layout");
@@ -34,18 +34,18 @@ const expected = (space: Space, id: string) => {
 test("the Lua key templates build exactly keyspace.ts' key names, for any tenant and environment", async () => {
   for (const space of [{ tenant: "acme", env: "test" }, { tenant: "live:acme", env: "live" }, { tenant: "a{b}", env: "live" }] as Space[]) {
     const id = crypto.randomUUID();
-    expect(await redis.fcall("layout_keys", 0, slotArg(space), id)).toEqual(expected(space, id));
+    expect(await redis.fcall("layout_keys", 0, slot(space), id)).toEqual(expected(space, id));
   }
 });
 
 test("every key of a call carries the tenant's hash tag (one cluster slot)", async () => {
-  const keys = (await redis.fcall("layout_keys", 0, slotArg({ tenant: "acme", env: "test" }), "x")) as string[];
+  const keys = (await redis.fcall("layout_keys", 0, slot({ tenant: "acme", env: "test" }), "x")) as string[];
   for (const k of keys) expect(k).toContain("{acme:test}");
 });
 
 test("the slot is per call: two tenants in a row never mix", async () => {
-  const a = (await redis.fcall("layout_keys", 0, slotArg({ tenant: "a", env: "live" }), "1")) as string[];
-  const b = (await redis.fcall("layout_keys", 0, slotArg({ tenant: "b", env: "live" }), "1")) as string[];
+  const a = (await redis.fcall("layout_keys", 0, slot({ tenant: "a", env: "live" }), "1")) as string[];
+  const b = (await redis.fcall("layout_keys", 0, slot({ tenant: "b", env: "live" }), "1")) as string[];
   expect(a).toEqual(expected({ tenant: "a", env: "live" }, "1"));
   expect(b).toEqual(expected({ tenant: "b", env: "live" }, "1"));
 });

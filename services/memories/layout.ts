@@ -60,6 +60,3 @@ export function luaKeyspace(): string {
   for (const [name, template] of Object.entries(PER_ID)) lines.push(`K.${name} = function(id) return ${luaConcat(template)} end`);
   return lines.join("\n") + "\n";
 }
-
-/** What a call passes as its first argument: the tenant's hash tag, which `set_slot` receives. */
-export const slotArg = (space: Space): string => slot(space);

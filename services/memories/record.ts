@@ -44,44 +44,39 @@ export function parseMemory(raw: RawMemory): MemoryRow | null {
   const tags: Memory["tags"] = [];
   for (let i = 0; i < tagTriples.length; i += 3) tags.push({ id: tagTriples[i]!, name: tagTriples[i + 1]!, color: tagTriples[i + 2] || null });
   tags.sort(byNameThenId);
-  return {
-    version: Number(h.v ?? 0),
-    memory: {
-      id,
-      content: h.content ?? "",
-      content_type: h.content_type as Memory["content_type"],
-      tier: h.tier as Memory["tier"],
-      memory_nature: h.memory_nature as Memory["memory_nature"],
-      parent_memory_id: h.parent || null,
-      external_id: h.external_id ?? null,
-      metadata: h.metadata ? (JSON.parse(h.metadata) as Record<string, unknown>) : {},
-      tags,
-      entity_ids: [...entityIds].sort(),
-      created_at: iso(h.created_at),
-      updated_at: iso(h.updated_at),
-    },
+  const fields: MemoryFields = {
+    content: h.content ?? "",
+    content_type: h.content_type!,
+    tier: h.tier!,
+    memory_nature: h.memory_nature!,
+    parent: h.parent || null,
+    external_id: h.external_id ?? null,
+    metadata: h.metadata ? (JSON.parse(h.metadata) as Record<string, unknown>) : {},
   };
+  return { version: Number(h.v ?? 0), memory: memoryOf(id, fields, tags, [...entityIds].sort(), iso(h.created_at), iso(h.updated_at)) };
 }
 
 /** The row of a memory just created at `createdMs` (version 1, no tags or entities yet). */
 export function newMemoryRow(id: string, f: MemoryFields, createdMs: number): MemoryRow {
   const at = new Date(createdMs).toISOString();
+  return { version: 1, memory: memoryOf(id, f, [], [], at, at) };
+}
+
+/** The API shape of a memory from its own fields and its links. */
+function memoryOf(id: string, f: MemoryFields, tags: Memory["tags"], entityIds: string[], createdAt: string, updatedAt: string): Memory {
   return {
-    version: 1,
-    memory: {
-      id,
-      content: f.content,
-      content_type: f.content_type as Memory["content_type"],
-      tier: f.tier as Memory["tier"],
-      memory_nature: f.memory_nature as Memory["memory_nature"],
-      parent_memory_id: f.parent,
-      external_id: f.external_id,
-      metadata: f.metadata,
-      tags: [],
-      entity_ids: [],
-      created_at: at,
-      updated_at: at,
-    },
+    id,
+    content: f.content,
+    content_type: f.content_type as Memory["content_type"],
+    tier: f.tier as Memory["tier"],
+    memory_nature: f.memory_nature as Memory["memory_nature"],
+    parent_memory_id: f.parent,
+    external_id: f.external_id,
+    metadata: f.metadata,
+    tags,
+    entity_ids: entityIds,
+    created_at: createdAt,
+    updated_at: updatedAt,
   };
 }
 

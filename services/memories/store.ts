@@ -1,8 +1,7 @@
 import type Redis from "ioredis";
-import { keyspace, type Space } from "../kit/keyspace";
+import { keyspace, slot, type Space } from "../kit/keyspace";
 import type { ListMemoriesInput } from "../contract/memories";
 import type { Entity } from "../contract/entities";
-import { slotArg } from "./layout";
 import { memoriesLibrary, type ScriptName } from "./library";
 import { foldName, newMemoryRow, parseEntity, parseMemories, parseMemory, type MemoryFields, type MemoryRow, type RawEntity, type RawMemory } from "./record";
 
@@ -68,21 +67,23 @@ export function createMemoryStore(redis: Redis) {
     (loading ??= redis.call("FUNCTION", "LOAD", "REPLACE", library.text).finally(() => {
       loading = null;
     }));
-  const call = (name: ScriptName, space: Space, args: (string | number)[]) =>
-    redis.fcall(library.functionName(name), 1, keyspace(space).byCreated, slotArg(space), ...args) as Promise<string>;
+  const fcall = (name: ScriptName, space: Space, args: (string | number)[]) =>
+    redis.fcall(library.functionName(name), 1, keyspace(space).byCreated, slot(space), ...args) as Promise<string>;
+  /** One script call; a Redis without the library (fresh, restarted, flushed) gets it and the call is made again. */
+  const call = async (name: ScriptName, space: Space, args: (string | number)[]) => {
+    try {
+      return await fcall(name, space, args);
+    } catch (err) {
+      if (!FUNCTION_MISSING_RE.test((err as Error).message ?? "")) throw err;
+      await load();
+      return await fcall(name, space, args);
+    }
+  };
 
   /** Runs a script for one tenant+environment; an expected refusal comes back as a Conflict. */
   async function run<T>(name: ScriptName, space: Space, args: (string | number)[]): Promise<T | Conflict> {
     try {
-      let answer: string;
-      try {
-        answer = await call(name, space, args);
-      } catch (err) {
-        if (!FUNCTION_MISSING_RE.test((err as Error).message ?? "")) throw err;
-        await load();
-        answer = await call(name, space, args);
-      }
-      return emptyTablesAsLists(JSON.parse(answer)) as T;
+      return emptyTablesAsLists(JSON.parse(await call(name, space, args))) as T;
     } catch (err) {
       const m = CONFLICT_RE.exec((err as Error).message ?? "");
       if (m) return new Conflict(m[1] as ConflictCode, m[2] ? m[2].split(",") : []);
