@@ -44,7 +44,7 @@ export const MemoryEvent = T.Object({
 });
 export type MemoryEvent = Static<typeof MemoryEvent>;
 
-/** The snapshot of a memory as the API returns it, at a given version (-1 = unknown). */
+/** The snapshot of a memory as the API returns it, at a given version (-1 = unknown). Link ids sorted, whoever builds it. */
 export const snapshotOfMemory = (m: Memory, version: number): MemorySnapshot => ({
   id: m.id,
   content: m.content,
@@ -54,7 +54,7 @@ export const snapshotOfMemory = (m: Memory, version: number): MemorySnapshot => 
   parent_memory_id: m.parent_memory_id,
   external_id: m.external_id,
   metadata: m.metadata,
-  tag_ids: m.tags.map((t) => t.id),
+  tag_ids: m.tags.map((t) => t.id).sort(),
   entity_ids: m.entity_ids,
   created_at: m.created_at,
   updated_at: m.updated_at,

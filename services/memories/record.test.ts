@@ -29,7 +29,7 @@ test("parseMemory: nulls for absent parent/external_id, tags sorted by name, ent
     created_at: "2023-11-14T22:13:20.000Z",
     updated_at: "2023-11-14T22:13:20.123Z",
   });
-  expect(toSnapshot(row)).toMatchObject({ id: "m1", tag_ids: ["t1", "t3", "t2"], entity_ids: ["e1", "e2"], version: 7 });
+  expect(toSnapshot(row)).toMatchObject({ id: "m1", tag_ids: ["t1", "t2", "t3"], entity_ids: ["e1", "e2"], version: 7 });
   expect(parseMemory(null)).toBeNull();
 });
 

@@ -1,6 +1,9 @@
 import type { Memory } from "../contract/memories";
 import type { Entity } from "../contract/entities";
 import { snapshotOfMemory, type MemorySnapshot } from "../contract/events";
+import { hashOfPairs, isoOfMs, readMemoryHash, type MemoryFields } from "../kit/memory-hash";
+
+export type { MemoryFields } from "../kit/memory-hash";
 
 /** A memory as read from Redis: the public shape plus its version counter `v`. */
 export interface MemoryRow {
@@ -8,28 +11,9 @@ export interface MemoryRow {
   version: number;
 }
 
-/** A memory's own fields as the store writes them (`parent` is parent_memory_id). */
-export interface MemoryFields {
-  content: string;
-  content_type: string;
-  tier: string;
-  memory_nature: string;
-  parent: string | null;
-  external_id: string | null;
-  metadata: Record<string, unknown>;
-}
-
 /** What read_memory (lua/helpers.lua) returns: id, flat hash, tag triples, entity ids; false when absent. */
 export type RawMemory = [string, string[], string[], string[]] | false | null;
 export type RawEntity = [string, string[], number] | false | null;
-
-const hashOf = (flat: string[]): Record<string, string> => {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < flat.length; i += 2) out[flat[i]!] = flat[i + 1]!;
-  return out;
-};
-
-const iso = (ms: string | undefined) => new Date(Number(ms)).toISOString();
 
 const byNameThenId = (a: { id: string; name: string }, b: { id: string; name: string }) => {
   const x = a.name.toLowerCase();
@@ -40,20 +24,11 @@ const byNameThenId = (a: { id: string; name: string }, b: { id: string; name: st
 export function parseMemory(raw: RawMemory): MemoryRow | null {
   if (!raw) return null;
   const [id, flat, tagTriples, entityIds] = raw;
-  const h = hashOf(flat);
+  const stored = readMemoryHash(hashOfPairs(flat));
   const tags: Memory["tags"] = [];
   for (let i = 0; i < tagTriples.length; i += 3) tags.push({ id: tagTriples[i]!, name: tagTriples[i + 1]!, color: tagTriples[i + 2] || null });
   tags.sort(byNameThenId);
-  const fields: MemoryFields = {
-    content: h.content ?? "",
-    content_type: h.content_type!,
-    tier: h.tier!,
-    memory_nature: h.memory_nature!,
-    parent: h.parent || null,
-    external_id: h.external_id ?? null,
-    metadata: h.metadata ? (JSON.parse(h.metadata) as Record<string, unknown>) : {},
-  };
-  return { version: Number(h.v ?? 0), memory: memoryOf(id, fields, tags, [...entityIds].sort(), iso(h.created_at), iso(h.updated_at)) };
+  return { version: stored.version, memory: memoryOf(id, stored.fields, tags, [...entityIds].sort(), stored.createdAt, stored.updatedAt) };
 }
 
 /** The row of a memory just created at `createdMs` (version 1, no tags or entities yet). */
@@ -85,7 +60,7 @@ export const parseMemories = (raws: RawMemory[]): MemoryRow[] => raws.map(parseM
 export function parseEntity(raw: RawEntity): Entity | null {
   if (!raw) return null;
   const [id, flat, count] = raw;
-  const h = hashOf(flat);
+  const h = hashOfPairs(flat);
   return {
     id,
     name: h.name ?? "",
@@ -93,8 +68,8 @@ export function parseEntity(raw: RawEntity): Entity | null {
     description: h.description ?? null,
     metadata: h.metadata ? (JSON.parse(h.metadata) as Record<string, unknown>) : {},
     memory_count: Number(count),
-    created_at: iso(h.created_at),
-    updated_at: iso(h.updated_at),
+    created_at: isoOfMs(h.created_at),
+    updated_at: isoOfMs(h.updated_at),
   };
 }
 

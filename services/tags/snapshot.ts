@@ -1,4 +1,5 @@
 import type { MemorySnapshot } from "../contract/events";
+import { readMemoryHash } from "../kit/memory-hash";
 
 /** One memory as read in one MULTI: its hash and both link sets, so the three agree with `v`. */
 export interface MemoryRaw {
@@ -8,37 +9,22 @@ export interface MemoryRaw {
   entityIds: string[];
 }
 
-const iso = (ms: string | undefined) => new Date(Number(ms ?? 0)).toISOString();
-
-function parseMetadata(raw: string | undefined): Record<string, unknown> {
-  if (!raw) return {};
-  try {
-    const v = JSON.parse(raw) as unknown;
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-/**
- * The memory hash (fields documented in kit/keyspace.ts, written by the memories service) → the
- * snapshot events and the search index carry. Empty `parent` / `external_id` mean none.
- */
+/** The memory hash (read as the memories service reads it) → the snapshot events and the search index carry. */
 export function toSnapshot(m: MemoryRaw): MemorySnapshot {
-  const h = m.hash;
+  const { fields: f, createdAt, updatedAt, version } = readMemoryHash(m.hash);
   return {
     id: m.id,
-    content: h.content ?? "",
-    content_type: h.content_type ?? "",
-    tier: h.tier ?? "",
-    memory_nature: h.memory_nature ?? "",
-    parent_memory_id: h.parent || null,
-    external_id: h.external_id || null,
-    metadata: parseMetadata(h.metadata),
+    content: f.content,
+    content_type: f.content_type,
+    tier: f.tier,
+    memory_nature: f.memory_nature,
+    parent_memory_id: f.parent,
+    external_id: f.external_id,
+    metadata: f.metadata,
     tag_ids: [...m.tagIds].sort(),
     entity_ids: [...m.entityIds].sort(),
-    created_at: iso(h.created_at),
-    updated_at: iso(h.updated_at),
-    version: Number(h.v ?? 0) || 0,
+    created_at: createdAt,
+    updated_at: updatedAt,
+    version,
   };
 }
