@@ -44,7 +44,10 @@ export const MemoryEvent = T.Object({
 });
 export type MemoryEvent = Static<typeof MemoryEvent>;
 
-/** The snapshot of a memory as the API returns it, at a given version (-1 = unknown). Link ids sorted, whoever builds it. */
+/**
+ * The snapshot of a memory as the API returns it, at a given version (-1 = unknown). Tag ids sorted
+ * (the API lists tags by name), as the tags service's snapshots have them; entity ids come sorted.
+ */
 export const snapshotOfMemory = (m: Memory, version: number): MemorySnapshot => ({
   id: m.id,
   content: m.content,

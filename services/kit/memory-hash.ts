@@ -33,8 +33,8 @@ export function hashOfPairs(flat: string[]): Record<string, string> {
 
 export const isoOfMs = (ms: string | undefined) => new Date(Number(ms ?? 0)).toISOString();
 
-/** Metadata is a JSON object; anything else stored there reads as `{}` rather than breaking the memory's shape. */
-function parseMetadata(raw: string | undefined): Record<string, unknown> {
+/** Stored metadata (of a memory or an entity) is a JSON object; anything else reads as `{}` rather than breaking the shape. */
+export function parseMetadata(raw: string | undefined): Record<string, unknown> {
   if (!raw) return {};
   try {
     const v = JSON.parse(raw) as unknown;

@@ -1,7 +1,7 @@
 import type { Memory } from "../contract/memories";
 import type { Entity } from "../contract/entities";
 import { snapshotOfMemory, type MemorySnapshot } from "../contract/events";
-import { hashOfPairs, isoOfMs, readMemoryHash, type MemoryFields } from "../kit/memory-hash";
+import { hashOfPairs, isoOfMs, parseMetadata, readMemoryHash, type MemoryFields } from "../kit/memory-hash";
 
 export type { MemoryFields } from "../kit/memory-hash";
 
@@ -66,7 +66,7 @@ export function parseEntity(raw: RawEntity): Entity | null {
     name: h.name ?? "",
     type: h.type as Entity["type"],
     description: h.description ?? null,
-    metadata: h.metadata ? (JSON.parse(h.metadata) as Record<string, unknown>) : {},
+    metadata: parseMetadata(h.metadata),
     memory_count: Number(count),
     created_at: isoOfMs(h.created_at),
     updated_at: isoOfMs(h.updated_at),
