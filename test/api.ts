@@ -14,7 +14,7 @@ export function apiClient(baseUrl: string, key?: string) {
         ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
         ...headers,
       },
-      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+      body: body === undefined ? undefined : typeof body === "string" || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body),
     });
     const text = await res.text();
     let parsed: unknown = text;

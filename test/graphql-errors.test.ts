@@ -137,6 +137,9 @@ describe("request errors are VALIDATION_ERROR with details (HTTP 400)", () => {
     expect(bad.status).toBe(400);
     expect((await bad.json()).errors[0].extensions).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "body", constraint: "json" } });
     expect(bad.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
+    const lone = await post('{"query":"{ memories { total } }","variables":{"c":"\\ud800"}}');
+    expect(lone.status).toBe(400);
+    expect((await lone.json()).errors[0].extensions).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "variables.c", constraint: "unicode" } });
   });
 
   test("a bad variable value names the field as REST does", async () => {

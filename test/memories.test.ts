@@ -183,6 +183,20 @@ describe("POST /v1/memories", () => {
     expectError(await api.raw("POST", "/v1/memories", "[1]"), 400, "VALIDATION_ERROR", "Request body must be a JSON object", { field: "body", constraint: "type" });
   });
 
+  test("text that is not Unicode is refused, not stored altered (invalid UTF-8, lone surrogate escapes)", async () => {
+    const before = (await api.get("/v1/memories?limit=1")).body.meta.total;
+    const enc = new TextEncoder();
+    const notUtf8 = new Uint8Array([...enc.encode('{"content":"caf'), 0xe9, ...enc.encode('"}')]); // Latin-1 é
+    expectError(await api.raw("POST", "/v1/memories", notUtf8), 400, "VALIDATION_ERROR", "Request body is not valid UTF-8", { field: "body", constraint: "utf8" });
+    expectError(await api.raw("POST", "/v1/memories", '{"content":"half an emoji \\ud83e"}'), 400, "VALIDATION_ERROR", "content contains an unpaired UTF-16 surrogate, which is not Unicode text", {
+      field: "content",
+      constraint: "unicode",
+    });
+    const nested = await api.raw("POST", "/v1/memories", '{"content":"x","metadata":{"notes":["ok","\\udc00"]}}');
+    expectError(nested, 400, "VALIDATION_ERROR", "metadata.notes.1 contains an unpaired UTF-16 surrogate, which is not Unicode text", { field: "metadata.notes.1", constraint: "unicode" });
+    expect((await api.get("/v1/memories?limit=1")).body.meta.total).toBe(before);
+  });
+
   test("Unicode round-trips exactly in content, metadata and external_id", async () => {
     const content = "héllo wörld — 日本語のテキスト 🧠🌍 👩‍👩‍👧 e\u0301 (combining) שלום مرحبا \u200b zero-width 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 \u0000 nul";
     const metadata = { "ключ": "значение", emoji: "🎉", nested: { "中文": ["ü", "ß", "ﬁ"] } };
