@@ -33,7 +33,7 @@ export function parseMemory(raw: RawMemory): MemoryRow | null {
 
 /** The row of a memory just created at `createdMs` (version 1, no tags or entities yet). */
 export function newMemoryRow(id: string, f: MemoryFields, createdMs: number): MemoryRow {
-  const at = new Date(createdMs).toISOString();
+  const at = isoOfMs(createdMs);
   return { version: 1, memory: memoryOf(id, f, [], [], at, at) };
 }
 
