@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Rehearses a newcomer's first start: clones the current commit into a temporary directory, points HOME at an empty
+# one (no npm cache, no ~/.cache/memory-service), runs `npm start` until /readyz answers, makes one memory and finds
+# it by search with the printed admin key, stops the stack, and prints the wall time of each phase.
+#
+#   scripts/fresh-check.sh            # uses a free port; keeps nothing
+#   KEEP=1 scripts/fresh-check.sh     # keeps the temporary directory for a post-mortem
+#
+# What it cannot empty: packages installed system-wide (OpenBLAS, a C compiler) and the machine's npm configuration
+# (~/.npmrc is copied, as a fresh machine has its own).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+WORK="$(mktemp -d -t memory-service-fresh-XXXXXX)"
+export HOME="$WORK/home"
+mkdir -p "$HOME"
+[ -f ~root/.npmrc ] && [ "$(id -u)" = 0 ] && cp ~root/.npmrc "$HOME/.npmrc"
+PORT="${PORT:-$(( 20000 + RANDOM % 20000 ))}"
+LOG="$WORK/npm-start.log"
+NPM_PID=""
+START=$(date +%s.%N)
+elapsed() { awk -v s="$START" -v n="$(date +%s.%N)" 'BEGIN { printf "%6.1f", n - s }'; }
+phase() { printf '%s s  %s\n' "$(elapsed)" "$1" | tee -a "$WORK/phases"; }
+cleanup() {
+  [ -n "$NPM_PID" ] && kill -TERM "$NPM_PID" 2>/dev/null && wait "$NPM_PID" 2>/dev/null || true
+  if [ -z "${KEEP:-}" ]; then rm -rf "$WORK"; else echo "kept $WORK"; fi
+}
+trap cleanup EXIT
+
+if command -v redis-server >/dev/null; then echo "note: redis-server is on PATH ($(command -v redis-server))"; fi
+git clone --quiet --no-hardlinks "$ROOT" "$WORK/repo"
+git -C "$WORK/repo" checkout --quiet "$(git -C "$ROOT" rev-parse HEAD)"
+phase "cloned $(git -C "$ROOT" rev-parse --short HEAD)"
+
+cd "$WORK/repo"
+# Each line of the start's output gets the time it arrived, so the set-up phases can be read off it.
+( PORT="$PORT" REDIS_URL="" NATS_URL="" npm start 2>&1 | while IFS= read -r line; do
+    printf '%s s  %s\n' "$(elapsed)" "$line"; done > "$LOG" ) &
+NPM_PID=$!
+until curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1; do
+  if ! kill -0 "$NPM_PID" 2>/dev/null; then cat "$LOG"; echo "FAIL: npm start exited before /readyz"; exit 1; fi
+  if (( $(date +%s) - ${START%.*} > 1200 )); then cat "$LOG"; echo "FAIL: no /readyz after 20 min"; exit 1; fi
+  sleep 0.5
+done
+phase "/readyz answers"
+grep -E 'bootstrap:' "$LOG" || true
+
+KEY="$(cat .data/admin-key)"
+auth=(-H "Authorization: Bearer $KEY" -H "content-type: application/json")
+created="$(curl -fsS "${auth[@]}" -d '{"content":"The fresh-machine rehearsal found a lighthouse keeper named Ada."}' \
+  "http://127.0.0.1:$PORT/v1/memories")"
+id="$(node -e 'console.log(JSON.parse(process.argv[1]).data.id)' "$created")"
+phase "created memory $id"
+found=""
+for _ in $(seq 1 120); do
+  found="$(curl -fsS "${auth[@]}" -d '{"query":"who keeps the lighthouse?","limit":5}' \
+    "http://127.0.0.1:$PORT/v1/search" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>
+      console.log(JSON.parse(s).data.results.some(r=>r.id===process.argv[1])?"yes":""))' "$id")"
+  [ "$found" = yes ] && break
+  sleep 0.25
+done
+[ "$found" = yes ] || { echo "FAIL: search never found the memory"; exit 1; }
+phase "search found it"
+
+kill -TERM "$NPM_PID"
+wait "$NPM_PID" 2>/dev/null || true
+NPM_PID=""
+phase "stack stopped"
+echo
+echo "fresh-check passed; phases (seconds since the start):"
+cat "$WORK/phases"
+grep -E 'bootstrap: (installed|built|Redis [0-9])' "$LOG" || true
