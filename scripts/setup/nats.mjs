@@ -81,6 +81,7 @@ export function fetchNats({ cacheDir, sources = NATS_SOURCES }) {
       rmSync(dest, { recursive: true, force: true });
       renameSync(stage, dest);
       if (!sameMinor(version)) log(`warning: no nats-server ${NATS_MINOR} is offered; using ${version}`);
+      log(`fetched nats-server ${version} from Debian ${c.suite}`);
       return { bin: join(dest, "bin", "nats-server"), version, origin: `fetched from Debian ${c.suite} into ${dest}` };
     } finally {
       rmSync(work, { recursive: true, force: true });

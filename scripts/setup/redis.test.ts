@@ -28,6 +28,7 @@ test("with no cache, buildRedis fetches and builds a Redis with vector sets, no 
     stdio: ["ignore", "ignore", "ignore"],
   });
   const redis = new Redis(port, "127.0.0.1", { maxRetriesPerRequest: 1 });
+  redis.on("error", () => {}); // refused until the server listens; the commands below retry
   try {
     expect(await redis.call("VADD", "v", "VALUES", "2", "1", "0", "east")).toBe(1);
     expect(await redis.call("VADD", "v", "VALUES", "2", "0", "1", "north")).toBe(1);
