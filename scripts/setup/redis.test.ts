@@ -1,11 +1,11 @@
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Redis from "ioredis";
 import { freePort } from "../stack/infra.ts";
 import { DEBIAN_MIRROR } from "./apt.mjs";
-import { buildRedis, REDIS_SAFE } from "./redis.mjs";
+import { buildRedis, ensureRedis, REDIS_SAFE } from "./redis.mjs";
 import { SetupError } from "./shell.mjs";
 import { atLeast } from "./versions.mjs";
 
@@ -18,13 +18,49 @@ afterAll(async () => {
   rmSync(cacheDir, { recursive: true, force: true });
 });
 
-test("with no cache, buildRedis fetches and builds a Redis with vector sets, no older than the safe floor", async () => {
-  const built = buildRedis({ cacheDir });
+/** A stand-in for an old build: answers --version like Redis 8.0.2 does. */
+function fakeRedis(version: string): string {
+  const bin = join(cacheDir, `redis-${version}`, "bin");
+  mkdirSync(bin, { recursive: true });
+  for (const name of ["redis-server", "redis-cli"]) {
+    writeFileSync(join(bin, name), `#!/bin/sh\necho "Redis server v=${version} sha=00000000:0 malloc=libc bits=64"\n`);
+    chmodSync(join(bin, name), 0o755);
+  }
+  return join(bin, "redis-server");
+}
+
+/** Runs fn with the set-up's stderr lines captured and the given environment. */
+function withEnv<T>(env: Record<string, string | undefined>, fn: () => T): { result: T; lines: string[] } {
+  const saved = { ...process.env };
+  const write = process.stderr.write;
+  const lines: string[] = [];
+  Object.assign(process.env, env);
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
+  process.stderr.write = ((chunk: string) => (lines.push(...String(chunk).trimEnd().split("\n")), true)) as never;
+  try {
+    return { result: fn(), lines };
+  } finally {
+    process.stderr.write = write;
+    process.env = saved;
+  }
+}
+
+test("with only a stale cache, ensureRedis passes over Redis < 8.0.4 and builds the newest from the mirror", async () => {
+  const stale = fakeRedis("8.0.2");
+  const { result: built, lines } = withEnv(
+    { REDIS_URL: undefined, REDIS_SERVER_BIN: stale, REDIS_CLI_BIN: undefined, PATH: "/usr/bin:/bin" },
+    () => ensureRedis({ cacheDir }),
+  );
+  expect(lines).toContain(`bootstrap: ignoring REDIS_SERVER_BIN=${stale}: Redis 8.0.2 is older than 8.0.4, which fixes `
+    + "CVE-2025-49844 (Lua use-after-free) and four more");
+  expect(lines.some((l) => l.startsWith("bootstrap: rebuilding Redis: the cached 8.0.2 is older than 8.0.4"))).toBe(true);
+  expect(lines.some((l) => l.startsWith(`bootstrap: built Redis ${built!.version} in `))).toBe(true);
+  expect(atLeast(built!.version, REDIS_SAFE)).toBe(true);
   expect(atLeast(built.version, REDIS_SAFE)).toBe(true);
-  expect(built.server).toBe(join(cacheDir, `redis-${built.version}`, "bin", "redis-server"));
+  expect(built!.server).toBe(join(cacheDir, `redis-${built!.version}`, "bin", "redis-server"));
 
   const port = await freePort();
-  server = Bun.spawn([built.server, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+  server = Bun.spawn([built!.server, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
     stdio: ["ignore", "ignore", "ignore"],
   });
   const redis = new Redis(port, "127.0.0.1", { maxRetriesPerRequest: 1 });
@@ -33,11 +69,20 @@ test("with no cache, buildRedis fetches and builds a Redis with vector sets, no 
     expect(await redis.call("VADD", "v", "VALUES", "2", "1", "0", "east")).toBe(1);
     expect(await redis.call("VADD", "v", "VALUES", "2", "0", "1", "north")).toBe(1);
     expect(await redis.call("VSIM", "v", "VALUES", "2", "0.9", "0.1", "COUNT", "1")).toEqual(["east"]);
-    expect(String(await redis.info("server"))).toContain(`redis_version:${built.version}`);
+    expect(String(await redis.info("server"))).toContain(`redis_version:${built!.version}`);
   } finally {
     redis.disconnect();
   }
 }, 600_000);
+
+test("a cached build no older than 8.0.4 is used as it is, without the mirror", () => {
+  const { result, lines } = withEnv(
+    { REDIS_URL: undefined, REDIS_SERVER_BIN: undefined, PATH: "/usr/bin:/bin" },
+    () => ensureRedis({ cacheDir }),
+  );
+  expect(result!.origin).toStartWith("cached in ");
+  expect(lines).toEqual([]);
+});
 
 test("buildRedis fails with one line naming what it tried when no suite serves Redis", () => {
   const sources = [{ type: "deb-src" as const, uri: DEBIAN_MIRROR, suite: "no-such-suite" }];
