@@ -1,0 +1,24 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { runFuzz } from "../test/fuzz/fuzz";
+import { startStack } from "./stack/launch";
+
+/** `npm run fuzz -- --count N --seed S`: the fuzz test's run, longer, against a private stack; exits 1 on a failure. */
+const { values } = parseArgs({ options: { count: { type: "string", default: "30000" }, seed: { type: "string" } } });
+const count = Number(values.count);
+const seed = Number(values.seed ?? Date.now() % 2 ** 31);
+const dataDir = mkdtempSync(join(tmpdir(), "fuzz-"));
+const stack = await startStack({ dataDir, env: { LOG_LEVEL: "error", RATE_LIMIT_PER_MINUTE: "10000000" } });
+try {
+  console.log(`fuzzing ${count} requests, seed ${seed}`);
+  const report = await runFuzz({ baseUrl: stack.baseUrl, adminKey: stack.adminKey, count, seed,
+    progress: (n) => console.log(`  ${n} sent`) });
+  console.log(`statuses: ${JSON.stringify(report.statuses)} in ${(report.ms / 1000).toFixed(0)} s`);
+  console.log(report.failures.length ? report.failures.join("\n") : "no failures");
+  process.exitCode = report.failures.length ? 1 : 0;
+} finally {
+  await stack.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,148 @@
+import fc from "fast-check";
+import { newTenant, type ApiClient } from "../api";
+import { fuzzRequest, type FuzzRequest, type Known } from "./requests";
+
+export interface FuzzOptions {
+  baseUrl: string;
+  adminKey: string;
+  count: number;
+  seed: number;
+  /** Called every `every` requests with the count so far. */
+  progress?: (done: number) => void;
+}
+
+export interface FuzzReport {
+  statuses: Record<string, number>;
+  /** One line per broken promise: a 5xx, an answer without the envelope or a request id, a hang, a stored refusal. */
+  failures: string[];
+  ms: number;
+}
+
+const TIMEOUT_MS = 15_000;
+const LISTS = ["/v1/memories?limit=1", "/v1/tags?limit=1", "/v1/entities?limit=1", "/v1/keys?limit=1"];
+
+/**
+ * Sends `count` generated requests (fixed by `seed`) to one fresh tenant, one at a time, and checks three promises of
+ * every answer: no 5xx; the envelope (or a GraphQL response) with a request id; nothing stored by a refusal.
+ */
+export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
+  const started = performance.now();
+  const { api, key } = await newTenant(opts.baseUrl, opts.adminKey, { scopes: ["*"], rate_limit: 10_000_000 });
+  const known = await seedRecords(api);
+  const state = () => storedState(opts.baseUrl, key);
+  const requests = fc.sample(fuzzRequest(known), { numRuns: opts.count, seed: opts.seed });
+  const statuses: Record<string, number> = {};
+  const failures: string[] = [];
+  let fingerprint: string | null = null;
+
+  for (const [i, req] of requests.entries()) {
+    if (req.write && fingerprint === null) fingerprint = await state();
+    const answer = await send(opts.baseUrl, key, req);
+    statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+    const broken = brokenPromise(req, answer);
+    if (broken) failures.push(`${describe(req)} → ${answer.status}: ${broken}`);
+    if (answer.error) break; // a gateway that stopped answering fails every later request too
+    if (req.write) {
+      if (refused(req, answer)) {
+        const after = await state();
+        if (after !== fingerprint) failures.push(`${describe(req)} → ${answer.status} was refused but stored: ${fingerprint} → ${after}`);
+        fingerprint = after;
+      } else fingerprint = null;
+    }
+    if (opts.progress && (i + 1) % 500 === 0) opts.progress(i + 1);
+  }
+  return { statuses, failures, ms: Math.round(performance.now() - started) };
+}
+
+async function seedRecords(api: ApiClient): Promise<Known> {
+  const known: Known = { memories: [], tags: [], entities: [], keys: [] };
+  for (const content of ["fuzz parent", "fuzz child", "fuzz third"]) {
+    const parent = known.memories[0];
+    const res = await api.post("/v1/memories", { content, ...(parent ? { parent_memory_id: parent } : {}) });
+    known.memories.push(res.body.data.id);
+  }
+  for (const name of ["fuzz-a", "fuzz-b"]) known.tags.push((await api.post("/v1/tags", { name })).body.data.id);
+  known.entities.push((await api.post("/v1/entities", { name: "Fuzz Co", type: "organization" })).body?.data?.id);
+  known.entities = known.entities.filter(Boolean);
+  const minted = await api.post("/v1/keys", { name: "fuzz-minted", scopes: ["memories:read"] });
+  if (minted.body?.data?.id) known.keys.push(minted.body.data.id);
+  return known;
+}
+
+/** The tenant's record counts: a refused write must leave them as they were. */
+async function storedState(baseUrl: string, key: string): Promise<string> {
+  const total = async (path: string) => {
+    const headers = { authorization: `Bearer ${key}` };
+    const res = await fetch(baseUrl + path, { headers, signal: AbortSignal.timeout(TIMEOUT_MS) }).catch(() => null);
+    return ((await res?.json().catch(() => null)) as any)?.meta?.total ?? "?";
+  };
+  return (await Promise.all(LISTS.map(total))).join("/");
+}
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  stream: boolean;
+  error?: string;
+}
+
+async function send(baseUrl: string, key: string, req: FuzzRequest): Promise<Answer> {
+  try {
+    const res = await fetch(baseUrl + req.path, {
+      method: req.method,
+      headers: { authorization: `Bearer ${key}`, ...req.headers },
+      body: req.body as BodyInit | undefined,
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    // A subscription answers a stream that stays open: its head is the answer.
+    if (res.headers.get("content-type")?.startsWith("text/event-stream")) {
+      await res.body?.cancel();
+      return { status: res.status, headers: res.headers, text: "", stream: true };
+    }
+    return { status: res.status, headers: res.headers, text: await res.text(), stream: false };
+  } catch (e) {
+    return { status: 0, headers: new Headers(), text: "", stream: false, error: (e as Error).message };
+  }
+}
+
+function brokenPromise(req: FuzzRequest, a: Answer): string | null {
+  if (a.error) return `no answer within ${TIMEOUT_MS} ms (${a.error})`;
+  if (a.status >= 500) return `server error: ${a.text.slice(0, 300)}`;
+  const headerId = a.headers.get("x-request-id");
+  if (req.method === "HEAD" || a.stream) return headerId ? null : "no X-Request-Id";
+  // A browser asking for /graphql gets the GraphiQL page.
+  if (req.method === "GET" && a.headers.get("content-type")?.startsWith("text/html") && req.path.startsWith("/graphql"))
+    return null;
+  let body: any;
+  try {
+    body = JSON.parse(a.text);
+  } catch {
+    return `not JSON: ${JSON.stringify(a.text.slice(0, 120))}`;
+  }
+  const bodyId = body?.meta?.request_id ?? body?.extensions?.request_id;
+  if (!headerId && typeof bodyId !== "string") return "no request id";
+  const envelope = typeof body?.meta?.request_id === "string" && (body.data !== undefined || typeof body.error?.code === "string");
+  const graphqlResponse = req.path.startsWith("/graphql") && (body?.data !== undefined || Array.isArray(body?.errors));
+  if (!envelope && !graphqlResponse) return `neither the envelope nor a GraphQL response: ${a.text.slice(0, 200)}`;
+  if (a.status >= 400 && !graphqlResponse && typeof body.error?.message !== "string") return "an error without a message";
+  return null;
+}
+
+/** A write the server turned down: an error status, or a GraphQL answer with errors and no data. */
+function refused(req: FuzzRequest, a: Answer): boolean {
+  if (a.status === 0 || a.status >= 400) return true;
+  if (!req.path.startsWith("/graphql")) return false;
+  try {
+    const body = JSON.parse(a.text);
+    const data = body?.data ? Object.values(body.data).filter((v) => v !== null) : [];
+    return Array.isArray(body?.errors) && data.length === 0;
+  } catch {
+    return false;
+  }
+}
+
+function describe(req: FuzzRequest): string {
+  const body = req.body === undefined ? "" : typeof req.body === "string" ? req.body : `bytes ${Buffer.from(req.body).toString("hex")}`;
+  return `${req.method} ${req.path.slice(0, 200)} ${JSON.stringify(req.headers)} ${body.slice(0, 300)}`;
+}

@@ -1,0 +1,179 @@
+import fc from "fast-check";
+import type { TSchema } from "@sinclair/typebox";
+import { restRoutes } from "../../gateway/rest/routes";
+import { accept, contentType, deepJson, nastyBody, nastyJson, nastyString, pathId, rawBody } from "./arbitraries";
+
+const prototypeKey = fc.constantFrom("__proto__", "constructor", "prototype");
+
+/** A body whose one field (or that field's metadata) nests past any sane depth; written as text, as no encoder would. */
+const deepField = (fields: string[]) =>
+  fc
+    .record({ field: fc.constantFrom(...(fields.length ? fields : ["metadata"])), deep: deepJson, wrap: fc.boolean() })
+    .map(({ field, deep, wrap }) => `{${JSON.stringify(field)}: ${wrap ? `{"metadata": ${deep}}` : deep}}`);
+
+/** One request the fuzzer sends; `write` marks the ones that may change stored state. */
+export interface FuzzRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+  write: boolean;
+  label: string;
+}
+
+/** Ids of records that exist in the fuzzed tenant, so that some requests reach the code behind a found id. */
+export interface Known {
+  memories: string[];
+  tags: string[];
+  entities: string[];
+  keys: string[];
+}
+
+const propertiesOf = (schema: TSchema): string[] => Object.keys((schema as { properties?: object }).properties ?? {});
+const idsFor = (param: string, path: string, known: Known): string[] => {
+  if (param === "tagId" || path.startsWith("/tags")) return known.tags;
+  if (path.startsWith("/entities")) return param === "memoryId" ? known.memories : known.entities;
+  if (path.startsWith("/keys")) return known.keys;
+  return known.memories;
+};
+
+// The HTTP server refuses a request head over 16 KiB before the gateway sees it (documented), so URLs stay shorter.
+const urlPart = nastyString.map((s) => s.slice(0, 1_500));
+const queryString = (names: string[]) =>
+  fc
+    .array(fc.tuple(fc.oneof(fc.constantFrom(...(names.length ? names : ["limit"])), prototypeKey, urlPart), urlPart), {
+      maxLength: 4,
+    })
+    .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join("&")}` : ""));
+
+/** Percent-encodes, but keeps a lone surrogate's bad bytes possible by falling back to a raw escape. */
+function enc(s: string): string {
+  try {
+    return encodeURIComponent(s);
+  } catch {
+    return "%ED%A0%80";
+  }
+}
+
+/** A request to one REST route, with its ids, query, body and headers fuzzed. */
+function restRequest(known: Known): fc.Arbitrary<FuzzRequest> {
+  return fc.constantFrom(...restRoutes).chain((route) => {
+    const params = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+    const fields = propertiesOf(route.op.input);
+    const hasBody = route.method === "POST" || route.method === "PATCH";
+    return fc.record({
+      method: fc.oneof({ weight: 12, arbitrary: fc.constant(route.method) }, fc.constantFrom("PUT", "OPTIONS", "HEAD")),
+      ids: fc.tuple(...params.map((p) => pathId(idsFor(p, route.path, known)))),
+      query: queryString(fields),
+      body: hasBody
+        ? fc.oneof(
+            { weight: 5, arbitrary: nastyBody(fields).map((b) => JSON.stringify(b)) },
+            { weight: 1, arbitrary: nastyJson.map((b) => JSON.stringify(b) ?? "null") },
+            { weight: 2, arbitrary: rawBody },
+            { weight: 1, arbitrary: deepField(fields) },
+          )
+        : fc.constant(undefined),
+      type: contentType,
+      accept,
+      prefix: fc.constantFrom("/v1", "/v1", "/api/v1"),
+    }).map(({ method, ids, query, body, type, accept, prefix }) => {
+      let i = 0;
+      const path = route.path.replace(/:(\w+)/g, () => enc(String(ids[i++] ?? "")));
+      const headers: Record<string, string> = {};
+      if (type) headers["content-type"] = type;
+      if (accept) headers.accept = accept;
+      const sendsBody = body !== undefined && method !== "HEAD" && method !== "GET";
+      return {
+        method,
+        path: prefix + path + (route.method === "GET" || route.method === "DELETE" ? query : ""),
+        headers,
+        body: sendsBody ? body : undefined,
+        write: method !== "GET" && method !== "HEAD" && method !== "OPTIONS",
+        label: `${route.method} ${route.path}`,
+      };
+    });
+  });
+}
+
+/** GraphQL documents of every root field, with fuzzed variables, and broken documents. */
+const GRAPHQL_DOCUMENTS: { query: string; write: boolean; vars: string[] }[] = [
+  { query: "query($id: ID!) { memory(id: $id) { id content tags { id name } } }", write: false, vars: ["id"] },
+  { query: "query($f: MemoryFilter, $l: Int, $o: Int) { memories(filter: $f, limit: $l, offset: $o) { total } }",
+    write: false, vars: ["f", "l", "o"] },
+  { query: "query($s: String, $l: Int) { tags(search: $s, limit: $l) { total } }", write: false, vars: ["s", "l"] },
+  { query: "query($s: String) { entities(search: $s) { total } }", write: false, vars: ["s"] },
+  { query: "query($i: SearchInput!) { search(input: $i) { results { id } } }", write: false, vars: ["i"] },
+  { query: "query($i: ContextInput!) { context(input: $i) { __typename } }", write: false, vars: ["i"] },
+  { query: "query { keys { total } }", write: false, vars: [] },
+  { query: "mutation($i: CreateMemoryInput!) { createMemory(input: $i) { id } }", write: true, vars: ["i"] },
+  { query: "mutation($id: ID!, $i: UpdateMemoryInput!) { updateMemory(id: $id, input: $i) { id } }", write: true,
+    vars: ["id", "i"] },
+  { query: "mutation($i: CreateTagInput!) { createTag(input: $i) { id } }", write: true, vars: ["i"] },
+  { query: "mutation($m: ID!, $t: [ID!]!) { attachTags(memoryId: $m, tagIds: $t) { __typename } }", write: true,
+    vars: ["m", "t"] },
+  { query: "mutation($i: CreateEntityInput!) { createEntity(input: $i) { id } }", write: true, vars: ["i"] },
+  { query: "mutation($i: CreateKeyInput!) { createKey(input: $i) { __typename } }", write: true, vars: ["i"] },
+  { query: "mutation($id: ID!) { deleteTag(id: $id) { __typename } }", write: true, vars: ["id"] },
+];
+
+const brokenDocument = fc.oneof(
+  nastyString,
+  fc.integer({ min: 2, max: 9 }).map((levels) => {
+    const parts = ["fragment F1 on Query { __typename }"];
+    for (let i = 2; i <= levels; i++) parts.push(`fragment F${i} on Query { ...F${i - 1} ...F${i - 1} ...F${i - 1} }`);
+    return `query { ...F${levels} } ${parts.join(" ")}`;
+  }),
+  fc.integer({ min: 1, max: 300 }).map((d) => `query { ${"memories { items { ".repeat(d)}id${" } }".repeat(d)} }`),
+  fc.integer({ min: 1, max: 500 }).map((n) => `query { ${Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(" ")} }`),
+  fc.constant("subscription { memoryEvents { type } }"),
+  fc.constant("query { __schema { types { name } } }"),
+);
+
+function graphqlRequest(known: Known): fc.Arbitrary<FuzzRequest> {
+  const anyId = [...known.memories, ...known.tags, ...known.entities];
+  const variable = fc.oneof(nastyJson, anyId.length ? fc.constantFrom(...anyId) : fc.uuid(), nastyBody(
+    ["content", "name", "query", "limit", "threshold", "tier", "tags", "metadata", "scopes", "rate_limit", "plan"],
+  ));
+  return fc
+    .record({
+      doc: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...GRAPHQL_DOCUMENTS) }, fc.constant(null)),
+      broken: brokenDocument,
+      values: fc.array(variable, { maxLength: 3 }),
+      raw: fc.oneof(
+        { weight: 8, arbitrary: fc.constant(undefined) },
+        rawBody,
+        deepJson.map((deep) => `{"query": "query($i: SearchInput!) { search(input: $i) { results { id } } }", ` +
+          `"variables": {"i": {"query": "x", "filter": {"metadata": ${deep}}}}}`),
+      ),
+      batch: fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, fc.constant(true)),
+      accept,
+      method: fc.oneof({ weight: 9, arbitrary: fc.constant("POST") }, fc.constantFrom("GET", "PUT")),
+    })
+    .map(({ doc, broken, values, raw, batch, accept, method }) => {
+      const query = doc?.query ?? broken;
+      const variables = Object.fromEntries((doc?.vars ?? []).map((v, i) => [v, values[i]]));
+      const payload = { query, variables };
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (accept) headers.accept = accept;
+      if (method === "GET") {
+        const qs = `query=${enc(query.slice(0, 2_000))}&variables=${enc(JSON.stringify(variables).slice(0, 2_000))}`;
+        return { method, path: `/graphql?${qs}`, headers, write: false, label: "GET /graphql" };
+      }
+      const body = raw ?? JSON.stringify(batch ? [payload, payload] : payload);
+      return { method, path: "/graphql", headers, body, write: doc?.write ?? true, label: "POST /graphql" };
+    });
+}
+
+/** A request to a REST route, the GraphQL endpoint, or a path that does not exist. */
+export function fuzzRequest(known: Known): fc.Arbitrary<FuzzRequest> {
+  const stray = fc.record({ path: urlPart, method: fc.constantFrom("GET", "POST", "DELETE", "PATCH") }).map(
+    ({ path, method }): FuzzRequest => ({
+      method,
+      path: `/v1/${enc(path)}`,
+      headers: {},
+      write: method !== "GET",
+      label: "stray path",
+    }),
+  );
+  return fc.oneof({ weight: 10, arbitrary: restRequest(known) }, { weight: 4, arbitrary: graphqlRequest(known) }, stray);
+}
