@@ -88,7 +88,7 @@ describe("fragment fan-out: every limit in time linear in the document", () => {
     const started = performance.now();
     const m = measureDocument(schema, document).operations[0]!;
     const errors = limitErrors(schema, document);
-    expect(performance.now() - started).toBeLessThan(50);
+    expect(performance.now() - started).toBeLessThan(50); // without memoising: 3^129 steps
     expect(m.aliases / 3 ** 129).toBeCloseTo(1, 9);
     expect(m.calls).toBeGreaterThan(3 ** 128);
     expect(errors.map((e) => e.extensions.constraint)).toEqual(["max_aliases", "max_cost", "max_calls"]);

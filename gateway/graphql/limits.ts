@@ -2,15 +2,18 @@ import {
   GraphQLError,
   NoFragmentCyclesRule,
   parse,
+  specifiedRules,
   validate,
   type DocumentNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type ParseOptions,
   type Source,
+  type ValidationRule,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { measureDocument, type OperationMeasure } from "./measure";
+import { mergeConflicts } from "./merge";
 
 /** Limits against abusive documents; all are checked before any resolver runs. */
 export const LIMITS = {
@@ -75,19 +78,25 @@ export function limitErrors(
   return operations.flatMap((m) => operationRefusals(m, max));
 }
 
+/** graphql-js's field-merging rule, pairwise hence quadratic: replaced by `mergeConflicts`. */
+const PAIRWISE_MERGE_RULE = "OverlappingFieldsCanBeMergedRule";
+
 /**
  * The limits as a yoga plugin. The token limit is the parser's; the others run before graphql-js's
  * validation rules, so a refused document never reaches them nor the JIT compiler, whose work grows
- * with the document's expanded size.
+ * with the document's expanded size. graphql-js's field-merging rule is replaced by a linear one.
  */
 export const useLimits = (): Plugin => ({
   onParse({ setParseFn }) {
     setParseFn(parseWithTokenLimit);
   },
   onValidate({ validateFn, setValidationFn }) {
-    setValidationFn((schema, document, ...rest) => {
+    setValidationFn((schema, document, rules, ...rest) => {
       const refused = limitErrors(schema, document);
-      return refused.length ? refused : validateFn(schema, document, ...rest);
+      if (refused.length) return refused;
+      const all = (rules ?? specifiedRules) as readonly ValidationRule[];
+      const linear = all.filter((rule) => rule.name !== PAIRWISE_MERGE_RULE);
+      return [...validateFn(schema, document, linear, ...rest), ...mergeConflicts(schema, document)];
     });
   },
 });
