@@ -8,6 +8,7 @@ import { requestIdOf } from "../http/request-id";
 import { requestErrorResponse } from "./errors";
 import { createEventHub } from "./events";
 import { createLoaders } from "./loaders";
+import { jsonMediaType } from "./media";
 import { createGraphqlServer } from "./yoga";
 
 /** Sets headers on yoga's response (mutable in Bun); a copy if some runtime made them immutable. */
@@ -43,8 +44,9 @@ export function graphqlHandler(deps: GatewayDeps, state: { stopping: boolean }) 
         const base = { deps, identity: admission.identity, requestId };
         res = withHeaders(await yoga.handleRequest(request, { ...base, params, loaders: createLoaders(base) }), { ...admission.headers, "X-Request-Id": requestId });
       } catch (err) {
-        if (err instanceof ServiceError) res = requestErrorResponse(err, requestId, admission.headers);
-        else {
+        if (err instanceof ServiceError) {
+          res = requestErrorResponse(err, requestId, admission.headers, jsonMediaType(request));
+        } else {
           deps.log.error("unexpected graphql gateway error", { request_id: requestId, ...errorFields(err) });
           res = errorResponse(new ServiceError("INTERNAL_ERROR", "An unexpected error occurred"), requestId, admission.headers);
         }
