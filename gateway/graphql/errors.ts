@@ -46,7 +46,7 @@ function variableField(variable: string, at: string | undefined): string {
   return path.replace(/\[(\d+)\]/g, ".$1").split(".").map(snake).join(".");
 }
 
-/** `details` of a request error: which part of the request is wrong, and how (armor and fanOutRule tag theirs). */
+/** `details` of a request error: which part of the request is wrong, and how (limits.ts tags its refusals). */
 function requestDetails(err: GraphQLError): ErrorDetails {
   const ext = (err.extensions ?? {}) as Extensions;
   if (typeof ext.constraint === "string") return { field: "query", constraint: ext.constraint, ...(ext.limit !== undefined ? { max: ext.limit } : {}) };
@@ -67,8 +67,7 @@ export function finishError(err: GraphQLError, requestId: string): GraphQLError 
   }
   ext.request_id = requestId;
   if (http) ext.http = http; // yoga reads the HTTP status from it, and strips it from the response
-  // graphql-armor words its refusals "Syntax Error: …" although the syntax is fine.
-  return rebuild(err, _c ? err.message.replace(/^Syntax Error: /, "") : err.message, ext);
+  return rebuild(err, err.message, ext);
 }
 
 type ResultLike = { errors?: readonly GraphQLError[] } & Record<string, unknown>;
