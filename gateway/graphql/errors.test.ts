@@ -39,8 +39,8 @@ describe("finishError", () => {
     expect(coded.extensions).toEqual({ code: "NOT_FOUND", request_id: "req-2" });
   });
 
-  test("limits refusals carry their constraint and bound; armor's 'Syntax Error' prefix goes", () => {
-    const e = finishError(new GraphQLError("Syntax Error: Query depth limit of 10 exceeded, found 12.", { extensions: { constraint: "max_depth", limit: 10 } }), "r");
+  test("limits refusals carry their constraint and bound", () => {
+    const e = finishError(new GraphQLError("Query depth limit of 10 exceeded, found 12.", { extensions: { constraint: "max_depth", limit: 10 } }), "r");
     expect(e.message).toBe("Query depth limit of 10 exceeded, found 12.");
     expect(e.extensions).toEqual({ code: "VALIDATION_ERROR", details: { field: "query", constraint: "max_depth", max: 10 }, request_id: "r" });
   });

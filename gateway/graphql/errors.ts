@@ -3,6 +3,7 @@ import type { Plugin } from "graphql-yoga";
 import { graphqlCodeOf, httpStatusOf, isErrorCode, ServiceError, type ErrorDetails } from "../../services/contract/errors";
 import { errorFields, type Logger } from "../../services/kit/log";
 import { snake } from "./args";
+import { APPLICATION_JSON, type JsonMediaType } from "./media";
 
 type Extensions = Record<string, unknown>;
 
@@ -45,7 +46,7 @@ function variableField(variable: string, at: string | undefined): string {
   return path.replace(/\[(\d+)\]/g, ".$1").split(".").map(snake).join(".");
 }
 
-/** `details` of a request error: which part of the request is wrong, and how (armor and fanOutRule tag theirs). */
+/** `details` of a request error: which part of the request is wrong, and how (limits.ts tags its refusals). */
 function requestDetails(err: GraphQLError): ErrorDetails {
   const ext = (err.extensions ?? {}) as Extensions;
   if (typeof ext.constraint === "string") return { field: "query", constraint: ext.constraint, ...(ext.limit !== undefined ? { max: ext.limit } : {}) };
@@ -66,8 +67,7 @@ export function finishError(err: GraphQLError, requestId: string): GraphQLError 
   }
   ext.request_id = requestId;
   if (http) ext.http = http; // yoga reads the HTTP status from it, and strips it from the response
-  // graphql-armor words its refusals "Syntax Error: …" although the syntax is fine.
-  return rebuild(err, _c ? err.message.replace(/^Syntax Error: /, "") : err.message, ext);
+  return rebuild(err, err.message, ext);
 }
 
 type ResultLike = { errors?: readonly GraphQLError[] } & Record<string, unknown>;
@@ -93,14 +93,27 @@ export function useErrorExtensions(): Plugin<{ requestId: string }> {
 }
 
 /**
- * A request refused before GraphQL could read it (body too large, not JSON): a GraphQL response with
- * the error's code and details, HTTP status as REST would answer.
+ * A request refused before GraphQL could read it: a GraphQL response with the error's code and
+ * details. A body that is no GraphQL-over-HTTP request (too large, not UTF-8, not a JSON object)
+ * gets REST's status in any media type. A lone surrogate in its parameters makes a well-formed
+ * request with a bad value, answered as yoga answers a bad variable: 400 in the GraphQL response
+ * media type, 200 in application/json.
  */
-export function requestErrorResponse(error: ServiceError, requestId: string, headers: Record<string, string>): Response {
+export function requestErrorResponse(
+  error: ServiceError,
+  requestId: string,
+  headers: Record<string, string>,
+  mediaType: JsonMediaType | null,
+): Response {
   const extensions = { code: graphqlCodeOf(error.code), ...(error.details ? { details: error.details } : {}), request_id: requestId };
+  const wellFormed = error.details?.constraint === "unicode";
   return new Response(JSON.stringify({ errors: [{ message: error.message, extensions }] }), {
-    status: httpStatusOf(error.code),
-    headers: { "Content-Type": "application/json; charset=utf-8", ...headers, "X-Request-Id": requestId },
+    status: wellFormed && mediaType === APPLICATION_JSON ? 200 : httpStatusOf(error.code),
+    headers: {
+      "Content-Type": `${mediaType ?? APPLICATION_JSON}; charset=utf-8`,
+      ...headers,
+      "X-Request-Id": requestId,
+    },
   });
 }
 

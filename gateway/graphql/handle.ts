@@ -8,6 +8,7 @@ import { requestIdOf } from "../http/request-id";
 import { requestErrorResponse } from "./errors";
 import { createEventHub } from "./events";
 import { createLoaders } from "./loaders";
+import { acceptable, jsonMediaType, SERVED_TYPES, STREAM_TYPES } from "./media";
 import { createGraphqlServer } from "./yoga";
 
 /** Sets headers on yoga's response (mutable in Bun); a copy if some runtime made them immutable. */
@@ -21,6 +22,10 @@ function withHeaders(res: Response, headers: Record<string, string>): Response {
     return copy;
   }
 }
+
+/** 406 in the gateway's envelope (yoga's own has no body): which media types would do. */
+const notAcceptable = (message: string, allowed: string[]) =>
+  new ServiceError("NOT_ACCEPTABLE", message, { field: "accept", constraint: "enum", allowed });
 
 /**
  * The /graphql endpoint: the same guard as REST (one admission, so one count against the rate limit
@@ -37,14 +42,24 @@ export function graphqlHandler(deps: GatewayDeps, state: { stopping: boolean }) 
     const admission = await deps.guard.admit(request, requestId);
     let res: Response;
     if (!admission.ok) res = errorResponse(admission.error, requestId, admission.headers);
-    else {
+    else if (!acceptable(request)) {
+      // Refused before anything runs: yoga would execute the operation, then find no media type for it.
+      const message = `Accept names no media type /graphql answers with: ${SERVED_TYPES.join(", ")}`;
+      res = errorResponse(notAcceptable(message, SERVED_TYPES), requestId, admission.headers);
+    } else {
       try {
         const params = request.method === "POST" ? await readJsonObject(request, deps.config.BODY_LIMIT_BYTES) : undefined;
         const base = { deps, identity: admission.identity, requestId };
-        res = withHeaders(await yoga.handleRequest(request, { ...base, params, loaders: createLoaders(base) }), { ...admission.headers, "X-Request-Id": requestId });
+        res = await yoga.handleRequest(request, { ...base, params, loaders: createLoaders(base) });
+        // A subscription asked for as one JSON document: yoga answers 406 without a body.
+        if (res.status === 406) {
+          res = errorResponse(notAcceptable("A subscription is answered as a stream", STREAM_TYPES), requestId);
+        }
+        res = withHeaders(res, { ...admission.headers, "X-Request-Id": requestId });
       } catch (err) {
-        if (err instanceof ServiceError) res = requestErrorResponse(err, requestId, admission.headers);
-        else {
+        if (err instanceof ServiceError) {
+          res = requestErrorResponse(err, requestId, admission.headers, jsonMediaType(request));
+        } else {
           deps.log.error("unexpected graphql gateway error", { request_id: requestId, ...errorFields(err) });
           res = errorResponse(new ServiceError("INTERNAL_ERROR", "An unexpected error occurred"), requestId, admission.headers);
         }

@@ -5,7 +5,7 @@ import type { GatewayDeps } from "../deps";
 import type { GraphQLContext } from "./context";
 import { maskError, useErrorExtensions, usePreParsedBody } from "./errors";
 import type { EventHub } from "./events";
-import { armorPlugin, useFanOutLimit } from "./limits";
+import { useLimits } from "./limits";
 import { useJit } from "./jit";
 import { buildSchema } from "./schema";
 
@@ -46,6 +46,6 @@ export function createGraphqlServer(deps: GatewayDeps, hub: EventHub): YogaServe
       // has already logged the unexpected ones with their cause.
       error: (...a: unknown[]) => void (a[0] instanceof GraphQLError || a[0] instanceof ServiceError || log.error(String(a[0]))),
     },
-    plugins: [usePreParsedBody(), armorPlugin(), useFanOutLimit(), ...useJit(), useErrorExtensions()],
+    plugins: [usePreParsedBody(), useLimits(), ...useJit(), useErrorExtensions()],
   });
 }

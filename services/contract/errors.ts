@@ -7,6 +7,7 @@ export const ERROR_TABLE = {
   UNAUTHORIZED: { status: 401, retryable: false },
   FORBIDDEN: { status: 403, retryable: false },
   NOT_FOUND: { status: 404, retryable: false },
+  NOT_ACCEPTABLE: { status: 406, retryable: false },
   RATE_LIMITED: { status: 429, retryable: true },
   INTERNAL_ERROR: { status: 500, retryable: true },
   SERVICE_UNAVAILABLE: { status: 503, retryable: true },
