@@ -118,7 +118,7 @@ const GRAPHQL_DOCUMENTS: { query: string; write: boolean; vars: string[] }[] = [
 
 const brokenDocument = fc.oneof(
   nastyString,
-  fc.integer({ min: 2, max: 9 }).map((levels) => {
+  fc.integer({ min: 2, max: 130 }).map((levels) => {
     const parts = ["fragment F1 on Query { __typename }"];
     for (let i = 2; i <= levels; i++) parts.push(`fragment F${i} on Query { ...F${i - 1} ...F${i - 1} ...F${i - 1} }`);
     return `query { ...F${levels} } ${parts.join(" ")}`;
