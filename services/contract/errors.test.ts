@@ -30,6 +30,10 @@ describe("the one error table", () => {
     expect(ServiceError.fromBody({ code: "WAT" as ErrorCode, message: "m" }).code).toBe("INTERNAL_ERROR");
     expect(isErrorCode("NOT_FOUND")).toBe(true);
     expect(isErrorCode("nope")).toBe(false);
+    for (const inherited of ["constructor", "__proto__", "toString"]) {
+      expect(isErrorCode(inherited)).toBe(false);
+      expect(ServiceError.fromBody({ code: inherited as ErrorCode, message: "m" }).code).toBe("INTERNAL_ERROR");
+    }
   });
   test("a domain error carries no stack trace; other errors still do", () => {
     const e = new ServiceError("NOT_FOUND", "Memory not found");

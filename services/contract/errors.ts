@@ -51,12 +51,14 @@ export class ServiceError extends Error {
   }
 
   static fromBody(body: ErrorBody): ServiceError {
-    const code = body.code in ERROR_TABLE ? body.code : "INTERNAL_ERROR";
+    const code = isErrorCode(body.code) ? body.code : "INTERNAL_ERROR";
     return new ServiceError(code, body.message, body.details);
   }
 }
 
-export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === "string" && code in ERROR_TABLE;
+/** Own keys only: `"constructor" in ERROR_TABLE` is true, yet it is no code. */
+export const isErrorCode = (code: unknown): code is ErrorCode =>
+  typeof code === "string" && Object.hasOwn(ERROR_TABLE, code);
 
 export const httpStatusOf = (code: ErrorCode): number => ERROR_TABLE[code].status;
 
