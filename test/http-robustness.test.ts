@@ -22,6 +22,17 @@ const expectEnvelope = (res: ApiResponse, status: number, code: string) => {
   expect(res.body.meta.request_id).toBe(res.headers.get("x-request-id")!);
 };
 
+/** A GraphQL request as sent over the wire: a POST body (object or raw text), or a GET's query string. */
+async function graphql(request: { body?: unknown; get?: string }) {
+  const { body, get } = request;
+  const res = await fetch(`${baseUrl}/graphql${get ?? ""}`, {
+    method: get === undefined ? "POST" : "GET",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", Accept: "application/json" },
+    body: get !== undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
 describe("prototype-named keys are keys like any other", () => {
   const queries = ["__proto__=1&sort=x", "__proto__=x", "sort=x&__proto__=1&__proto__=2", "constructor=1"];
   queries.push("prototype=1&limit=5");
@@ -37,5 +48,37 @@ describe("prototype-named keys are keys like any other", () => {
       const head = await fetch(`${baseUrl}${path}?${query}`, { method: "HEAD", headers });
       expect(head.status).toBe(400);
     }
+  });
+
+  test("top-level body fields: unknown_field; metadata keys at any level: reserved_key naming the path", async () => {
+    for (const name of ["__proto__", "constructor", "prototype"]) {
+      const top = await api.post("/v1/memories", `{"content":"x","${name}":{"a":1}}`);
+      expectEnvelope(top, 400, "VALIDATION_ERROR");
+      expect(top.body.error.details).toEqual({ field: name, constraint: "unknown_field" });
+      const nested = await api.post("/v1/memories", `{"content":"x","metadata":{"ok":1,"a":[{"${name}":1}]}}`);
+      expectEnvelope(nested, 400, "VALIDATION_ERROR");
+      expect(nested.body.error.details).toEqual({ field: `metadata.a.0.${name}`, constraint: "reserved_key" });
+    }
+    const entity = await api.post("/v1/entities", '{"name":"n","type":"person","metadata":{"__proto__":{"a":1}}}');
+    expect(entity.body.error.details).toEqual({ field: "metadata.__proto__", constraint: "reserved_key" });
+    const filter = await api.post("/v1/search", '{"query":"x","metadata":{"constructor":1}}');
+    expect(filter.body.error.details).toEqual({ field: "metadata.constructor", constraint: "reserved_key" });
+    expect((await api.get("/v1/memories")).body.meta.total).toBe(0);
+  });
+
+  test("GraphQL: the same metadata rule, for variables and for literals in the query", async () => {
+    const query = "mutation($i: CreateMemoryInput!) { createMemory(input: $i) { id } }";
+    const variables = { i: { content: "x", metadata: JSON.parse('{"__proto__":{"a":1}}') } };
+    const viaVariables = await graphql({ body: { query, variables } });
+    expect(viaVariables.body.errors[0].extensions).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { field: "metadata.__proto__", constraint: "reserved_key" },
+    });
+    const literal = 'mutation { createMemory(input: {content: "x", metadata: {a: {prototype: 1}}}) { id } }';
+    const viaLiteral = await graphql({ body: { query: literal } });
+    expect(viaLiteral.body.errors[0].extensions).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { field: "metadata.a.prototype", constraint: "reserved_key" },
+    });
   });
 });
