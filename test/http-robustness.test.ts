@@ -82,3 +82,46 @@ describe("prototype-named keys are keys like any other", () => {
     });
   });
 });
+
+describe("nesting: at most 32 levels in any JSON a client sends", () => {
+  const objects = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);
+  const arrays = (n: number) => "[".repeat(n) + "]".repeat(n);
+  const tooDeep = { field: "body", constraint: "max_depth", max: 32 };
+
+  test.each(["/v1/search", "/v1/context"])("%s: 10,000 nested objects, 50,000 arrays, 1 MiB of [[[[", async (path) => {
+    for (const filter of [objects(10_000), arrays(50_000)]) {
+      const res = await api.post(path, `{"query":"x","metadata":{"k":${filter}}}`);
+      expectEnvelope(res, 400, "VALIDATION_ERROR");
+      expect(res.body.error.details).toEqual(tooDeep);
+    }
+    const brackets = await api.post(path, `{"query":"x","metadata":{"k":${"[".repeat(1024 * 1024 - 40)}`);
+    expect(brackets.body.error.details).toEqual(tooDeep);
+  });
+
+  test("below 32 levels, a metadata filter deeper than stored metadata (5) is refused by the contract", async () => {
+    for (const path of ["/v1/search", "/v1/context"]) {
+      const res = await api.post(path, `{"query":"x","metadata":{"k":${objects(5)}}}`);
+      expectEnvelope(res, 400, "VALIDATION_ERROR");
+      expect(res.body.error.details).toEqual({ field: "metadata", constraint: "max_depth", max: 5 });
+      expect((await api.post(path, `{"query":"x","metadata":{"k":${objects(3)}}}`)).status).toBe(200);
+    }
+  });
+
+  test("GraphQL: a deep `variables` object in a POST body or in a GET's query string → 400 max_depth", async () => {
+    const search = "query($i: SearchInput!) { search(input: $i) { results { score } } }";
+    const variables = `{"i":{"query":"x","metadata":{"k":${arrays(50_000)}}}}`;
+    const body = `{"query":${JSON.stringify(search)},"variables":${variables}}`;
+    const post = await graphql({ body });
+    expect(post.status).toBe(400);
+    expect(post.body.errors[0].extensions).toMatchObject({ code: "VALIDATION_ERROR", details: tooDeep });
+    const query = `?query=${encodeURIComponent(search)}`;
+    const get = (vars: string) => graphql({ get: `${query}&variables=${encodeURIComponent(vars)}` });
+    const deep = await get(`{"i":{"query":"x","metadata":{"k":${objects(40)}}}}`);
+    expect(deep.status).toBe(400);
+    expect(deep.body.errors[0].extensions).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { field: "variables", constraint: "max_depth", max: 32 },
+    });
+    expect((await get(`{"i":{"query":"x"}}`)).body).toEqual({ data: { search: { results: [] } } });
+  });
+});

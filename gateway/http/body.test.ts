@@ -32,6 +32,23 @@ describe("readJsonObject", () => {
   });
 });
 
+describe("readJsonObject: nesting", () => {
+  const deep = (levels: number) => `{"query":"x","metadata":{"a":${'{"a":'.repeat(levels)}1${"}".repeat(levels)}}}`;
+  const read = (body: string) => detailsOf(readJsonObject(post(body), 1 << 20));
+  test("a body nested deeper than 32 levels → 400 body/max_depth, before it is parsed", async () => {
+    const tooDeep = {
+      code: "VALIDATION_ERROR" as const,
+      message: "body must be nested at most 32 levels deep",
+      details: { field: "body", constraint: "max_depth", max: 32 },
+    };
+    expect(await read(deep(10_000))).toEqual(tooDeep);
+    expect(await read(`{"a":${"[".repeat(50_000)}${"]".repeat(50_000)}}`)).toEqual(tooDeep);
+    expect(await read("[".repeat((1 << 20) - 1))).toEqual(tooDeep);
+    expect(await readJsonObject(post(deep(30)), 1 << 20)).toMatchObject({ query: "x" }); // 32 levels in all
+    expect((await read(deep(31))).details).toMatchObject({ constraint: "max_depth" });
+  });
+});
+
 describe("unpairedSurrogateAt", () => {
   test("a body nested 100,000 levels deep is walked without overflowing the stack", () => {
     let deep: unknown = "\ud800";

@@ -1,4 +1,5 @@
 import { validationError } from "../../services/contract/errors";
+import { checkJsonDepth } from "./json-depth";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -35,6 +36,8 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
   } catch {
     throw validationError("body", "utf8", "Request body is not valid UTF-8");
   }
+  // Before parsing: every later step (validation, JSON.stringify, the services) then meets bounded nesting.
+  checkJsonDepth(text, "body");
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
