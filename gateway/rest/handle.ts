@@ -1,7 +1,7 @@
 import { coerceQuery, isUuid } from "../../services/contract/validation";
 import { ServiceError, toServiceError } from "../../services/contract/errors";
 import { decodeJson, rawData, rawPage } from "../../services/kit/wire";
-import { readJsonObject } from "../http/body";
+import { readJsonObject, settleConnection } from "../http/body";
 import { parseQuery } from "../http/query";
 import { errorResponse, listMeta, rawSuccessResponse, roundMs } from "../http/envelope";
 import { requireScope } from "../http/guard";
@@ -12,6 +12,10 @@ import { errorFields } from "../../services/kit/log";
 
 /** Runs one REST request: guard → scope → input → one NATS call → envelope. Always one Response. */
 export async function handleRest(deps: GatewayDeps, route: RestRoute, request: Request, params: Record<string, string>): Promise<Response> {
+  return settleConnection(request, await answer(deps, route, request, params));
+}
+
+async function answer(deps: GatewayDeps, route: RestRoute, request: Request, params: Record<string, string>) {
   const started = performance.now();
   const requestId = requestIdOf(request);
   const admission = await deps.guard.admit(request, requestId);
