@@ -5,6 +5,7 @@ import type { GatewayDeps } from "./deps";
 import { SERVER_MAX_BODY_BYTES, settleConnection } from "./http/body";
 import { errorResponse } from "./http/envelope";
 import { checkReadiness } from "./http/health";
+import { methodTable } from "./http/methods";
 import { requestIdOf } from "./http/request-id";
 import { handleRest } from "./rest/handle";
 import { graphqlHandler } from "./graphql/handle";
@@ -60,9 +61,18 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
     graphql(request).then((res) => settleConnection(request, res));
   app.all(GRAPHQL_PATH, graphqlRoute, { parse: "none", detail: { hide: true } });
   // Unknown routes, and anything thrown outside a handler: the same envelope, never HTML or a stack.
+  const allowedOn = methodTable(app.routes);
   const fallbackResponse = (code: unknown, request: Request): Response => {
     const requestId = requestIdOf(request);
-    if (code === "NOT_FOUND") return errorResponse(new ServiceError("NOT_FOUND", "Route not found"), requestId);
+    if (code === "NOT_FOUND") {
+      // The router says "not found" for a path it serves with other methods too: that is a 405.
+      const allowed = allowedOn(new URL(request.url).pathname);
+      if (allowed.length === 0) return errorResponse(new ServiceError("NOT_FOUND", "Route not found"), requestId);
+      const allow = allowed.join(", ");
+      const message = `${request.method} is not allowed here; allowed: ${allow}`;
+      const error = new ServiceError("METHOD_NOT_ALLOWED", message, { allowed });
+      return errorResponse(error, requestId, { Allow: allow });
+    }
     if (code === "PARSE" || code === "VALIDATION") return errorResponse(new ServiceError("VALIDATION_ERROR", "Invalid request", { field: "body", constraint: "json" }), requestId);
     deps.log.error("unhandled gateway error", { request_id: requestId, code: String(code) });
     return errorResponse(new ServiceError("INTERNAL_ERROR", "An unexpected error occurred"), requestId);

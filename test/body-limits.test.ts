@@ -150,6 +150,7 @@ describe("a chunked body that never ends is not drained for ever: the connection
     ["to a route that reads no body", "GET /v1/tags HTTP/1.1\r\nAuthorization: Bearer {key}", "200"],
     ["refused before it is read (401)", "POST /v1/memories HTTP/1.1", "401"],
     ["to no route (404)", "POST /v1/nope HTTP/1.1", "404"],
+    ["with a method the path does not serve (405)", "PUT /v1/tags HTTP/1.1", "405"],
   ])("%s: answered with Connection: close, then closed", async (_label, head, status) => {
     const request = head.replace("{key}", adminKey);
     const { response, closed } = await endlessChunked(request, { answerFirst: true, forMs: 5000 });

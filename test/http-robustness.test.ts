@@ -125,3 +125,32 @@ describe("nesting: at most 32 levels in any JSON a client sends", () => {
     expect((await get(`{"i":{"query":"x"}}`)).body).toEqual({ data: { search: { results: [] } } });
   });
 });
+
+describe("a method a path does not serve: 405 with Allow, in the envelope", () => {
+  const ID = "0b8f6c1e-5d0a-4f7e-9c39-1c5d7b0e2a11";
+  test.each([
+    ["PUT", "/v1/tags", "GET, HEAD, POST"],
+    ["DELETE", "/v1/tags", "GET, HEAD, POST"],
+    ["OPTIONS", "/v1/memories", "GET, HEAD, POST"],
+    ["PUT", `/v1/memories/${ID}`, "DELETE, GET, HEAD, PATCH"],
+    ["POST", `/api/v1/keys/${ID}`, "DELETE"],
+    ["PATCH", "/v1/search", "POST"],
+  ])("%s %s → 405, Allow: %s", async (method, path, allow) => {
+    const res = await api.raw(method, path);
+    expectEnvelope(res, 405, "METHOD_NOT_ALLOWED");
+    expect(res.headers.get("allow")).toBe(allow);
+    expect(res.body.error.details).toEqual({ allowed: allow.split(", ") });
+    expect(res.headers.get("content-type")).toContain("application/json");
+  });
+
+  test("a CORS preflight is refused the same way (the API sends no CORS headers); unknown paths stay 404", async () => {
+    const preflight = await api.raw("OPTIONS", "/v1/tags", undefined, {
+      Origin: "https://app.example",
+      "Access-Control-Request-Method": "POST",
+    });
+    expectEnvelope(preflight, 405, "METHOD_NOT_ALLOWED");
+    expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
+    expectEnvelope(await api.raw("PUT", "/v1/nope"), 404, "NOT_FOUND");
+    expectEnvelope(await api.raw("OPTIONS", "/v1/tags/x/y"), 404, "NOT_FOUND");
+  });
+});

@@ -7,6 +7,7 @@ describe("the one error table", () => {
     UNAUTHORIZED: 401,
     FORBIDDEN: 403,
     NOT_FOUND: 404,
+    METHOD_NOT_ALLOWED: 405,
     RATE_LIMITED: 429,
     INTERNAL_ERROR: 500,
     SERVICE_UNAVAILABLE: 503,

@@ -7,6 +7,8 @@ export const ERROR_TABLE = {
   UNAUTHORIZED: { status: 401, retryable: false },
   FORBIDDEN: { status: 403, retryable: false },
   NOT_FOUND: { status: 404, retryable: false },
+  /** The path exists, not with this method: the answer's `Allow` header lists those it has. */
+  METHOD_NOT_ALLOWED: { status: 405, retryable: false },
   RATE_LIMITED: { status: 429, retryable: true },
   INTERNAL_ERROR: { status: 500, retryable: true },
   SERVICE_UNAVAILABLE: { status: 503, retryable: true },
