@@ -2,8 +2,10 @@ import { Elysia } from "elysia";
 import { swagger } from "@elysiajs/swagger";
 import { ServiceError } from "../services/contract/errors";
 import type { GatewayDeps } from "./deps";
+import { SERVER_MAX_BODY_BYTES, settleConnection } from "./http/body";
 import { errorResponse } from "./http/envelope";
 import { checkReadiness } from "./http/health";
+import { methodTable } from "./http/methods";
 import { requestIdOf } from "./http/request-id";
 import { handleRest } from "./rest/handle";
 import { graphqlHandler } from "./graphql/handle";
@@ -15,7 +17,8 @@ export const API_PREFIXES = ["/v1", "/api/v1"] as const;
 
 /** Composition of the gateway: health, docs, REST under both prefixes, one error fallback. */
 export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { stopping: false }) {
-  const app = new Elysia()
+  // Bodies over BODY_LIMIT_BYTES are the reader's to refuse, with the envelope (http/body.ts).
+  const app = new Elysia({ serve: { maxRequestBodySize: SERVER_MAX_BODY_BYTES } })
     .use(
       swagger({
         path: "/docs",
@@ -54,14 +57,26 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
 
   // GraphQL: its own handler (same guard, usage and envelope for 401/429), never the REST adapter.
   const graphql = graphqlHandler(deps, state);
-  app.all(GRAPHQL_PATH, ({ request }) => graphql(request), { parse: "none", detail: { hide: true } });
+  const graphqlRoute = ({ request }: { request: Request }) =>
+    graphql(request).then((res) => settleConnection(request, res));
+  app.all(GRAPHQL_PATH, graphqlRoute, { parse: "none", detail: { hide: true } });
   // Unknown routes, and anything thrown outside a handler: the same envelope, never HTML or a stack.
-  app.onError(({ code, request }) => {
+  const allowedOn = methodTable(app.routes);
+  const fallbackResponse = (code: unknown, request: Request): Response => {
     const requestId = requestIdOf(request);
-    if (code === "NOT_FOUND") return errorResponse(new ServiceError("NOT_FOUND", "Route not found"), requestId);
+    if (code === "NOT_FOUND") {
+      // The router says "not found" for a path it serves with other methods too: that is a 405.
+      const allowed = allowedOn(new URL(request.url).pathname);
+      if (allowed.length === 0) return errorResponse(new ServiceError("NOT_FOUND", "Route not found"), requestId);
+      const allow = allowed.join(", ");
+      const message = `${request.method} is not allowed here; allowed: ${allow}`;
+      const error = new ServiceError("METHOD_NOT_ALLOWED", message, { allowed });
+      return errorResponse(error, requestId, { Allow: allow });
+    }
     if (code === "PARSE" || code === "VALIDATION") return errorResponse(new ServiceError("VALIDATION_ERROR", "Invalid request", { field: "body", constraint: "json" }), requestId);
     deps.log.error("unhandled gateway error", { request_id: requestId, code: String(code) });
     return errorResponse(new ServiceError("INTERNAL_ERROR", "An unexpected error occurred"), requestId);
-  });
+  };
+  app.onError(({ code, request }) => settleConnection(request, fallbackResponse(code, request)));
   return app;
 }

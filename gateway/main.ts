@@ -32,7 +32,7 @@ const deps: GatewayDeps = {
   log,
 };
 const state = { stopping: false };
-const app = createApp(deps, state).listen({ port: config.PORT, hostname: config.HOST, maxRequestBodySize: config.BODY_LIMIT_BYTES * 4 });
+const app = createApp(deps, state).listen({ port: config.PORT, hostname: config.HOST });
 log.info("gateway listening", { port: app.server?.port });
 
 let inFlightCheck = () => (app.server?.pendingRequests ?? 0) > 0;

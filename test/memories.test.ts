@@ -158,9 +158,12 @@ describe("POST /v1/memories", () => {
   });
 
   test("absurdly deep metadata is refused as too deep, never a 500", async () => {
-    const n = 50_000;
-    const body = `{"content":"x","metadata":${'{"x":'.repeat(n)}1${"}".repeat(n)}}`;
-    expectError(await api.raw("POST", "/v1/memories", body), 400, "VALIDATION_ERROR", "metadata must be at most 5 levels deep", { field: "metadata", constraint: "max_depth", max: 5 });
+    const deep = (n: number) => `{"content":"x","metadata":${'{"x":'.repeat(n)}1${"}".repeat(n)}}`;
+    // Past 32 levels the body itself is refused, before it is parsed; below, metadata's own limit.
+    const body = await api.raw("POST", "/v1/memories", deep(50_000));
+    expectError(body, 400, "VALIDATION_ERROR", "body must be nested at most 32 levels deep", { field: "body", constraint: "max_depth", max: 32 });
+    const metadata = await api.raw("POST", "/v1/memories", deep(20));
+    expectError(metadata, 400, "VALIDATION_ERROR", "metadata must be at most 5 levels deep", { field: "metadata", constraint: "max_depth", max: 5 });
   });
 
   test("metadata must be an object", async () => {

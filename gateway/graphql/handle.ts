@@ -3,6 +3,7 @@ import { ServiceError } from "../../services/contract/errors";
 import { errorFields } from "../../services/kit/log";
 import type { GatewayDeps } from "../deps";
 import { readJsonObject } from "../http/body";
+import { checkJsonQueryParams } from "../http/json-depth";
 import { errorResponse } from "../http/envelope";
 import { requestIdOf } from "../http/request-id";
 import { requestErrorResponse } from "./errors";
@@ -49,6 +50,7 @@ export function graphqlHandler(deps: GatewayDeps, state: { stopping: boolean }) 
     } else {
       try {
         const params = request.method === "POST" ? await readJsonObject(request, deps.config.BODY_LIMIT_BYTES) : undefined;
+        if (!params) checkJsonQueryParams(request.url, ["variables", "extensions"]); // GET: JSON in the URL
         const base = { deps, identity: admission.identity, requestId };
         res = await yoga.handleRequest(request, { ...base, params, loaders: createLoaders(base) });
         // A subscription asked for as one JSON document: yoga answers 406 without a body.

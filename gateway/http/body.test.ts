@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readJsonObject, unpairedSurrogateAt } from "./body";
+import { readJsonObject, settleConnection, unpairedSurrogateAt } from "./body";
 import { ServiceError } from "../../services/contract/errors";
 
 const post = (body: BodyInit) => new Request("http://x/v1/memories", { method: "POST", body });
@@ -29,6 +29,75 @@ describe("readJsonObject", () => {
   test("well-formed text of every plane passes unchanged, surrogate pairs included (escaped or raw)", async () => {
     const body = await readJsonObject(post('{"content":"\\ud83e\\udde0 🧠 日本語 e\\u0301","metadata":{"🎉":["ß"]}}'), 1024);
     expect(body).toEqual({ content: "🧠 🧠 日本語 e\u0301", metadata: { "🎉": ["ß"] } });
+  });
+});
+
+describe("readJsonObject: nesting", () => {
+  const deep = (levels: number) => `{"query":"x","metadata":{"a":${'{"a":'.repeat(levels)}1${"}".repeat(levels)}}}`;
+  const read = (body: string) => detailsOf(readJsonObject(post(body), 1 << 20));
+  test("a body nested deeper than 32 levels → 400 body/max_depth, before it is parsed", async () => {
+    const tooDeep = {
+      code: "VALIDATION_ERROR" as const,
+      message: "body must be nested at most 32 levels deep",
+      details: { field: "body", constraint: "max_depth", max: 32 },
+    };
+    expect(await read(deep(10_000))).toEqual(tooDeep);
+    expect(await read(`{"a":${"[".repeat(50_000)}${"]".repeat(50_000)}}`)).toEqual(tooDeep);
+    expect(await read("[".repeat((1 << 20) - 1))).toEqual(tooDeep);
+    expect(await readJsonObject(post(deep(30)), 1 << 20)).toMatchObject({ query: "x" }); // 32 levels in all
+    expect((await read(deep(31))).details).toMatchObject({ constraint: "max_depth" });
+  });
+});
+
+/** A chunked request whose body is `size` bytes in 64 KiB chunks, then (unless `endless`) its end. */
+function streamed(size: number, opts: { endless?: boolean } = {}) {
+  const chunk = new Uint8Array(64 * 1024).fill(0x20);
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (sent >= size) {
+        if (!opts.endless) return controller.close();
+        await Bun.sleep(50); // a client trickling on
+      }
+      sent += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
+  });
+  const init = { method: "POST", body, headers: { "Transfer-Encoding": "chunked" }, duplex: "half" };
+  return { request: new Request("http://x/v1/memories", init as RequestInit), sent: () => sent };
+}
+const closes = (request: Request) =>
+  settleConnection(request, new Response("{}")).headers.get("connection") === "close";
+
+describe("readJsonObject: a streamed body over the limit", () => {
+  const bounds = { maxBytes: 4 << 20, maxMs: 300 };
+  const refusal = async (request: Request) => (await detailsOf(readJsonObject(request, 1 << 20, bounds))).details;
+  test("is read to its end and dropped within the bounds, so the connection stays open for the answer", async () => {
+    const { request, sent } = streamed(3 << 20);
+    expect(await refusal(request)).toEqual({ field: "body", constraint: "max_bytes", max: 1 << 20 });
+    expect(sent()).toBe(3 << 20);
+    expect(closes(request)).toBe(false);
+  });
+  test("past the byte bound: answered without reading further, and the connection closes", async () => {
+    const { request, sent } = streamed(64 << 20);
+    expect(await refusal(request)).toMatchObject({ constraint: "max_bytes" });
+    expect(sent()).toBeLessThan(5 << 20);
+    expect(closes(request)).toBe(true);
+  });
+  test("past the time bound (a body that never ends): answered on time, and the connection closes", async () => {
+    const { request } = streamed(2 << 20, { endless: true });
+    const started = performance.now();
+    expect(await refusal(request)).toMatchObject({ constraint: "max_bytes" });
+    expect(performance.now() - started).toBeLessThan(bounds.maxMs + 250);
+    expect(closes(request)).toBe(true);
+  });
+  test("a body read whole, or one with a declared length, keeps the connection", async () => {
+    const whole = streamed(64 * 1024);
+    await readJsonObject(whole.request, 1 << 20).catch(() => undefined);
+    expect(closes(whole.request)).toBe(false);
+    expect(closes(post('{"a":1}'))).toBe(false);
+    // Never read (a route without a body, a 401 before reading): closed.
+    expect(closes(streamed(10).request)).toBe(true);
   });
 });
 

@@ -1,15 +1,42 @@
 import { validationError } from "../../services/contract/errors";
+import { checkJsonDepth } from "./json-depth";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+const MIB = 1024 * 1024;
+
+/**
+ * A streamed body over the limit is read on and dropped up to this size and for this long, so that
+ * the client, still sending, gets to read the 400: Node's fetch fails with EPIPE on a connection
+ * closed while it sends. Past either bound the answer goes out with `Connection: close`.
+ */
+export const DISCARD = { maxBytes: 64 * MIB, maxMs: 10_000 };
+export type DiscardBounds = typeof DISCARD;
+/**
+ * Bun's own cap (`maxRequestBodySize`): a declared Content-Length above it is refused by Bun with a
+ * bare 413 before the gateway sees the request. Below it, Bun itself drains a body the gateway did
+ * not read once the answer is sent. One MiB above the discard bound, so that the reader (whose
+ * chunks overshoot its count by less) cuts a streamed body before Bun does.
+ */
+export const SERVER_MAX_BODY_BYTES = DISCARD.maxBytes + MIB;
+
+/** Requests whose streamed body was read to its end: their connection can serve the next request. */
+const readToEnd = new WeakSet<Request>();
 
 const tooLarge = (limit: number) =>
   validationError("body", "max_bytes", `Request body exceeds ${limit} bytes`, { max: limit });
 
+const cutShort = () => validationError("body", "incomplete", "The request body ended before it was complete");
+
 /**
  * Reads a JSON object body without ever buffering more than `limit` bytes: a declared
- * Content-Length over the limit is refused before reading, a streamed body as soon as it passes it.
+ * Content-Length over the limit is refused before reading (Bun drains it, within
+ * SERVER_MAX_BODY_BYTES), a streamed body as soon as it passes the limit, its rest discarded.
  */
-export async function readJsonObject(request: Request, limit: number): Promise<Record<string, unknown>> {
+export async function readJsonObject(
+  request: Request,
+  limit: number,
+  discard: DiscardBounds = DISCARD,
+): Promise<Record<string, unknown>> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > limit) throw tooLarge(limit);
   const chunks: Uint8Array[] = [];
@@ -17,15 +44,22 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
   if (request.body) {
     const reader = request.body.getReader();
     for (;;) {
-      const { done, value } = await reader.read();
+      let next: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        next = await reader.read();
+      } catch {
+        throw cutShort(); // the client went away mid-body
+      }
+      const { done, value } = next;
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
-        await reader.cancel().catch(() => undefined);
+        await discardRest(request, reader, size, discard);
         throw tooLarge(limit);
       }
       chunks.push(value);
     }
+    readToEnd.add(request);
   }
   if (size === 0) throw validationError("body", "required", "A JSON object body is required");
   // Decoding with replacement would store U+FFFD in place of what the client sent: refuse instead.
@@ -35,6 +69,8 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
   } catch {
     throw validationError("body", "utf8", "Request body is not valid UTF-8");
   }
+  // Before parsing: every later step (validation, JSON.stringify, the services) then meets bounded nesting.
+  checkJsonDepth(text, "body");
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -47,6 +83,47 @@ export async function readJsonObject(request: Request, limit: number): Promise<R
   const unpaired = unpairedSurrogateAt(parsed);
   if (unpaired !== null) throw validationError(unpaired, "unicode", `${unpaired} contains an unpaired UTF-16 surrogate, which is not Unicode text`);
   return parsed as Record<string, unknown>;
+}
+
+/** Reads and drops the rest of a body, within the bounds. */
+async function discardRest(
+  request: Request,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  size: number,
+  bounds: DiscardBounds,
+): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), bounds.maxMs)));
+  try {
+    while (size <= bounds.maxBytes) {
+      const next = await Promise.race([reader.read(), expired]);
+      if (next === null) break;
+      if (next.done) return void readToEnd.add(request);
+      size += next.value.byteLength;
+    }
+  } catch {
+    // The client went away: nothing left to drain.
+  } finally {
+    clearTimeout(timer);
+  }
+  await reader.cancel().catch(() => undefined);
+}
+
+/**
+ * The answer to a request whose body came without a length (chunked) and was not read to its end
+ * closes the connection: Bun would otherwise drain that body for as long as the client sends it.
+ * A declared length is drained by Bun within SERVER_MAX_BODY_BYTES, keeping the connection.
+ */
+export function settleConnection(request: Request, response: Response): Response {
+  if (!request.headers.has("transfer-encoding") || readToEnd.has(request)) return response;
+  try {
+    response.headers.set("Connection", "close");
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set("Connection", "close");
+    return copy;
+  }
 }
 
 /**

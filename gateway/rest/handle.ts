@@ -1,7 +1,8 @@
 import { coerceQuery, isUuid } from "../../services/contract/validation";
 import { ServiceError, toServiceError } from "../../services/contract/errors";
 import { decodeJson, rawData, rawPage } from "../../services/kit/wire";
-import { readJsonObject } from "../http/body";
+import { readJsonObject, settleConnection } from "../http/body";
+import { parseQuery } from "../http/query";
 import { errorResponse, listMeta, rawSuccessResponse, roundMs } from "../http/envelope";
 import { requireScope } from "../http/guard";
 import { requestIdOf } from "../http/request-id";
@@ -9,20 +10,12 @@ import type { GatewayDeps } from "../deps";
 import type { RestRequest, RestRoute } from "./route";
 import { errorFields } from "../../services/kit/log";
 
-/** Repeated query keys (`tag_id=a&tag_id=b`) become arrays. */
-export function parseQuery(url: string): Record<string, string | string[]> {
-  const q = url.indexOf("?");
-  const out: Record<string, string | string[]> = {};
-  if (q < 0) return out;
-  for (const [k, v] of new URLSearchParams(url.slice(q + 1))) {
-    const prev = out[k];
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  }
-  return out;
-}
-
 /** Runs one REST request: guard → scope → input → one NATS call → envelope. Always one Response. */
 export async function handleRest(deps: GatewayDeps, route: RestRoute, request: Request, params: Record<string, string>): Promise<Response> {
+  return settleConnection(request, await answer(deps, route, request, params));
+}
+
+async function answer(deps: GatewayDeps, route: RestRoute, request: Request, params: Record<string, string>) {
   const started = performance.now();
   const requestId = requestIdOf(request);
   const admission = await deps.guard.admit(request, requestId);

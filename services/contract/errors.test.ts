@@ -7,6 +7,7 @@ describe("the one error table", () => {
     UNAUTHORIZED: 401,
     FORBIDDEN: 403,
     NOT_FOUND: 404,
+    METHOD_NOT_ALLOWED: 405,
     NOT_ACCEPTABLE: 406,
     RATE_LIMITED: 429,
     INTERNAL_ERROR: 500,
@@ -31,6 +32,10 @@ describe("the one error table", () => {
     expect(ServiceError.fromBody({ code: "WAT" as ErrorCode, message: "m" }).code).toBe("INTERNAL_ERROR");
     expect(isErrorCode("NOT_FOUND")).toBe(true);
     expect(isErrorCode("nope")).toBe(false);
+    for (const inherited of ["constructor", "__proto__", "toString"]) {
+      expect(isErrorCode(inherited)).toBe(false);
+      expect(ServiceError.fromBody({ code: inherited as ErrorCode, message: "m" }).code).toBe("INTERNAL_ERROR");
+    }
   });
   test("a domain error carries no stack trace; other errors still do", () => {
     const e = new ServiceError("NOT_FOUND", "Memory not found");

@@ -7,6 +7,8 @@ export const ERROR_TABLE = {
   UNAUTHORIZED: { status: 401, retryable: false },
   FORBIDDEN: { status: 403, retryable: false },
   NOT_FOUND: { status: 404, retryable: false },
+  /** The path exists, not with this method: the answer's `Allow` header lists those it has. */
+  METHOD_NOT_ALLOWED: { status: 405, retryable: false },
   NOT_ACCEPTABLE: { status: 406, retryable: false },
   RATE_LIMITED: { status: 429, retryable: true },
   INTERNAL_ERROR: { status: 500, retryable: true },
@@ -52,12 +54,14 @@ export class ServiceError extends Error {
   }
 
   static fromBody(body: ErrorBody): ServiceError {
-    const code = body.code in ERROR_TABLE ? body.code : "INTERNAL_ERROR";
+    const code = isErrorCode(body.code) ? body.code : "INTERNAL_ERROR";
     return new ServiceError(code, body.message, body.details);
   }
 }
 
-export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === "string" && code in ERROR_TABLE;
+/** Own keys only: `"constructor" in ERROR_TABLE` is true, yet it is no code. */
+export const isErrorCode = (code: unknown): code is ErrorCode =>
+  typeof code === "string" && Object.hasOwn(ERROR_TABLE, code);
 
 export const httpStatusOf = (code: ErrorCode): number => ERROR_TABLE[code].status;
 

@@ -6,9 +6,18 @@ import type { Operation } from "./op";
 export const METADATA_MAX_BYTES = 16 * 1024;
 export const METADATA_MAX_DEPTH = 5;
 
+/**
+ * Key names refused at every level of metadata: code that copies or merges a client's object by
+ * assignment (`out[key] = value`) would set a prototype or shadow one, and no client needs them.
+ */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
 export const Metadata = (opts: { description?: string } = {}) =>
   T.Record(T.String(), T.Unknown(), {
-    description: `Free-form JSON object; at most ${METADATA_MAX_BYTES} bytes serialized (UTF-8) and ${METADATA_MAX_DEPTH} levels deep (the object itself is level 1).`,
+    description:
+      `Free-form JSON object; at most ${METADATA_MAX_BYTES} bytes serialized (UTF-8) and ` +
+      `${METADATA_MAX_DEPTH} levels deep (the object itself is level 1); ` +
+      "no key, at any level, named `__proto__`, `constructor` or `prototype`.",
     ...opts,
   });
 
@@ -34,10 +43,29 @@ export function checkMetadata(metadata: unknown, field = "metadata"): void {
   if (jsonDepth(metadata, METADATA_MAX_DEPTH) > METADATA_MAX_DEPTH) {
     throw validationError(field, "max_depth", `${field} must be at most ${METADATA_MAX_DEPTH} levels deep`, { max: METADATA_MAX_DEPTH });
   }
+  const reserved = reservedKeyAt(metadata, field);
+  if (reserved !== null) {
+    const message = `${reserved} uses a reserved key name (__proto__, constructor and prototype are refused)`;
+    throw validationError(reserved, "reserved_key", message);
+  }
   const bytes = Buffer.byteLength(JSON.stringify(metadata), "utf8");
   if (bytes > METADATA_MAX_BYTES) {
     throw validationError(field, "max_bytes", `${field} must be at most ${METADATA_MAX_BYTES} bytes serialized`, { max: METADATA_MAX_BYTES });
   }
+}
+
+/** The dotted path of the first reserved key in `value` (walked without recursion), or null. */
+export function reservedKeyAt(value: unknown, field: string): string | null {
+  const stack: [unknown, string][] = [[value, field]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [node, path] = next;
+    if (node === null || typeof node !== "object") continue;
+    for (const [key, child] of Object.entries(node)) {
+      if (!Array.isArray(node) && RESERVED_KEYS.has(key)) return `${path}.${key}`;
+      stack.push([child, `${path}.${key}`]);
+    }
+  }
+  return null;
 }
 
 /**

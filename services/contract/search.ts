@@ -2,6 +2,7 @@ import { Type as T, type Static } from "@sinclair/typebox";
 import { op } from "./op";
 import { DateTime, Enum, Nullable, Uuid } from "./common";
 import { CONTENT_TYPES, MEMORY_NATURES, Memory, TIERS } from "./memories";
+import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, withMetadataLimits } from "./metadata";
 
 /** `query: "*"` matches every memory (newest first); filters still apply. */
 export const MATCH_ALL = "*";
@@ -32,7 +33,10 @@ const Filters = {
   metadata: T.Optional(
     T.Record(T.String({ minLength: 1, maxLength: 200 }), T.Unknown(), {
       maxProperties: FILTER_METADATA_KEYS_MAX,
-      description: "Equality on top-level metadata keys (any JSON value, compared exactly); all must match.",
+      description:
+        "Equality on top-level metadata keys (any JSON value, compared exactly); all must match. " +
+        `A memory's metadata limits apply (${METADATA_MAX_DEPTH} levels, ${METADATA_MAX_BYTES} bytes, ` +
+        "no reserved key): a filter beyond them could match nothing.",
     }),
   ),
 };
@@ -59,14 +63,15 @@ export const Scores = T.Object(
 export const SearchResult = T.Composite([Memory, T.Object({ score: T.Number({ minimum: 0, maximum: 1 }), scores: Scores })]);
 export type SearchResult = Static<typeof SearchResult>;
 
-export const searchMemories = op({
+// The metadata filter obeys stored metadata's limits: bounded work for every service that reads it.
+export const searchMemories = withMetadataLimits(op({
   subject: "search.query",
   idempotent: true,
   input: SearchInput,
   output: T.Object({ results: T.Array(SearchResult) }),
   scope: "search:read",
   summary: "Hybrid search (semantic + BM25, thread-aware) over the tenant's memories, with filters",
-});
+}));
 
 export const ContextInput = T.Object(
   {
@@ -99,11 +104,11 @@ export const ContextOutput = T.Object({
 });
 export type ContextOutput = Static<typeof ContextOutput>;
 
-export const buildContext = op({
+export const buildContext = withMetadataLimits(op({
   subject: "search.context",
   idempotent: true,
   input: ContextInput,
   output: ContextOutput,
   scope: "search:read",
   summary: "The memories an LLM should see for a query, assembled by thread within a token budget",
-});
+}));

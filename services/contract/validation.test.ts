@@ -60,6 +60,15 @@ describe("query coercion", () => {
   test("a non-numeric limit stays a string and fails validation", () => {
     expect(failure(coerceQuery(schema, { content: "a", limit: "abc" }))).toMatchObject({ field: "limit" });
   });
+  test("prototype-named parameters stay keys, refused as unknown fields like any other", () => {
+    for (const name of ["__proto__", "constructor", "prototype"]) {
+      const query = Object.assign(Object.create(null), { content: "a", [name]: "1", limit: "5" });
+      const coerced = coerceQuery(schema, query) as Record<string, unknown>;
+      expect(Object.getPrototypeOf(coerced)).toBe(Object.prototype);
+      expect(Object.hasOwn(coerced, name)).toBe(true);
+      expect(failure(coerced)).toMatchObject({ field: name, constraint: "unknown_field" });
+    }
+  });
 });
 
 test("isUuid", () => {

@@ -133,16 +133,18 @@ function defaultsFiller(schema: TSchema): ((value: Record<string, unknown>) => u
  */
 export function coerceQuery(schema: TSchema, query: Record<string, unknown>): unknown {
   const props = (schema.properties ?? {}) as Record<string, TSchema>;
-  const out: Record<string, unknown> = {};
+  // Keys are the client's: a map without a prototype keeps `__proto__` a key (refused as unknown).
+  const out: Record<string, unknown> = Object.create(null);
   for (const [key, raw] of Object.entries(query)) {
-    const prop = props[key];
+    const prop = Object.hasOwn(props, key) ? props[key] : undefined;
     if (prop?.type === "array" && !Array.isArray(raw)) out[key] = [raw];
     else out[key] = raw;
   }
   const converted = Value.Convert(schema, { ...out }) as Record<string, unknown>; // a copy: Convert mutates its argument
   // Value.Convert truncates "1.5" to 1; an integer parameter must be written as one, else it stays a string (→ 400).
   for (const [key, raw] of Object.entries(out)) {
-    if (props[key]?.type === "integer" && typeof raw === "string" && !/^[+-]?\d+$/.test(raw)) converted[key] = raw;
+    const integer = Object.hasOwn(props, key) && props[key]!.type === "integer";
+    if (integer && typeof raw === "string" && !/^[+-]?\d+$/.test(raw)) converted[key] = raw;
   }
   return converted;
 }
