@@ -47,6 +47,8 @@ export interface Stack {
   env: Record<string, string>;
   /** Starts one more replica of a service (or a replacement). */
   addReplica(name: ServiceName): Child;
+  /** Starts one more gateway replica on its own free port; resolves when its /readyz is 200. */
+  addGateway(): Promise<{ child: Child; baseUrl: string }>;
   waitReady(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -111,8 +113,26 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   for (const name of names) for (let i = 0; i < (opts.replicas?.[name] ?? 1); i++) addReplica(name);
   const gateway = spawnChild("gateway", "gateway/main.ts", env, logDir);
   const baseUrl = `http://127.0.0.1:${port}`;
+  const moreGateways: Child[] = [];
 
-  const all = () => [gateway, ...Object.values(services).flat()];
+  const all = () => [gateway, ...moreGateways, ...Object.values(services).flat()];
+  const waitReadyAt = async (url: string, child: Child, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    let last = "";
+    while (Date.now() < deadline) {
+      const dead = all().find((c) => c.proc.exitCode !== null);
+      if (dead && dead === child) throw new Error(`${child.name} exited with ${dead.proc.exitCode}; see ${dead.logFile}`);
+      try {
+        const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
+        if (res.ok) return;
+        last = await res.text();
+      } catch (err) {
+        last = (err as Error).message;
+      }
+      await Bun.sleep(100);
+    }
+    throw new Error(`stack not ready after ${timeoutMs} ms: ${last}`);
+  };
   const stack: Stack = {
     baseUrl,
     adminKey: admin.key,
@@ -126,25 +146,17 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     gateway,
     env,
     addReplica,
-    async waitReady(timeoutMs = 60_000) {
-      const deadline = Date.now() + timeoutMs;
-      let last = "";
-      while (Date.now() < deadline) {
-        const dead = all().find((c) => c.proc.exitCode !== null);
-        if (dead && dead === gateway) throw new Error(`gateway exited with ${dead.proc.exitCode}; see ${dead.logFile}`);
-        try {
-          const res = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2000) });
-          if (res.ok) return;
-          last = await res.text();
-        } catch (err) {
-          last = (err as Error).message;
-        }
-        await Bun.sleep(100);
-      }
-      throw new Error(`stack not ready after ${timeoutMs} ms: ${last}`);
+    async addGateway() {
+      const gatewayPort = await freePort();
+      const child = spawnChild(`gateway-${++counter}`, "gateway/main.ts", { ...env, PORT: String(gatewayPort) }, logDir);
+      moreGateways.push(child);
+      const url = `http://127.0.0.1:${gatewayPort}`;
+      await waitReadyAt(url, child, 60_000);
+      return { child, baseUrl: url };
     },
+    waitReady: (timeoutMs = 60_000) => waitReadyAt(baseUrl, gateway, timeoutMs),
     async stop() {
-      await gateway.stop();
+      await Promise.all([gateway, ...moreGateways].map((g) => g.stop()));
       await Promise.all(Object.values(services).flat().map((c) => c.stop()));
       await nats?.stop();
       await redis?.stop();
