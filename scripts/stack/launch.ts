@@ -34,6 +34,8 @@ export interface Child {
 
 export interface Stack {
   baseUrl: string;
+  /** The gateway's internal /metrics (its HEALTH_PORT), never on the API port. */
+  metricsUrl: string;
   adminKey: string;
   adminKeyGenerated: boolean;
   adminKeyFile: string | null;
@@ -48,7 +50,7 @@ export interface Stack {
   /** Starts one more replica of a service (or a replacement). */
   addReplica(name: ServiceName): Child;
   /** Starts one more gateway replica on its own free port; resolves when its /readyz is 200. */
-  addGateway(): Promise<{ child: Child; baseUrl: string }>;
+  addGateway(): Promise<{ child: Child; baseUrl: string; metricsUrl: string }>;
   waitReady(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -112,7 +114,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     return child;
   };
   for (const name of names) for (let i = 0; i < (opts.replicas?.[name] ?? 1); i++) addReplica(name);
-  const gateway = spawnChild("gateway", "gateway/main.ts", env, logDir);
+  // Each gateway serves /metrics on its own internal port (services keep HEALTH_PORT off locally).
+  const metricsPort = await freePort();
+  const gateway = spawnChild("gateway", "gateway/main.ts", { ...env, HEALTH_PORT: String(metricsPort) }, logDir);
   const baseUrl = `http://127.0.0.1:${port}`;
   const moreGateways: Child[] = [];
 
@@ -136,6 +140,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   };
   const stack: Stack = {
     baseUrl,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     adminKey: admin.key,
     adminKeyGenerated: admin.generated,
     adminKeyFile: admin.file,
@@ -148,12 +153,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     env,
     addReplica,
     async addGateway() {
-      const gatewayPort = await freePort();
-      const child = spawnChild(`gateway-${++counter}`, "gateway/main.ts", { ...env, PORT: String(gatewayPort) }, logDir);
+      const [apiPort, internalPort] = [await freePort(), await freePort()];
+      const ports = { PORT: String(apiPort), HEALTH_PORT: String(internalPort) };
+      const child = spawnChild(`gateway-${++counter}`, "gateway/main.ts", { ...env, ...ports }, logDir);
       moreGateways.push(child);
-      const url = `http://127.0.0.1:${gatewayPort}`;
+      const url = `http://127.0.0.1:${apiPort}`;
       await waitReadyAt(url, child, 60_000);
-      return { child, baseUrl: url };
+      return { child, baseUrl: url, metricsUrl: `http://127.0.0.1:${internalPort}/metrics` };
     },
     waitReady: (timeoutMs = 60_000) => waitReadyAt(baseUrl, gateway, timeoutMs),
     async stop() {
