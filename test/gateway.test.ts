@@ -41,7 +41,7 @@ describe("metrics", () => {
     }
   });
 
-  test("the internal port's /metrics has request counts/latency by route and status, refusals, NATS latency", async () => {
+  test("the internal port's /metrics: counts/latency by route and status, refusals, NATS latency", async () => {
     await root.get("/v1/keys");
     expect((await fetch(stack.metricsUrl.replace(/\/metrics$/, "/v1/keys"))).status).toBe(404); // nothing else there
     const res = await fetch(stack.metricsUrl);

@@ -40,7 +40,8 @@ test("operator CLI: `keys revoke` broadcasts the revocation, so gateways end the
   const notices: unknown[] = [];
   nc.subscribe(KEY_REVOKED_SUBJECT, { callback: (_err, msg) => notices.push(msg.json()) });
   await nc.flush();
-  const out = Bun.spawnSync([process.execPath, "services/keys/cli.ts", "revoke", "--tenant", t.tenant, "--id", t.keyId], {
+  const argv = [process.execPath, "services/keys/cli.ts", "revoke", "--tenant", t.tenant, "--id", t.keyId];
+  const out = Bun.spawnSync(argv, {
     cwd: ROOT,
     env: { ...process.env, REDIS_URL: stack.redisUrl, NATS_URL: stack.natsUrl },
   });
@@ -49,4 +50,4 @@ test("operator CLI: `keys revoke` broadcasts the revocation, so gateways end the
   await nc.close();
   expect(notices).toEqual([{ hash: expect.stringMatching(/^[0-9a-f]{64}$/), key_id: t.keyId }]);
   expect((await t.api.get("/v1/tags")).status).toBe(401);
-});
+}, 30_000);

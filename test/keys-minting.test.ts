@@ -24,10 +24,13 @@ async function minter(body: Record<string, unknown>): Promise<Minter> {
   const tenant = `m${crypto.randomUUID().slice(0, 8)}`;
   const res = await root.post("/v1/keys", { name: "minter", tenant_id: tenant, ...body });
   expect(res.status).toBe(200);
-  return { rest: apiClient(stack.baseUrl, res.body.data.key), gql: gqlClient(stack.baseUrl, res.body.data.key), tenant };
+  const key = res.body.data.key;
+  return { rest: apiClient(stack.baseUrl, key), gql: gqlClient(stack.baseUrl, key), tenant };
 }
 
-const CREATE = `mutation($input: CreateKeyInput!) { createKey(input: $input) { key apiKey { id scopes rateLimit plan } } }`;
+const CREATE = `mutation($input: CreateKeyInput!) {
+  createKey(input: $input) { key apiKey { id scopes rateLimit plan } }
+}`;
 const GQL_ENUM: Record<string, string> = { "*": "ALL", admin: "ADMIN", "memories:read": "MEMORIES_READ", free: "FREE" };
 const gqlInput = (b: Record<string, unknown>) => ({
   name: "minted",
@@ -63,7 +66,8 @@ describe("minting keys", () => {
   test("scopes: a subset of the minting key's; `*` only from `*`", async () => {
     const admin = await minter({ scopes: ["admin", "memories:read"], plan: "pro" });
     await expectRefused(admin, { scopes: ["*"] }, { field: "scopes", refused: { scopes: ["*"] } });
-    await expectRefused(admin, { scopes: ["memories:read", "memories:write"] }, { refused: { scopes: ["memories:write"] } });
+    const wider = { scopes: ["memories:read", "memories:write"] };
+    await expectRefused(admin, wider, { refused: { scopes: ["memories:write"] } });
     const ok = await admin.rest.post("/v1/keys", { name: "reader", scopes: ["memories:read"] });
     expect(ok.body.data).toMatchObject({ scopes: ["memories:read"], plan: "pro" });
     const viaGql = await admin.gql.request(CREATE, { input: { name: "reader2", scopes: ["MEMORIES_READ", "ADMIN"] } });
@@ -72,7 +76,8 @@ describe("minting keys", () => {
 
   test("rate_limit: at most the minting key's effective per-minute limit; the new key is held to it", async () => {
     const admin = await minter({ scopes: ["*"], plan: "pro", rate_limit: 50 });
-    await expectRefused(admin, { rate_limit: 51 }, { field: "rate_limit", refused: { rate_limit: 51 }, allowed: { rate_limit: 50 } });
+    const refused = { field: "rate_limit", refused: { rate_limit: 51 }, allowed: { rate_limit: 50 } };
+    await expectRefused(admin, { rate_limit: 51 }, refused);
     const ok = await admin.rest.post("/v1/keys", { name: "inherits" });
     expect(ok.body.data).toMatchObject({ rate_limit: 50, plan: "pro" });
     const res = await apiClient(stack.baseUrl, ok.body.data.key).get("/v1/tags");
@@ -92,7 +97,8 @@ describe("minting keys", () => {
     const until = new Date(Date.now() + 3_600_000).toISOString();
     const admin = await minter({ scopes: ["*"], expires_at: until });
     const later = new Date(Date.now() + 7_200_000).toISOString();
-    await expectRefused(admin, { expires_at: later }, { field: "expires_at", refused: { expires_at: later }, allowed: { expires_at: until } });
+    const refused = { field: "expires_at", refused: { expires_at: later }, allowed: { expires_at: until } };
+    await expectRefused(admin, { expires_at: later }, refused);
     expect((await admin.rest.post("/v1/keys", { name: "inherits" })).body.data.expires_at).toBe(until);
   });
 

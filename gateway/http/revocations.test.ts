@@ -65,7 +65,7 @@ describe("createKeyEnds", () => {
     expect(c.calls.length).toBe(1);
   });
 
-  test("expiry ends a watcher at expires_at; a past one at once; a far one (beyond setTimeout's range) not now", async () => {
+  test("expiry ends a watcher at expires_at, a past one at once, one past setTimeout's range not now", async () => {
     const soon = counter();
     const at = Date.now() + 150;
     ends.watch({ keyId: "e1", expiresAt: at }, soon.end);

@@ -126,7 +126,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     let last = "";
     while (Date.now() < deadline) {
       const dead = all().find((c) => c.proc.exitCode !== null);
-      if (dead && dead === child) throw new Error(`${child.name} exited with ${dead.proc.exitCode}; see ${dead.logFile}`);
+      if (dead && dead === child) {
+        throw new Error(`${child.name} exited with ${dead.proc.exitCode}; see ${dead.logFile}`);
+      }
       try {
         const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
         if (res.ok) return;

@@ -34,7 +34,8 @@ export const CreateKeyInput = T.Object(
         minItems: 1,
         maxItems: SCOPES.length,
         uniqueItems: true,
-        description: "Default: memories:read, memories:write, search:read. Only scopes the minting key holds (`*` from `*`).",
+        description:
+          "Default: memories:read, memories:write, search:read. Only scopes the minting key holds (`*` from `*`).",
       }),
     ),
     rate_limit: T.Optional(

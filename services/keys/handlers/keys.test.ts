@@ -89,7 +89,10 @@ describe("keys handlers", () => {
   test("a test key cannot create live keys; expires_at must be in the future", async () => {
     const { h, minter } = setup();
     await expect(h.create({ name: "n" }, minter({ environment: "test" }))).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(h.create({ name: "n", expires_at: "2000-01-01T00:00:00Z" }, minter())).rejects.toMatchObject({ code: "VALIDATION_ERROR", details: { field: "expires_at", constraint: "future" } });
+    await expect(h.create({ name: "n", expires_at: "2000-01-01T00:00:00Z" }, minter())).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { field: "expires_at", constraint: "future" },
+    });
   });
 
   test("revoke: announces the id and hash, verify then fails; another tenant's key is NOT_FOUND", async () => {
@@ -145,8 +148,8 @@ describe("keys handlers", () => {
 
   test("mint: the root key grants any plan, scopes and limit, in any tenant", async () => {
     const { h } = setup();
-    const wide = { name: "n", scopes: ["*" as const], plan: "enterprise" as const, rate_limit: 10_000_000, tenant_id: "t2" };
-    const key = await h.create(wide, ctx({ root: true }));
+    const wide = { scopes: ["*" as const], plan: "enterprise" as const, rate_limit: 10_000_000, tenant_id: "t2" };
+    const key = await h.create({ name: "n", ...wide }, ctx({ root: true }));
     expect(key).toMatchObject({ scopes: ["*"], plan: "enterprise", rate_limit: 10_000_000, tenant_id: "t2" });
   });
 });
