@@ -22,7 +22,7 @@ test("operator CLI: `keys create --tenant acme --scopes '*'` mints a working key
   const list = await api.get("/v1/keys");
   expect(list.status).toBe(200);
   expect(list.body.data.map((k: { id: string }) => k.id)).toContain(created.id);
-});
+}, 30_000); // may start the stack
 
 test("operator CLI: invalid input is refused with the validation message", () => {
   const out = Bun.spawnSync([process.execPath, "services/keys/cli.ts", "create", "--tenant", "x", "--scopes", "everything"], {
