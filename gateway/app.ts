@@ -28,15 +28,10 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
           components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "svc_live_… or svc_test_…" } } },
           security: [{ bearer: [] }],
         },
-        exclude: ["/healthz", "/readyz", "/metrics", /^\/api\/v1/],
+        exclude: ["/healthz", "/readyz", /^\/api\/v1/],
       }),
     )
     .get("/healthz", () => ({ status: "ok" }), { detail: { hide: true } })
-    .get(
-      "/metrics",
-      async () => new Response(await deps.metrics.registry.metrics(), { headers: { "Content-Type": deps.metrics.registry.contentType } }),
-      { detail: { hide: true } },
-    )
     .get(
       "/readyz",
       async ({ set }) => {

@@ -9,7 +9,7 @@ import { createRateLimiter } from "./http/rate-limit";
 import { createGuard } from "./http/guard";
 import { createUsageRecorder } from "./http/usage-recorder";
 import { createApp } from "./app";
-import { createMetrics } from "./http/metrics";
+import { createMetrics, serveMetrics } from "./http/metrics";
 import type { GatewayDeps } from "./deps";
 
 const config = loadGatewayConfig();
@@ -34,6 +34,8 @@ const deps: GatewayDeps = {
 const state = { stopping: false };
 const app = createApp(deps, state).listen({ port: config.PORT, hostname: config.HOST });
 log.info("gateway listening", { port: app.server?.port });
+const metricsServer = config.HEALTH_PORT ? serveMetrics(metrics, config.HEALTH_PORT, config.HOST) : null;
+if (metricsServer) log.info("metrics served", { port: metricsServer.port, path: "/metrics" });
 
 let inFlightCheck = () => (app.server?.pendingRequests ?? 0) > 0;
 const shutdown = async (signal: string) => {
@@ -53,6 +55,7 @@ const shutdown = async (signal: string) => {
     log.error("shutdown error", errorFields(err));
   }
   clearTimeout(hardStop);
+  metricsServer?.stop(true);
   process.exit(0);
 };
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

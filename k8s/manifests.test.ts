@@ -37,6 +37,8 @@ const podOf = (objs: K8sObject[], name: string): Endpoint => {
 };
 const mainContainer = (objs: K8sObject[], name: string) => get(objs, "Deployment", name).spec.template.spec.containers[0];
 const OUTSIDE: Endpoint = { ip: "203.0.113.7" };
+/** The scraper the gateway-metrics-ingress policy admits. */
+const PROMETHEUS: Endpoint = { pod: { "app.kubernetes.io/name": "prometheus" }, namespace: "monitoring" };
 
 for (const target of Object.keys(TARGETS) as Target[]) {
   describe(`k8s ${target} rendered with ${RENDERER}`, () => {
@@ -74,7 +76,10 @@ describe("k8s base", () => {
     const objs = objects("base");
     const gw = mainContainer(objs, "gateway");
     expect([gw.startupProbe.httpGet.path, gw.livenessProbe.httpGet.path, gw.readinessProbe.httpGet.path]).toEqual(["/healthz", "/healthz", "/readyz"]);
-    expect(gw.ports).toEqual([{ name: "http", containerPort: 3000, protocol: "TCP" }]);
+    expect(gw.ports).toEqual([
+      { name: "http", containerPort: 3000, protocol: "TCP" },
+      { name: "metrics", containerPort: 8081, protocol: "TCP" },
+    ]);
     for (const name of SERVICES) {
       const c = mainContainer(objs, name);
       expect(c.livenessProbe.httpGet).toEqual({ path: "/healthz", port: "health" });
@@ -99,6 +104,18 @@ describe("k8s base", () => {
     expect(search.resources.limits.memory).toBe("1Gi");
     const budget = (c: any) => c.startupProbe.periodSeconds * c.startupProbe.failureThreshold;
     expect(budget(search)).toBeGreaterThan(budget(mainContainer(objs, "keys")));
+  });
+
+  test("Prometheus scrapes the gateway's /metrics on its internal port (HEALTH_PORT), not the API port", () => {
+    const objs = objects("base");
+    const pod = get(objs, "Deployment", "gateway").spec.template;
+    const scrape = { "prometheus.io/scrape": "true", "prometheus.io/port": "8081", "prometheus.io/path": "/metrics" };
+    expect(pod.metadata.annotations).toEqual(scrape);
+    expect(get(objs, "ConfigMap", "memory-service-config").data.HEALTH_PORT).toBe(scrape["prometheus.io/port"]);
+    expect(mainContainer(objs, "gateway").envFrom).toContainEqual({ configMapRef: { name: "memory-service-config" } });
+    expect(readFileSync(join(REPO, "gateway/main.ts"), "utf8")).toContain("serveMetrics(metrics, config.HEALTH_PORT");
+    const annotated = SERVICES.filter((n) => get(objs, "Deployment", n).spec.template.metadata.annotations);
+    expect(annotated).toEqual([]); // services serve no /metrics there
   });
 
   test("the probe port is the one the services' probe server listens on (HEALTH_PORT in the ConfigMap)", () => {
@@ -155,6 +172,9 @@ describe("k8s dev overlay", () => {
     const nats = podOf(objs, "nats");
     const redis = podOf(objs, "redis");
     expect(canConnect(objs, OUTSIDE, podOf(objs, "gateway"), 3000)).toBe(true);
+    expect(canConnect(objs, OUTSIDE, podOf(objs, "gateway"), 8081)).toBe(false);
+    expect(canConnect(objs, PROMETHEUS, podOf(objs, "gateway"), 8081)).toBe(true);
+    expect(canConnect(objs, { ...PROMETHEUS, namespace: NS }, podOf(objs, "gateway"), 8081)).toBe(false);
     for (const name of APP) {
       expect(canConnect(objs, podOf(objs, name), nats, 4222)).toBe(true);
       expect(canConnect(objs, podOf(objs, name), redis, 6379)).toBe(true);
@@ -203,6 +223,8 @@ describe("k8s prod overlay", () => {
     }
     expect(canConnect(objs, OUTSIDE, podOf(objs, "gateway"), 3000)).toBe(true);
     expect(canConnect(objs, OUTSIDE, podOf(objs, "gateway"), 22)).toBe(false);
+    expect(canConnect(objs, OUTSIDE, podOf(objs, "gateway"), 8081)).toBe(false);
+    expect(canConnect(objs, PROMETHEUS, podOf(objs, "gateway"), 8081)).toBe(true);
     expect(canConnect(objs, OUTSIDE, podOf(objs, "search"), 3000)).toBe(false);
   });
 });

@@ -11,6 +11,7 @@ console.log(`
   base URL   ${stack.baseUrl}/v1   (also ${stack.baseUrl}/api/v1)
   docs       ${stack.baseUrl}/docs
   GraphQL    ${stack.baseUrl}/graphql
+  metrics    ${stack.metricsUrl}   (internal port, not the API's)
   admin key  ${stack.adminKeyGenerated ? stack.adminKey + "   (new: shown once, kept in " + stack.adminKeyFile + ")" : stack.adminKeyFile ? `in ${stack.adminKeyFile}` : "BOOTSTRAP_ADMIN_KEY"}
   logs       ${dataDir}/logs/
 

@@ -34,9 +34,17 @@ describe("health", () => {
 });
 
 describe("metrics", () => {
-  test("GET /metrics exposes request counts/latency by route and status, refusals and NATS latency per subject", async () => {
+  test("/metrics is not served on the API port, with or without a key", async () => {
+    for (const path of ["/metrics", "/v1/metrics", "/api/v1/metrics"]) {
+      expectEnvelopeError(await apiClient(stack.baseUrl).get(path), 404, "NOT_FOUND");
+      expectEnvelopeError(await root.get(path), 404, "NOT_FOUND");
+    }
+  });
+
+  test("the internal port's /metrics: counts/latency by route and status, refusals, NATS latency", async () => {
     await root.get("/v1/keys");
-    const res = await fetch(`${stack.baseUrl}/metrics`);
+    expect((await fetch(stack.metricsUrl.replace(/\/metrics$/, "/v1/keys"))).status).toBe(404); // nothing else there
+    const res = await fetch(stack.metricsUrl);
     const text = await res.text();
     expect(res.status).toBe(200);
     expect(text).toMatch(/http_requests_total\{method="GET",route="\/v1\/keys",status="200"\} \d+/);

@@ -200,7 +200,7 @@ describe("entities", () => {
 
 describe("keys and usage (admin)", () => {
   test("createKey returns the secret once; keys lists without it; revokeKey stops the key", async () => {
-    const { gql: admin } = await gqlTenant({ scopes: ["admin", "memories:read"] });
+    const { gql: admin } = await gqlTenant({ scopes: ["admin", "memories:read", "search:read"] });
     const created = (await admin.request(`mutation { createKey(input: { name: "frontend", scopes: [MEMORIES_READ, SEARCH_READ], rateLimit: 600, environment: TEST }) {
       key message apiKey { id name prefix scopes rateLimit plan environment tenantId expiresAt createdAt lastUsedAt revokedAt } } }`)).createKey;
     expect(created.key).toMatch(/^svc_test_[A-Za-z0-9_-]{32}$/);

@@ -1,7 +1,9 @@
 import { expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { testStack } from "./harness";
-import { apiClient } from "./api";
+import { connect } from "nats";
+import { KEY_REVOKED_SUBJECT } from "../services/contract/keys";
+import { apiClient, newTenant } from "./api";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -20,7 +22,7 @@ test("operator CLI: `keys create --tenant acme --scopes '*'` mints a working key
   const list = await api.get("/v1/keys");
   expect(list.status).toBe(200);
   expect(list.body.data.map((k: { id: string }) => k.id)).toContain(created.id);
-});
+}, 30_000); // may start the stack
 
 test("operator CLI: invalid input is refused with the validation message", () => {
   const out = Bun.spawnSync([process.execPath, "services/keys/cli.ts", "create", "--tenant", "x", "--scopes", "everything"], {
@@ -30,3 +32,22 @@ test("operator CLI: invalid input is refused with the validation message", () =>
   expect(out.exitCode).toBe(1);
   expect(out.stderr.toString()).toContain("VALIDATION_ERROR");
 });
+
+test("operator CLI: `keys revoke` broadcasts the revocation, so gateways end the key's streams at once", async () => {
+  const stack = await testStack();
+  const t = await newTenant(stack.baseUrl, stack.adminKey, { scopes: ["*"] });
+  const nc = await connect({ servers: stack.natsUrl });
+  const notices: unknown[] = [];
+  nc.subscribe(KEY_REVOKED_SUBJECT, { callback: (_err, msg) => notices.push(msg.json()) });
+  await nc.flush();
+  const argv = [process.execPath, "services/keys/cli.ts", "revoke", "--tenant", t.tenant, "--id", t.keyId];
+  const out = Bun.spawnSync(argv, {
+    cwd: ROOT,
+    env: { ...process.env, REDIS_URL: stack.redisUrl, NATS_URL: stack.natsUrl },
+  });
+  expect(out.exitCode).toBe(0);
+  await nc.flush();
+  await nc.close();
+  expect(notices).toEqual([{ hash: expect.stringMatching(/^[0-9a-f]{64}$/), key_id: t.keyId }]);
+  expect((await t.api.get("/v1/tags")).status).toBe(401);
+}, 30_000);

@@ -1,9 +1,11 @@
 import type { NatsConnection, Subscription } from "nats";
-import { Repeater, SlidingBuffer } from "graphql-yoga";
+import { Repeater, type RepeaterBuffer } from "graphql-yoga";
 import { MEMORY_EVENTS_WILDCARD, type MemoryEvent, type MemoryEventType } from "../../services/contract/events";
 import type { Caller } from "../../services/contract/op";
 import { decodeJson } from "../../services/kit/wire";
 import type { Logger } from "../../services/kit/log";
+import type { Identity } from "../http/auth";
+import { createKeyEnds } from "../http/revocations";
 
 export interface EventFilter {
   types?: MemoryEventType[] | null;
@@ -15,12 +17,35 @@ type Listener = (event: MemoryEvent) => void;
 /** Events a slow SSE client may fall behind by before the oldest are dropped (its memory stays bounded). */
 const CLIENT_BUFFER = 1000;
 
+/** A sliding buffer that can be emptied: a stream whose key ends delivers nothing it had queued. */
+class ClearableBuffer<T> implements RepeaterBuffer<T> {
+  private queue: T[] = [];
+  readonly full = false;
+  constructor(private readonly capacity: number) {}
+  get empty() {
+    return this.queue.length === 0;
+  }
+  add(value: T) {
+    if (this.queue.length >= this.capacity) this.queue.shift();
+    this.queue.push(value);
+  }
+  remove(): T {
+    if (this.queue.length === 0) throw new Error("Buffer empty");
+    return this.queue.shift()!;
+  }
+  clear() {
+    this.queue.length = 0;
+  }
+}
+
 /**
  * One core-NATS subscription to `events.memory.>` per gateway, shared by every open GraphQL
  * subscription and dispatched by tenant+environment, so a client only ever sees its own space.
- * Subscribed while at least one client listens. Streams end when the gateway starts shutting down.
+ * Subscribed while at least one client listens. Streams end when the gateway starts shutting down,
+ * and when their key is revoked (on any replica) or expires.
  */
 export function createEventHub(nc: NatsConnection, log: Logger, isStopping: () => boolean) {
+  const keyEnds = createKeyEnds(nc);
   const listeners = new Map<string, Set<Listener>>();
   let sub: Subscription | null = null;
   const spaceKey = (tenant: string, env: string) => `${tenant}\u0000${env}`;
@@ -55,18 +80,24 @@ export function createEventHub(nc: NatsConnection, log: Logger, isStopping: () =
 
   return {
     /** The caller's events matching `filter`, as an async iterable that stops when the client goes. */
-    stream(caller: Caller, filter: EventFilter = {}): AsyncIterable<MemoryEvent> {
+    stream(identity: Identity, filter: EventFilter = {}): AsyncIterable<MemoryEvent> {
       const types = filter.types?.length ? new Set(filter.types) : null;
       const ids = filter.memoryIds?.length ? new Set(filter.memoryIds) : null;
+      const buffer = new ClearableBuffer<MemoryEvent>(CLIENT_BUFFER);
       return new Repeater<MemoryEvent>(async (push, stop) => {
-        const off = listen(caller, (e) => {
+        const off = listen(identity.caller, (e) => {
           if ((!types || types.has(e.type)) && (!ids || ids.has(e.memory_id))) void push(e);
+        });
+        const unwatchKey = keyEnds.watch({ keyId: identity.caller.keyId, expiresAt: identity.expiresAt }, () => {
+          buffer.clear();
+          stop();
         });
         const watch = setInterval(() => isStopping() && stop(), 500);
         await stop;
         clearInterval(watch);
+        unwatchKey();
         off();
-      }, new SlidingBuffer(CLIENT_BUFFER));
+      }, buffer);
     },
     /** Open subscriptions, per tenant+environment (tests, metrics). */
     listenerCount: () => [...listeners.values()].reduce((n, s) => n + s.size, 0),

@@ -1,13 +1,15 @@
 import type { NatsConnection } from "nats";
-import { API_KEY_RE, KEY_REVOKED_SUBJECT, verifyKey, type VerifiedKey } from "../../services/contract/keys";
+import { API_KEY_RE, verifyKey, type VerifiedKey } from "../../services/contract/keys";
 import { ServiceError } from "../../services/contract/errors";
 import type { Caller } from "../../services/contract/op";
 import type { Bus } from "../../services/kit/bus";
-import { decodeJson } from "../../services/kit/wire";
+import { onRevocation } from "./revocations";
 
 export interface Identity {
   caller: Caller;
   limits: { perMinute: number; perDay: number };
+  /** When the key stops working (ms since epoch); null = never. Open streams end then. */
+  expiresAt: number | null;
 }
 
 const unauthorized = () => new ServiceError("UNAUTHORIZED", "Invalid or missing API key");
@@ -22,19 +24,22 @@ interface CacheEntry {
 /**
  * Resolves `Authorization: Bearer svc_…` to an identity. The shape is checked before any I/O; only the
  * SHA-256 of the key goes to the keys service; results are cached briefly (failures for less), and a
- * revocation broadcast over NATS evicts the entry on every replica at once.
+ * revocation broadcast over NATS evicts the entry on every replica at once. A NATS reconnect empties
+ * the cache, as revocations sent meanwhile were missed.
  */
-export function createAuthenticator(nc: NatsConnection, bus: Bus, opts: { ttlMs: number; negativeTtlMs: number; maxEntries: number }) {
+export function createAuthenticator(
+  nc: NatsConnection,
+  bus: Bus,
+  opts: { ttlMs: number; negativeTtlMs: number; maxEntries: number },
+) {
   const cache = new Map<string, CacheEntry>();
-  const sub = nc.subscribe(KEY_REVOKED_SUBJECT, {
-    callback: (_err, msg) => {
-      try {
-        const { hash } = decodeJson(msg.data) as { hash: string };
-        cache.delete(hash);
-      } catch {
-        cache.clear();
-      }
-    },
+  // Bumped by every revocation: a verification that was in flight meanwhile may predate it, so it is
+  // used for its own request only and never cached.
+  let revocations = 0;
+  const stop = onRevocation(nc, (key) => {
+    revocations++;
+    if (key) cache.delete(key.hash);
+    else cache.clear();
   });
 
   const remember = (hash: string, entry: CacheEntry) => {
@@ -51,18 +56,20 @@ export function createAuthenticator(nc: NatsConnection, bus: Bus, opts: { ttlMs:
       const now = Date.now();
       let entry = cache.get(hash);
       if (!entry || entry.until < now) {
+        const seen = revocations;
         try {
           const key = await bus.call(verifyKey, { hash }, { requestId });
           const identity = {
             caller: { tenant: key.tenant, env: key.env, keyId: key.keyId, scopes: key.scopes, root: key.root },
             limits: { perMinute: key.perMinute, perDay: key.perDay },
+            expiresAt: key.expiresAt,
           };
           entry = { key, identity, until: now + opts.ttlMs };
         } catch (err) {
           if (!(err instanceof ServiceError) || err.code !== "UNAUTHORIZED") throw err;
           entry = { key: null, identity: null, until: now + opts.negativeTtlMs };
         }
-        remember(hash, entry);
+        if (seen === revocations) remember(hash, entry);
       }
       const key = entry.key;
       if (!key || !entry.identity || (key.expiresAt !== null && key.expiresAt <= now)) throw unauthorized();
@@ -70,7 +77,7 @@ export function createAuthenticator(nc: NatsConnection, bus: Bus, opts: { ttlMs:
     },
     /** Drops every cached entry (tests, key rotation). */
     clear: () => cache.clear(),
-    close: () => sub.unsubscribe(),
+    close: stop,
   };
 }
 

@@ -1,6 +1,6 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
-/** Prometheus metrics of the gateway, served at /metrics. */
+/** Prometheus metrics of the gateway, served at /metrics on the internal port (`serveMetrics`). */
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -48,3 +48,20 @@ function boundPerSeries<L, C>(bind: (labels: L) => C): (id: string, labels: () =
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * The internal server of `/metrics`, on HEALTH_PORT: per-route counters describe other tenants'
+ * traffic, so they are never served on the public API port. Only the cluster's scraper reaches this
+ * port (k8s/base/networkpolicies.yaml).
+ */
+export function serveMetrics(metrics: Metrics, port: number, hostname: string) {
+  return Bun.serve({
+    port,
+    hostname,
+    async fetch(req) {
+      if (new URL(req.url).pathname !== "/metrics") return new Response("not found", { status: 404 });
+      const body = await metrics.registry.metrics();
+      return new Response(body, { headers: { "Content-Type": metrics.registry.contentType } });
+    },
+  });
+}

@@ -34,6 +34,8 @@ export interface Child {
 
 export interface Stack {
   baseUrl: string;
+  /** The gateway's internal /metrics (its HEALTH_PORT), never on the API port. */
+  metricsUrl: string;
   adminKey: string;
   adminKeyGenerated: boolean;
   adminKeyFile: string | null;
@@ -47,6 +49,8 @@ export interface Stack {
   env: Record<string, string>;
   /** Starts one more replica of a service (or a replacement). */
   addReplica(name: ServiceName): Child;
+  /** Starts one more gateway replica on its own free port; resolves when its /readyz is 200. */
+  addGateway(): Promise<{ child: Child; baseUrl: string; metricsUrl: string }>;
   waitReady(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -85,8 +89,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const redisUrl = redis?.url ?? process.env.REDIS_URL!;
   const natsUrl = nats?.url ?? process.env.NATS_URL!;
   const admin = resolveAdminKey(dataDir);
-  // Operator tools (e.g. `bun run keys`) find the local Redis through this file.
+  // Operator tools (e.g. `bun run keys`) find the local Redis and NATS through these files.
   await Bun.write(join(dataDir, "redis-url"), redisUrl + "\n");
+  await Bun.write(join(dataDir, "nats-url"), natsUrl + "\n");
   const port = opts.port || (await freePort());
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -109,12 +114,35 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     return child;
   };
   for (const name of names) for (let i = 0; i < (opts.replicas?.[name] ?? 1); i++) addReplica(name);
-  const gateway = spawnChild("gateway", "gateway/main.ts", env, logDir);
+  // Each gateway serves /metrics on its own internal port (services keep HEALTH_PORT off locally).
+  const metricsPort = await freePort();
+  const gateway = spawnChild("gateway", "gateway/main.ts", { ...env, HEALTH_PORT: String(metricsPort) }, logDir);
   const baseUrl = `http://127.0.0.1:${port}`;
+  const moreGateways: Child[] = [];
 
-  const all = () => [gateway, ...Object.values(services).flat()];
+  const all = () => [gateway, ...moreGateways, ...Object.values(services).flat()];
+  const waitReadyAt = async (url: string, child: Child, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    let last = "";
+    while (Date.now() < deadline) {
+      const dead = all().find((c) => c.proc.exitCode !== null);
+      if (dead && dead === child) {
+        throw new Error(`${child.name} exited with ${dead.proc.exitCode}; see ${dead.logFile}`);
+      }
+      try {
+        const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
+        if (res.ok) return;
+        last = await res.text();
+      } catch (err) {
+        last = (err as Error).message;
+      }
+      await Bun.sleep(100);
+    }
+    throw new Error(`stack not ready after ${timeoutMs} ms: ${last}`);
+  };
   const stack: Stack = {
     baseUrl,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     adminKey: admin.key,
     adminKeyGenerated: admin.generated,
     adminKeyFile: admin.file,
@@ -126,25 +154,18 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     gateway,
     env,
     addReplica,
-    async waitReady(timeoutMs = 60_000) {
-      const deadline = Date.now() + timeoutMs;
-      let last = "";
-      while (Date.now() < deadline) {
-        const dead = all().find((c) => c.proc.exitCode !== null);
-        if (dead && dead === gateway) throw new Error(`gateway exited with ${dead.proc.exitCode}; see ${dead.logFile}`);
-        try {
-          const res = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2000) });
-          if (res.ok) return;
-          last = await res.text();
-        } catch (err) {
-          last = (err as Error).message;
-        }
-        await Bun.sleep(100);
-      }
-      throw new Error(`stack not ready after ${timeoutMs} ms: ${last}`);
+    async addGateway() {
+      const [apiPort, internalPort] = [await freePort(), await freePort()];
+      const ports = { PORT: String(apiPort), HEALTH_PORT: String(internalPort) };
+      const child = spawnChild(`gateway-${++counter}`, "gateway/main.ts", { ...env, ...ports }, logDir);
+      moreGateways.push(child);
+      const url = `http://127.0.0.1:${apiPort}`;
+      await waitReadyAt(url, child, 60_000);
+      return { child, baseUrl: url, metricsUrl: `http://127.0.0.1:${internalPort}/metrics` };
     },
+    waitReady: (timeoutMs = 60_000) => waitReadyAt(baseUrl, gateway, timeoutMs),
     async stop() {
-      await gateway.stop();
+      await Promise.all([gateway, ...moreGateways].map((g) => g.stop()));
       await Promise.all(Object.values(services).flat().map((c) => c.stop()));
       await nats?.stop();
       await redis?.stop();

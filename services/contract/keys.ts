@@ -29,12 +29,28 @@ export type ApiKey = Static<typeof ApiKey>;
 export const CreateKeyInput = T.Object(
   {
     name: T.String({ minLength: 1, maxLength: 100 }),
-    scopes: T.Optional(T.Array(Enum(SCOPES), { minItems: 1, maxItems: SCOPES.length, uniqueItems: true })),
-    rate_limit: T.Optional(T.Integer({ minimum: 1, maximum: 10_000_000, description: "Requests per minute." })),
-    plan: T.Optional(Enum(PLANS)),
-    environment: T.Optional(Enum(ENVIRONMENTS, { default: "live" })),
-    expires_at: T.Optional(DateTime()),
-    tenant_id: T.Optional(T.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9_.-]+$" })),
+    scopes: T.Optional(
+      T.Array(Enum(SCOPES), {
+        minItems: 1,
+        maxItems: SCOPES.length,
+        uniqueItems: true,
+        description:
+          "Default: memories:read, memories:write, search:read. Only scopes the minting key holds (`*` from `*`).",
+      }),
+    ),
+    rate_limit: T.Optional(
+      T.Integer({
+        minimum: 1,
+        maximum: 10_000_000,
+        description: "Requests per minute, at most the minting key's limit (the default when the plan's is higher).",
+      }),
+    ),
+    plan: T.Optional(Enum(PLANS, { description: "Root key only; other keys mint keys on their own plan." })),
+    environment: T.Optional(Enum(ENVIRONMENTS, { default: "live", description: "A test key mints test keys only." })),
+    expires_at: T.Optional(DateTime({ description: "No later than the minting key's expiry (the default)." })),
+    tenant_id: T.Optional(
+      T.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9_.-]+$", description: "Root key only." }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -87,5 +103,15 @@ export const verifyKey = op({
   summary: "Internal: resolve a key hash to its identity and limits",
 });
 
-/** Core-NATS broadcast (no queue group): every gateway replica drops the hash from its cache. */
+/**
+ * Core-NATS broadcast (no queue group) of a revoked key: every gateway replica drops the hash from
+ * its cache and ends the key's open streams.
+ */
 export const KEY_REVOKED_SUBJECT = "keys.events.revoked";
+
+export interface KeyRevoked {
+  hash: string;
+  key_id: string;
+}
+
+export const revokedNotice = (key: { id: string; hash: string }): KeyRevoked => ({ hash: key.hash, key_id: key.id });

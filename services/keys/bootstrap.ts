@@ -1,5 +1,6 @@
 import { API_KEY_RE } from "../contract/keys";
 import type { KeyStore } from "./store";
+import type { KeyRecord } from "./record";
 import { hashSecret, prefixOf } from "./secret";
 import type { Logger } from "../kit/log";
 
@@ -9,7 +10,12 @@ export const ROOT_TENANT = "default";
  * Registers BOOTSTRAP_ADMIN_KEY as the root key of tenant `default` with scopes ["*"]. A changed
  * bootstrap key revokes the previous one, so rotating it is just a restart with a new value.
  */
-export async function registerRootKey(store: KeyStore, secret: string, log: Logger, announceRevoked: (hash: string) => void): Promise<void> {
+export async function registerRootKey(
+  store: KeyStore,
+  secret: string,
+  log: Logger,
+  announceRevoked: (key: Pick<KeyRecord, "id" | "hash">) => void,
+): Promise<void> {
   const match = API_KEY_RE.exec(secret);
   if (!match || match[1] !== "live") throw new Error("BOOTSTRAP_ADMIN_KEY must be a svc_live_ key of 32 base64url characters");
   const hash = hashSecret(secret);
@@ -21,7 +27,7 @@ export async function registerRootKey(store: KeyStore, secret: string, log: Logg
     const old = await store.get(tenant!, id!);
     if (old && !old.revoked_at) {
       await store.update({ ...old, revoked_at: new Date().toISOString() });
-      announceRevoked(old.hash); // running gateways drop the old root key at once
+      announceRevoked(old); // running gateways drop the old root key at once
     }
   }
   const id = crypto.randomUUID();

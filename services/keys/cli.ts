@@ -2,19 +2,22 @@ import { parseArgs } from "node:util";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Redis from "ioredis";
+import { connect } from "nats";
 import { createKeyStore } from "./store";
 import { keyHandlers } from "./handlers/keys";
 import { createLogger } from "../kit/log";
 import { ServiceError } from "../contract/errors";
 import type { Scope } from "../contract/op";
-import { createKey } from "../contract/keys";
+import { createKey, KEY_REVOKED_SUBJECT, revokedNotice } from "../contract/keys";
+import { encodeJson } from "../kit/wire";
 
 /**
  * Operator CLI, run next to Redis with the keys service's own handlers (same rules as the API):
  *   bun run keys create --tenant acme --scopes '*' [--name ops] [--env test] [--rate-limit 1000]
  *   bun run keys list --tenant acme
  *   bun run keys revoke --tenant acme --id <key id>
- * REDIS_URL defaults to the local stack's Redis (DATA_DIR/redis-url written by `npm start`).
+ * REDIS_URL defaults to the local stack's Redis (DATA_DIR/redis-url written by `npm start`), NATS_URL
+ * to its NATS (DATA_DIR/nats-url): a revocation is broadcast there, as the keys service does.
  */
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -28,18 +31,32 @@ const { positionals, values } = parseArgs({
   },
 });
 
-const localUrlFile = join(process.env.DATA_DIR ?? ".data", "redis-url");
-const redisUrl = process.env.REDIS_URL ?? (existsSync(localUrlFile) ? readFileSync(localUrlFile, "utf8").trim() : undefined);
+const localUrl = (name: string) => {
+  const file = join(process.env.DATA_DIR ?? ".data", name);
+  return existsSync(file) ? readFileSync(file, "utf8").trim() : undefined;
+};
+const redisUrl = process.env.REDIS_URL ?? localUrl("redis-url");
+const natsUrl = process.env.NATS_URL ?? localUrl("nats-url");
 if (!redisUrl) {
   console.error("Set REDIS_URL (or start the local stack with `npm start` first).");
   process.exit(1);
 }
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+// Only a revocation needs NATS: every gateway drops the key and ends its open streams at once.
+const nc =
+  positionals[0] === "revoke" && natsUrl
+    ? await connect({ servers: natsUrl.split(","), timeout: 2000 }).catch(() => null)
+    : null;
+const announceRevoked = (key: { id: string; hash: string }) => {
+  if (nc) return nc.publish(KEY_REVOKED_SUBJECT, encodeJson(revokedNotice(key)));
+  console.error("warning: NATS not reachable (set NATS_URL): gateways drop the key within KEY_CACHE_TTL_MS, " +
+    "but its open streams stay open until they reconnect");
+};
 const handlers = keyHandlers({
   store: createKeyStore(redis),
   defaultPlan: "self_hosted",
   selfHosted: { perMinute: 1000, perDay: 0 },
-  announceRevoked: () => undefined, // gateway caches expire within KEY_CACHE_TTL_MS
+  announceRevoked,
 });
 const ctx = {
   caller: { tenant: values.tenant!, env: "live" as const, keyId: "cli", scopes: ["*" as Scope], root: true },
@@ -74,4 +91,5 @@ try {
   process.exitCode = 1;
 } finally {
   redis.disconnect();
+  await nc?.drain();
 }

@@ -3,7 +3,7 @@ import { runService } from "../kit/runtime";
 import { loadServiceConfig } from "../kit/config";
 import { ensureStream } from "../kit/streams";
 import { STREAMS } from "../contract/streams";
-import { KEY_REVOKED_SUBJECT, PLANS } from "../contract/keys";
+import { KEY_REVOKED_SUBJECT, PLANS, revokedNotice } from "../contract/keys";
 import { Enum } from "../contract/common";
 import { encodeJson } from "../kit/wire";
 import { createKeyStore } from "./store";
@@ -24,7 +24,8 @@ await runService(
   config,
   async ({ config, nc, redis, log }) => {
     const store = createKeyStore(redis);
-    const announceRevoked = (hash: string) => nc.publish(KEY_REVOKED_SUBJECT, encodeJson({ hash }));
+    const announceRevoked = (key: { id: string; hash: string }) =>
+      nc.publish(KEY_REVOKED_SUBJECT, encodeJson(revokedNotice(key)));
     if (config.BOOTSTRAP_ADMIN_KEY) await registerRootKey(store, config.BOOTSTRAP_ADMIN_KEY, log, announceRevoked);
     await ensureStream(nc, STREAMS.USAGE, config.JETSTREAM_REPLICAS);
     const stopConsumer = await startUsageConsumer(nc, store, log);

@@ -8,7 +8,10 @@ export const BaseConfig = {
   LOG_LEVEL: T.Union([T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error")], { default: "info" }),
   DATA_DIR: T.String({ default: "./.data" }),
   NATS_REQUEST_TIMEOUT_MS: T.Integer({ minimum: 100, maximum: 120_000, default: 5000 }),
-  /** Services: port of the /healthz + /readyz probe server for Kubernetes; 0 = off (local stack). */
+  /**
+   * Internal port, 0 = off: services serve their /healthz + /readyz probes there, the gateway its
+   * /metrics (its probes stay on PORT).
+   */
   HEALTH_PORT: T.Integer({ minimum: 0, maximum: 65535, default: 0 }),
   /** Copies of each JetStream stream: 1 on the local single node, 3 on a 3-node cluster. */
   JETSTREAM_REPLICAS: T.Integer({ minimum: 1, maximum: 5, default: 1 }),

@@ -21,7 +21,7 @@ export const eventResolvers = (hub: EventHub) => ({
         if ((filter?.memoryIds?.length ?? 0) > MAX_FILTER_IDS) {
           throw validationError("memory_ids", "max_items", `memory_ids must have at most ${MAX_FILTER_IDS} items`, { max: MAX_FILTER_IDS });
         }
-        return hub.stream(ctx.identity.caller, filter ?? {});
+        return hub.stream(ctx.identity, filter ?? {});
       },
       resolve: (event: MemoryEvent, _: Args, ctx: GraphQLContext) => {
         ctx.loaders.clearAll(); // each event is resolved against current data

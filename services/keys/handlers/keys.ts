@@ -1,48 +1,52 @@
-import { createKey, listKeys, revokeKey, verifyKey, DEFAULT_SCOPES, type Plan } from "../../contract/keys";
+import { createKey, listKeys, revokeKey, verifyKey, type Plan } from "../../contract/keys";
 import { ServiceError, validationError } from "../../contract/errors";
+import type { Caller } from "../../contract/op";
 import { bind, callerOf, type Handler } from "../../kit/handler";
 import type { KeyStore } from "../store";
 import { toApiKey, type KeyRecord } from "../record";
 import { generateSecret, hashSecret, prefixOf } from "../secret";
 import { effectiveLimits, type Limits } from "../limits";
+import { resolveGrant, type Issuer } from "../grant";
 
 export interface KeysDeps {
   store: KeyStore;
   defaultPlan: Plan;
   selfHosted: Limits;
-  /** Tells every gateway replica to forget a revoked key. */
-  announceRevoked: (hash: string) => void;
+  /** Tells every gateway replica to forget a revoked key and end its open streams. */
+  announceRevoked: (key: Pick<KeyRecord, "id" | "hash">) => void;
   now?: () => Date;
 }
 
 export function keyHandlers(deps: KeysDeps) {
   const now = deps.now ?? (() => new Date());
 
+  /** The minting key: the root key holds everything; any other is read from the store, never from the header. */
+  const issuerOf = async (caller: Caller, at: Date): Promise<Issuer> => {
+    if (caller.root) {
+      const all = { scopes: ["*" as const], rate_limit: null, plan: deps.defaultPlan, expires_at: null };
+      return { ...all, tenant_id: caller.tenant, environment: caller.env, root: true };
+    }
+    const record = await deps.store.get(caller.tenant, caller.keyId);
+    const expired = record?.expires_at ? Date.parse(record.expires_at) <= at.getTime() : false;
+    if (!record || record.revoked_at || expired) throw new ServiceError("UNAUTHORIZED", "Invalid API key");
+    return record;
+  };
+
   const create: Handler<typeof createKey> = async (input, ctx) => {
     const caller = callerOf(ctx);
-    if (input.tenant_id !== undefined && input.tenant_id !== caller.tenant && !caller.root) {
-      throw new ServiceError("FORBIDDEN", "Only the root key may create keys in another tenant");
-    }
-    const environment = input.environment ?? "live";
-    if (caller.env === "test" && environment === "live") {
-      throw new ServiceError("FORBIDDEN", "A test key cannot create live keys");
-    }
     const at = now();
     if (input.expires_at !== undefined && Date.parse(input.expires_at) <= at.getTime()) {
       throw validationError("expires_at", "future", "expires_at must be in the future");
     }
-    const secret = generateSecret(environment);
+    const grant = resolveGrant(await issuerOf(caller, at), input, deps);
+    const secret = generateSecret(grant.environment);
     const record: KeyRecord = {
       id: crypto.randomUUID(),
-      tenant_id: input.tenant_id ?? caller.tenant,
       name: input.name,
       prefix: prefixOf(secret),
       hash: hashSecret(secret),
-      scopes: input.scopes ?? [...DEFAULT_SCOPES],
-      rate_limit: input.rate_limit ?? null,
-      plan: input.plan ?? deps.defaultPlan,
-      environment,
-      expires_at: input.expires_at ? new Date(input.expires_at).toISOString() : null,
+      ...grant,
+      expires_at: grant.expires_at ? new Date(grant.expires_at).toISOString() : null,
       created_at: at.toISOString(),
       revoked_at: null,
       root: false,
@@ -72,7 +76,7 @@ export function keyHandlers(deps: KeysDeps) {
       record.revoked_at = now().toISOString();
       await deps.store.update(record);
     }
-    deps.announceRevoked(record.hash);
+    deps.announceRevoked(record);
     return { id: record.id, revoked: true as const, revoked_at: record.revoked_at };
   };
 

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connect, type NatsConnection } from "nats";
+import { startNats, type NatsProcess } from "../../scripts/stack/infra";
+import { KEY_REVOKED_SUBJECT, revokedNotice } from "../../services/contract/keys";
+import type { MemoryEvent } from "../../services/contract/events";
+import { createLogger } from "../../services/kit/log";
+import { encodeJson } from "../../services/kit/wire";
+import type { Identity } from "../http/auth";
+import { createEventHub } from "./events";
+
+/** The event hub over a real NATS: a stream whose key is revoked delivers nothing it had queued. */
+let dir: string;
+let nats: NatsProcess;
+let nc: NatsConnection;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "event-hub-"));
+  nats = await startNats({ dataDir: dir });
+  nc = await connect({ servers: nats.url });
+});
+
+afterAll(async () => {
+  await nc.close();
+  await nats.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const identity: Identity = {
+  caller: { tenant: "acme", env: "live", keyId: "k1", scopes: ["*"] },
+  limits: { perMinute: 100, perDay: 0 },
+  expiresAt: null,
+};
+const event = (id: string): MemoryEvent => ({
+  type: "created",
+  tenant: "acme",
+  env: "live",
+  memory_id: id,
+  version: 1,
+  changed: [],
+  memory: null,
+  at: new Date().toISOString(),
+});
+
+test("events queued for a slow client are dropped when its key is revoked; the stream ends", async () => {
+  const hub = createEventHub(nc, createLogger({}, "error"), () => false);
+  await nc.flush();
+  const it = hub.stream(identity)[Symbol.asyncIterator]();
+  const first = it.next(); // starts the stream
+  await Bun.sleep(20);
+  for (const id of ["m1", "m2", "m3"]) nc.publish(`events.memory.created`, encodeJson(event(id)));
+  await nc.flush();
+  expect((await first).value?.memory_id).toBe("m1");
+  nc.publish(KEY_REVOKED_SUBJECT, encodeJson(revokedNotice({ id: "k1", hash: "h".repeat(64) })));
+  await nc.flush();
+  expect(await it.next()).toEqual({ done: true, value: undefined }); // not m2, m3
+  expect(hub.listenerCount()).toBe(0);
+});
