@@ -57,7 +57,7 @@ export const Scores = T.Object(
     lexical: Nullable(T.Number({ description: "BM25 over Σ idf of the query terms, capped at 1." })),
     thread: Nullable(T.Number({ description: "Best match score of the memory's neighbours in its thread." })),
   },
-  { description: 'The parts of `score` (null for "*"); the formula is in the README.' },
+  { description: 'The parts of `score` (null for "*"); the formula is in docs/search.md.' },
 );
 
 export const SearchResult = T.Composite([Memory, T.Object({ score: T.Number({ minimum: 0, maximum: 1 }), scores: Scores })]);

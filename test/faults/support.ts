@@ -133,7 +133,7 @@ export const fmtSummary = (s: Summary) =>
   `${s.requests} requests, ${s.failed} failed ${JSON.stringify(s.byStatus)}, ${s.rps.toFixed(0)} req/s, ` +
   `p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms`;
 
-/** Every figure line starts with the test's tag, so `grep '\[fault' ` collects them for the README. */
+/** Every figure line starts with the test's tag, so `grep '\[fault' ` collects them for docs/operations.md. */
 export const figure = (tag: string, line: string) => console.log(`[fault ${tag}] ${line}`);
 
 // ------------------------------------------------------------------ load shapes

@@ -9,7 +9,7 @@
  *
  * The thread term lets a turn borrow relevance from the turns around it (a question and its answer
  * share little vocabulary); `(1 − match)` keeps the score ≤ 1 and lets it matter less for strong
- * matches. α and β were chosen on LoCoMo (see the README); the measured optimum is a wide plateau.
+ * matches. α and β were chosen on LoCoMo (see docs/search.md); the measured optimum is a wide plateau.
  */
 export const SEMANTIC_WEIGHT = 0.5;
 export const THREAD_WEIGHT = 0.5;
