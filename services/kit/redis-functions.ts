@@ -102,7 +102,7 @@ function caller<F extends string>(redis: RedisClient, code: string, functionName
  * shard without it fails: so it goes to every primary, a shard added later included.
  */
 async function loadEverywhere(redis: RedisClient, code: string): Promise<void> {
-  const nodes = "nodes" in redis && typeof redis.nodes === "function" ? redis.nodes("master") : [redis as Redis];
+  const nodes = redis.isCluster ? (redis as Cluster).nodes("master") : [redis as Redis];
   await Promise.all(nodes.map((node) => node.call("FUNCTION", "LOAD", "REPLACE", code)));
 }
 
@@ -112,6 +112,10 @@ const REFUSED = /^REFUSED ([A-Z_]+) (.*)$/s;
 export function refusalOf(err: unknown): ServiceError | null {
   const m = REFUSED.exec((err as Error)?.message ?? "");
   if (!m || !isErrorCode(m[1])) return null;
-  const { message, details } = JSON.parse(m[2]!) as { message: string; details?: Record<string, unknown> };
-  return new ServiceError(m[1], message, details);
+  try {
+    const { message, details } = JSON.parse(m[2]!) as { message: string; details?: Record<string, unknown> };
+    return new ServiceError(m[1], message, details);
+  } catch {
+    return null; // not refuse()'s shape: the error goes on as it is
+  }
 }
