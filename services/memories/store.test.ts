@@ -156,42 +156,45 @@ describe("tags on memory reads", () => {
     });
     const extTaken = invalid("external_id", "unique", "A memory with this external_id already exists");
     const nameTaken = invalid("name", "unique", "An entity with this name and type already exists");
-    const cases: [Promise<unknown>, ErrorBody | object][] = [
-      [store.deleteMemory(s, "missing", false), memoryNotFound],
-      [store.updateMemory(s, "missing", { tier: "long" }, 64), memoryNotFound],
-      [store.createMemory(s, "x", fields({ parent: "missing" }), 64), parentMissing],
-      [store.createMemory(s, "x", fields({ parent: kid.memory.id }), 2), tooDeep],
-      [store.createMemory(s, "x", fields({ external_id: "taken" }), 64), extTaken],
-      [store.updateMemory(s, kid.memory.id, { external_id: "taken" }, 64), extTaken],
-      [store.updateMemory(s, kid.memory.id, { parent: "missing" }, 64), parentMissing],
+    const cases: [() => Promise<unknown>, ErrorBody | object][] = [
+      [() => store.deleteMemory(s, "missing", false), memoryNotFound],
+      [() => store.updateMemory(s, "missing", { tier: "long" }, 64), memoryNotFound],
+      [() => store.createMemory(s, "x", fields({ parent: "missing" }), 64), parentMissing],
+      [() => store.createMemory(s, "x", fields({ parent: kid.memory.id }), 2), tooDeep],
+      [() => store.createMemory(s, "x", fields({ external_id: "taken" }), 64), extTaken],
+      [() => store.updateMemory(s, kid.memory.id, { external_id: "taken" }, 64), extTaken],
+      [() => store.updateMemory(s, kid.memory.id, { parent: "missing" }, 64), parentMissing],
       [
-        store.updateMemory(s, root.memory.id, { parent: root.memory.id }, 64),
+        () => store.updateMemory(s, root.memory.id, { parent: root.memory.id }, 64),
         invalid("parent_memory_id", "acyclic", "A memory cannot be its own parent"),
       ],
       [
-        store.updateMemory(s, root.memory.id, { parent: kid.memory.id }, 64),
+        () => store.updateMemory(s, root.memory.id, { parent: kid.memory.id }, 64),
         invalid(
           "parent_memory_id",
           "acyclic",
           "parent_memory_id would create a cycle (it is a descendant of this memory)",
         ),
       ],
-      [store.updateMemory(s, (await create(s)).memory.id, { parent: kid.memory.id }, 2), tooDeep],
+      [async () => store.updateMemory(s, (await create(s)).memory.id, { parent: kid.memory.id }, 2), tooDeep],
       [
-        store.createEntity(s, "e3", { ...entity, name: "G" }, [root.memory.id, "a"]),
+        () => store.createEntity(s, "e3", { ...entity, name: "G" }, [root.memory.id, "a"]),
         invalid("memory_ids", "exists", "memory_ids must name existing memories", { missing: ["a"] }),
       ],
-      [store.createEntity(s, "e3", entity, []), nameTaken],
-      [store.updateEntity(s, "e2", { name: "e" }), nameTaken],
-      [store.updateEntity(s, "nope", { name: "X" }), entityNotFound],
-      [store.deleteEntity(s, "nope"), entityNotFound],
-      [store.linkEntity(s, "nope", ["a"]), entityNotFound],
-      [store.linkEntity(s, "e1", [root.memory.id, "a", "b"]), { ...memoryNotFound, details: { missing: ["a", "b"] } }],
-      [store.unlinkEntity(s, "nope", root.memory.id), entityNotFound],
-      [store.unlinkEntity(s, "e1", "a"), { ...memoryNotFound, details: { missing: ["a"] } }],
+      [() => store.createEntity(s, "e3", entity, []), nameTaken],
+      [() => store.updateEntity(s, "e2", { name: "e" }), nameTaken],
+      [() => store.updateEntity(s, "nope", { name: "X" }), entityNotFound],
+      [() => store.deleteEntity(s, "nope"), entityNotFound],
+      [() => store.linkEntity(s, "nope", ["a"]), entityNotFound],
+      [
+        () => store.linkEntity(s, "e1", [root.memory.id, "a", "b"]),
+        { ...memoryNotFound, details: { missing: ["a", "b"] } },
+      ],
+      [() => store.unlinkEntity(s, "nope", root.memory.id), entityNotFound],
+      [() => store.unlinkEntity(s, "e1", "a"), { ...memoryNotFound, details: { missing: ["a"] } }],
     ];
     for (const [call, body] of cases) {
-      const err = await call.then(
+      const err = await call().then(
         () => null,
         (e) => e,
       );
