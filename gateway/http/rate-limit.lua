@@ -1,7 +1,7 @@
 -- Sliding-window rate limit over two windows (minute, day) for one API key, atomically, for `n`
 -- requests at once: they are decided one after another, in order, exactly as n separate calls at
 -- the same instant would be (the gateway coalesces the requests of a key that arrive while a call
--- for it is in flight; see rate-limit.ts).
+-- for it is in flight; see rate-limit.ts). A Redis function (services/kit/redis-functions.ts).
 -- Each window keeps the current and previous fixed buckets; the estimate is
 --   previous * (1 - elapsed share of the current bucket) + current.
 -- Both windows are checked before anything is counted, so a refused request consumes nothing.

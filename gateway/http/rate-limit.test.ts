@@ -43,7 +43,9 @@ afterAll(() => redis.disconnect());
 describe("sliding-window rate limiter (real Redis)", () => {
   test("50 concurrent requests on a key limited to 20/min: exactly 20 allowed, 30 refused", async () => {
     const key = crypto.randomUUID();
-    const results = await Promise.all(Array.from({ length: 50 }, () => limiter.check(key, { perMinute: 20, perDay: 0 })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => limiter.check(key, { perMinute: 20, perDay: 0 })),
+    );
     expect(results.filter((r) => r.allowed).length).toBe(20);
     expect(results.filter((r) => !r.allowed).length).toBe(30);
     const refused = results.find((r) => !r.allowed)!;
@@ -54,9 +56,11 @@ describe("sliding-window rate limiter (real Redis)", () => {
 
   test("concurrent requests of one key are decided in a few script calls, in arrival order", async () => {
     const key = crypto.randomUUID();
-    const evalCalls = async () => Number(/cmdstat_evalsha:calls=(\d+)/.exec(await redis.info("commandstats"))?.[1] ?? 0);
+    const evalCalls = async () => Number(/cmdstat_fcall:calls=(\d+)/.exec(await redis.info("commandstats"))?.[1] ?? 0);
     const before = await evalCalls();
-    const results = await Promise.all(Array.from({ length: 50 }, () => limiter.check(key, { perMinute: 20, perDay: 0 })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => limiter.check(key, { perMinute: 20, perDay: 0 })),
+    );
     // The first goes alone; the 49 that arrive while it is in flight go together (2 calls; the
     // bound leaves room for another client of this Redis running a script meanwhile).
     expect((await evalCalls()) - before).toBeLessThan(5);
@@ -94,7 +98,10 @@ describe("sliding-window rate limiter (real Redis)", () => {
       fc.asyncProperty(
         fc.integer({ min: 1, max: 15 }),
         fc.integer({ min: 0, max: 30 }),
-        fc.array(fc.record({ n: fc.integer({ min: 1, max: 40 }), concurrent: fc.boolean() }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.record({ n: fc.integer({ min: 1, max: 40 }), concurrent: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 6,
+        }),
         async (perMinute, perDay, bursts) => {
           const key = crypto.randomUUID();
           const model = new SlidingWindowModel();

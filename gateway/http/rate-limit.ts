@@ -1,7 +1,12 @@
 import type Redis from "ioredis";
 import { ServiceError } from "../../services/contract/errors";
+import { defineLibrary } from "../../services/kit/redis-functions";
 
-const SCRIPT = await Bun.file(new URL("./rate-limit.lua", import.meta.url)).text();
+const rateLimitLibrary = await defineLibrary({
+  name: "ratelimit",
+  dir: new URL("./", import.meta.url),
+  functions: { "rate-limit": "write" },
+});
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -20,7 +25,7 @@ export interface Limits {
   perDay: number;
 }
 
-/** Most requests of one key decided by one script call. */
+/** Most requests of one key decided by one function call. */
 const MAX_COALESCED = 256;
 
 interface Waiter {
@@ -29,14 +34,15 @@ interface Waiter {
 }
 
 /**
- * Per-key sliding windows in Redis (script in rate-limit.lua); uses Redis TIME, not ours. While a
+ * Per-key sliding windows in Redis (the function in rate-limit.lua); uses Redis TIME, not ours. While a
  * call for a key is in flight, that key's next requests wait and then go as one call, decided in
- * arrival order exactly as separate calls would be: one script call per batch instead of one per
+ * arrival order exactly as separate calls would be: one function call per batch instead of one per
  * request under load (it was half of Redis's CPU for a GET), and no added wait when idle.
  */
 export function createRateLimiter(redis: Redis) {
-  redis.defineCommand("slidingWindow", { numberOfKeys: 1, lua: SCRIPT });
-  const run = (redis as unknown as { slidingWindow(key: string, m: number, d: number, n: number): Promise<number[]> }).slidingWindow.bind(redis);
+  const call = rateLimitLibrary.on(redis);
+  const run = (key: string, perMinute: number, perDay: number, n: number) =>
+    call("rate-limit", [key], [perMinute, perDay, n]) as Promise<number[]>;
   const inFlight = new Set<string>();
   const waiting = new Map<string, { limits: Limits; waiters: Waiter[] }>();
 
@@ -52,7 +58,12 @@ export function createRateLimiter(redis: Redis) {
       }
       const nowMs = out[0]!;
       waiters.forEach((w, i) => {
-        const [allowed, remaining, resetMs, retryMs] = out.slice(1 + 4 * i, 5 + 4 * i) as [number, number, number, number];
+        const [allowed, remaining, resetMs, retryMs] = out.slice(1 + 4 * i, 5 + 4 * i) as [
+          number,
+          number,
+          number,
+          number,
+        ];
         w.resolve({
           allowed: allowed === 1,
           limit: limits.perMinute,

@@ -27,6 +27,8 @@ export type NatsProcess = ManagedProcess;
 export interface StartOptions {
   dataDir: string;
   port?: number;
+  /** More server arguments (e.g. `--cluster-enabled yes` for a test cluster). */
+  args?: string[];
 }
 
 const HOST = "127.0.0.1";
@@ -63,7 +65,7 @@ export async function startRedis(opts: StartOptions): Promise<RedisProcess> {
     // Exception (aof.c): while a background fsync is still running, everysec
     // postpones that write up to 2 s yet still replies, so on a disk too slow
     // to fsync in time a kill -9 can lose those; an OS crash loses up to ~2 s.
-    "--appendonly", "yes", "--appendfsync", "everysec", "--save", ""];
+    "--appendonly", "yes", "--appendfsync", "everysec", "--save", "", ...(opts.args ?? [])];
   return supervise({ name: "redis-server", url: `redis://${HOST}:${port}`, port, logFile, cwd: dir, cmd,
     ready: (pid) => redisReady(port, pid) });
 }

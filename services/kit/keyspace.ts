@@ -44,3 +44,6 @@ export const keyspace = (s: Space) => {
 };
 
 export type Keyspace = ReturnType<typeof keyspace>;
+
+/** The same names in Lua, for Redis functions that build keys of ids they meet as they run. */
+export const KEYSPACE_LUA = new URL("./keyspace.lua", import.meta.url);

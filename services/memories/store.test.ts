@@ -3,7 +3,8 @@ import Redis from "ioredis";
 import fc from "fast-check";
 import { privateRedis } from "../../scripts/stack/test-redis";
 import { keyspace, type Space } from "../kit/keyspace";
-import { Conflict, createMemoryStore, type MemoryFilter, type MemoryStore } from "./store";
+import { ServiceError, type ErrorBody } from "../contract/errors";
+import { createMemoryStore, type MemoryFilter, type MemoryStore } from "./store";
 import type { MemoryRow } from "./record";
 
 /**
@@ -32,15 +33,17 @@ const fields = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 const create = async (s: Space, over: Record<string, unknown> = {}) => {
-  const r = await store.createMemory(s, crypto.randomUUID(), fields(over), 64);
-  if (r instanceof Conflict) throw new Error(r.code);
-  return r;
+  return store.createMemory(s, crypto.randomUUID(), fields(over), 64);
 };
 
 /** What the tags service's attach script does: both link ends, scored by the memory's created_at. */
 async function attach(s: Space, memory: MemoryRow, tagId: string) {
   const ks = keyspace(s);
-  await redis.multi().sadd(ks.memoryTags(memory.memory.id), tagId).zadd(ks.tagMembers(tagId), Date.parse(memory.memory.created_at), memory.memory.id).exec();
+  await redis
+    .multi()
+    .sadd(ks.memoryTags(memory.memory.id), tagId)
+    .zadd(ks.tagMembers(tagId), Date.parse(memory.memory.created_at), memory.memory.id)
+    .exec();
 }
 
 describe("the scripts' function library", () => {
@@ -48,8 +51,10 @@ describe("the scripts' function library", () => {
     await redis.call("FUNCTION", "FLUSH");
     const s = space();
     const fresh = createMemoryStore(redis);
-    const made = await Promise.all(Array.from({ length: 10 }, () => fresh.createMemory(s, crypto.randomUUID(), fields(), 64)));
-    expect(made.every((r) => !(r instanceof Conflict))).toBe(true);
+    const made = await Promise.all(
+      Array.from({ length: 10 }, () => fresh.createMemory(s, crypto.randomUUID(), fields(), 64)),
+    );
+    expect(made.every((r) => r.version === 1)).toBe(true);
     const libraries = (await redis.call("FUNCTION", "LIST")) as unknown[][];
     expect(libraries.length).toBe(1);
     await redis.call("FUNCTION", "FLUSH"); // e.g. a Redis restarted without its data
@@ -60,7 +65,9 @@ describe("the scripts' function library", () => {
   test("a script error that is not a missing library is not retried", async () => {
     const s = space();
     await redis.set(keyspace(s).byCreated, "not a sorted set");
-    await expect(store.listMemories(s, { limit: 50, offset: 0, sort: "created_at", order: "desc" })).rejects.toThrow(/WRONGTYPE/);
+    await expect(store.listMemories(s, { limit: 50, offset: 0, sort: "created_at", order: "desc" })).rejects.toThrow(
+      /WRONGTYPE/,
+    );
   });
 });
 
@@ -68,7 +75,15 @@ describe("create", () => {
   test("answers exactly the row a read of the memory gives back (every field, times, version)", async () => {
     const s = space();
     const parent = await create(s, { metadata: { nested: { list: [1, 2.5, "x"], empty: [] } } });
-    const child = await create(s, { content: "héllo 👋", content_type: "fact", tier: "long", memory_nature: "semantic", parent: parent.memory.id, external_id: "ext-1", metadata: { a: null } });
+    const child = await create(s, {
+      content: "héllo 👋",
+      content_type: "fact",
+      tier: "long",
+      memory_nature: "semantic",
+      parent: parent.memory.id,
+      external_id: "ext-1",
+      metadata: { a: null },
+    });
     for (const made of [parent, child]) {
       const [read] = await store.getMemories(s, [made.memory.id]);
       expect(made).toEqual(read!);
@@ -98,26 +113,98 @@ describe("tags on memory reads", () => {
     const child = await create(s, { parent: parent.memory.id });
     await redis.hset(ks.tag("t1"), { name: "one" });
     for (const m of [parent, child]) await attach(s, m, "t1");
-    const e = await store.createEntity(s, "e1", { name: "E", type: "person", description: null, metadata: {} }, [parent.memory.id, child.memory.id]);
-    expect(e instanceof Conflict).toBe(false);
+    await store.createEntity(s, "e1", { name: "E", type: "person", description: null, metadata: {} }, [
+      parent.memory.id,
+      child.memory.id,
+    ]);
     expect(await redis.zcard(ks.tagMembers("t1"))).toBe(2);
 
     const r = await store.deleteMemory(s, parent.memory.id, true);
-    expect(r instanceof Conflict ? r.code : r.deleted.map((d) => d.id).sort()).toEqual([parent.memory.id, child.memory.id].sort());
+    expect(r.deleted.map((d) => d.id).sort()).toEqual([parent.memory.id, child.memory.id].sort());
     expect(await redis.zcard(ks.tagMembers("t1"))).toBe(0);
     expect(await redis.zcard(ks.entityMembers("e1"))).toBe(0);
-    expect(await redis.exists(ks.memoryTags(parent.memory.id), ks.memoryEntities(child.memory.id), ks.memory(child.memory.id))).toBe(0);
+    expect(
+      await redis.exists(
+        ks.memoryTags(parent.memory.id),
+        ks.memoryEntities(child.memory.id),
+        ks.memory(child.memory.id),
+      ),
+    ).toBe(0);
     expect(await redis.hget(ks.tag("t1"), "name")).toBe("one");
     // Nothing of the tenant's memory indexes is left behind.
     const left = await redis.keys(`mi:${"{"}${s.tenant}:live}:*`);
     expect(left).toEqual([]);
   });
 
-  test("conflicts come back as values, not errors", async () => {
+  test("refusals reject with the contract's errors, and write nothing", async () => {
     const s = space();
-    expect(await store.deleteMemory(s, "missing", false)).toEqual(new Conflict("not_found"));
-    expect(await store.createMemory(s, "x", fields({ parent: "missing" }), 64)).toEqual(new Conflict("parent_missing"));
-    expect(await store.linkEntity(s, "nope", ["a"])).toEqual(new Conflict("entity_missing"));
+    const root = await create(s, { external_id: "taken" });
+    const kid = await create(s, { parent: root.memory.id });
+    const entity = { name: "E", type: "person", description: null, metadata: {} };
+    await store.createEntity(s, "e1", entity, []);
+    await store.createEntity(s, "e2", { ...entity, name: "F" }, []);
+    const invalid = (field: string, constraint: string, message: string, extra = {}) => ({
+      code: "VALIDATION_ERROR",
+      message,
+      details: { field, constraint, ...extra },
+    });
+    const memoryNotFound = { code: "NOT_FOUND", message: "Memory not found" };
+    const entityNotFound = { code: "NOT_FOUND", message: "Entity not found" };
+    const parentMissing = invalid("parent_memory_id", "exists", "parent_memory_id must name an existing memory");
+    const tooDeep = invalid("parent_memory_id", "max_depth", "A memory hierarchy may be at most 2 levels deep", {
+      max: 2,
+    });
+    const extTaken = invalid("external_id", "unique", "A memory with this external_id already exists");
+    const nameTaken = invalid("name", "unique", "An entity with this name and type already exists");
+    const cases: [() => Promise<unknown>, ErrorBody | object][] = [
+      [() => store.deleteMemory(s, "missing", false), memoryNotFound],
+      [() => store.updateMemory(s, "missing", { tier: "long" }, 64), memoryNotFound],
+      [() => store.createMemory(s, "x", fields({ parent: "missing" }), 64), parentMissing],
+      [() => store.createMemory(s, "x", fields({ parent: kid.memory.id }), 2), tooDeep],
+      [() => store.createMemory(s, "x", fields({ external_id: "taken" }), 64), extTaken],
+      [() => store.updateMemory(s, kid.memory.id, { external_id: "taken" }, 64), extTaken],
+      [() => store.updateMemory(s, kid.memory.id, { parent: "missing" }, 64), parentMissing],
+      [
+        () => store.updateMemory(s, root.memory.id, { parent: root.memory.id }, 64),
+        invalid("parent_memory_id", "acyclic", "A memory cannot be its own parent"),
+      ],
+      [
+        () => store.updateMemory(s, root.memory.id, { parent: kid.memory.id }, 64),
+        invalid(
+          "parent_memory_id",
+          "acyclic",
+          "parent_memory_id would create a cycle (it is a descendant of this memory)",
+        ),
+      ],
+      [async () => store.updateMemory(s, (await create(s)).memory.id, { parent: kid.memory.id }, 2), tooDeep],
+      [
+        () => store.createEntity(s, "e3", { ...entity, name: "G" }, [root.memory.id, "a"]),
+        invalid("memory_ids", "exists", "memory_ids must name existing memories", { missing: ["a"] }),
+      ],
+      [() => store.createEntity(s, "e3", entity, []), nameTaken],
+      [() => store.updateEntity(s, "e2", { name: "e" }), nameTaken],
+      [() => store.updateEntity(s, "nope", { name: "X" }), entityNotFound],
+      [() => store.deleteEntity(s, "nope"), entityNotFound],
+      [() => store.linkEntity(s, "nope", ["a"]), entityNotFound],
+      [
+        () => store.linkEntity(s, "e1", [root.memory.id, "a", "b"]),
+        { ...memoryNotFound, details: { missing: ["a", "b"] } },
+      ],
+      [() => store.unlinkEntity(s, "nope", root.memory.id), entityNotFound],
+      [() => store.unlinkEntity(s, "e1", "a"), { ...memoryNotFound, details: { missing: ["a"] } }],
+    ];
+    for (const [call, body] of cases) {
+      const err = await call().then(
+        () => null,
+        (e) => e,
+      );
+      expect(err).toBeInstanceOf(ServiceError);
+      expect((err as ServiceError).toBody()).toEqual(body as ErrorBody);
+    }
+    const [r, k] = await store.getMemories(s, [root.memory.id, kid.memory.id]);
+    expect([r, k]).toEqual([root, kid]);
+    expect(await store.getEntity(s, "e1")).toMatchObject({ name: "E", memory_count: 0 });
+    expect((await store.listEntities(s, { offset: 0, limit: 10 })).total).toBe(2);
   });
 });
 
@@ -164,7 +251,10 @@ describe("list paths", () => {
       await Bun.sleep(1);
       await store.updateMemory(s, rows[i]!.memory.id, { content: "edited" }, 64);
     }
-    const current = (await store.getMemories(s, rows.map((r) => r.memory.id))) as MemoryRow[];
+    const current = (await store.getMemories(
+      s,
+      rows.map((r) => r.memory.id),
+    )) as MemoryRow[];
     const times = current.map((r) => r.memory.created_at).sort();
 
     const query = fc.record(

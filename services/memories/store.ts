@@ -1,33 +1,19 @@
 import type Redis from "ioredis";
-import { keyspace, slot, type Space } from "../kit/keyspace";
+import { keyspace, type Space } from "../kit/keyspace";
 import type { ListMemoriesInput } from "../contract/memories";
 import type { Entity } from "../contract/entities";
-import { memoriesLibrary, type ScriptName } from "./library";
-import { foldName, newMemoryRow, parseEntity, parseMemories, parseMemory, type MemoryFields, type MemoryRow, type RawEntity, type RawMemory } from "./record";
-
-/**
- * The only code of the memories service that touches Redis. Every write is one Lua script (lua/*.lua)
- * that checks first, then updates the record and every index and link together; reads are one script
- * too, so a memory comes back with its tags and entity ids in one round trip.
- */
-export type ConflictCode =
-  | "not_found"
-  | "parent_missing"
-  | "too_deep"
-  | "cycle"
-  | "self_parent"
-  | "external_id_taken"
-  | "memory_missing"
-  | "entity_missing"
-  | "name_taken";
-
-/** An expected refusal of a script (checked before it wrote anything); `ids` names what was missing. */
-export class Conflict {
-  constructor(
-    readonly code: ConflictCode,
-    readonly ids: string[] = [],
-  ) {}
-}
+import { memoriesLibrary, type MemoryFunction } from "./library";
+import {
+  foldName,
+  newMemoryRow,
+  parseEntity,
+  parseMemories,
+  parseMemory,
+  type MemoryFields,
+  type MemoryRow,
+  type RawEntity,
+  type RawMemory,
+} from "./record";
 
 export type { MemoryFields } from "./record";
 
@@ -46,7 +32,7 @@ export type MemoryFilter = Omit<ListMemoriesInput, "limit" | "offset" | "sort" |
 };
 
 /**
- * cjson writes an empty Lua table as `{}`. The scripts answer only lists (a hash comes as its flat
+ * cjson writes an empty Lua table as `{}`. The functions answer only lists (a hash comes as its flat
  * field/value list, metadata as a JSON string), so every object in an answer is an empty list.
  */
 function emptyTablesAsLists(x: unknown): unknown {
@@ -54,81 +40,79 @@ function emptyTablesAsLists(x: unknown): unknown {
   for (let i = 0; i < x.length; i++) if (x[i] !== null && typeof x[i] === "object") x[i] = emptyTablesAsLists(x[i]);
   return x;
 }
-const CONFLICT_RE = /^CONFLICT (\w+)(?: (.*))?$/;
 const NAME_KEY = (type: string, folded: string) => `${type}:${folded}`;
 
-const FUNCTION_MISSING_RE = /function not found/i;
+/** What every function declares first: the tenant's index keys, in helpers.lua's order. */
+const indexKeys = (space: Space) => {
+  const ks = keyspace(space);
+  return [ks.byCreated, ks.byUpdated, ks.roots, ks.externalIds, ks.entityNames, ks.entitiesByCreated];
+};
 
+/**
+ * The only code of the memories service that touches Redis. Every write is one Redis function
+ * (lua/*.lua, library.ts) that checks first, then updates the record and every index and link
+ * together; reads are one function too, so a memory comes back with its tags and entity ids in one
+ * round trip. A refusal (unknown memory, taken external_id...) rejects with the contract's error.
+ */
 export function createMemoryStore(redis: Redis) {
-  const library = memoriesLibrary();
-  let loading: Promise<unknown> | null = null;
-  /** Loads the library into a Redis that lacks it (first use, a fresh or flushed Redis); calls that miss it together share one load. */
-  const load = () =>
-    (loading ??= redis.call("FUNCTION", "LOAD", "REPLACE", library.text).finally(() => {
-      loading = null;
-    }));
-  const fcall = (name: ScriptName, space: Space, args: (string | number)[]) =>
-    redis.fcall(library.functionName(name), 1, keyspace(space).byCreated, slot(space), ...args) as Promise<string>;
-  /** One script call; a Redis without the library (fresh, restarted, flushed) gets it and the call is made again. */
-  const call = async (name: ScriptName, space: Space, args: (string | number)[]) => {
-    try {
-      return await fcall(name, space, args);
-    } catch (err) {
-      if (!FUNCTION_MISSING_RE.test((err as Error).message ?? "")) throw err;
-      await load();
-      return await fcall(name, space, args);
-    }
-  };
-
-  /** Runs a script for one tenant+environment; an expected refusal comes back as a Conflict. */
-  async function run<T>(name: ScriptName, space: Space, args: (string | number)[]): Promise<T | Conflict> {
-    try {
-      return emptyTablesAsLists(JSON.parse(await call(name, space, args))) as T;
-    } catch (err) {
-      const m = CONFLICT_RE.exec((err as Error).message ?? "");
-      if (m) return new Conflict(m[1] as ConflictCode, m[2] ? m[2].split(",") : []);
-      throw err;
-    }
-  }
-
-  const must = <T>(r: T | Conflict): T => {
-    if (r instanceof Conflict) throw new Error(`unexpected conflict ${r.code}`);
-    return r;
+  const call = memoriesLibrary.on(redis);
+  /** One function call for one tenant+environment; `sets` are list.lua's filter sets. */
+  const run = async <T>(fn: MemoryFunction, space: Space, args: (string | number)[], sets: string[] = []) => {
+    const keys = sets.length > 0 ? [...indexKeys(space), ...sets] : indexKeys(space);
+    return emptyTablesAsLists(JSON.parse((await call(fn, keys, args)) as string)) as T;
   };
 
   return {
-    async createMemory(space: Space, id: string, f: MemoryFields, maxDepth: number): Promise<MemoryRow | Conflict> {
-      const args = [id, f.content, f.content_type, f.tier, f.memory_nature, f.parent ?? "", f.external_id ?? "", JSON.stringify(f.metadata), maxDepth];
-      const created = await run<number>("create", space, args);
-      return created instanceof Conflict ? created : newMemoryRow(id, f, created);
+    async createMemory(space: Space, id: string, f: MemoryFields, maxDepth: number): Promise<MemoryRow> {
+      const metadata = JSON.stringify(f.metadata);
+      const args = [
+        id,
+        f.content,
+        f.content_type,
+        f.tier,
+        f.memory_nature,
+        f.parent ?? "",
+        f.external_id ?? "",
+        metadata,
+        maxDepth,
+      ];
+      return newMemoryRow(id, f, await run<number>("create", space, args));
     },
 
     async getMemories(space: Space, ids: string[]): Promise<(MemoryRow | null)[]> {
       if (ids.length === 0) return [];
-      return must(await run<RawMemory[]>("get", space, ids)).map(parseMemory);
+      return (await run<RawMemory[]>("get", space, ids)).map(parseMemory);
     },
 
     /** `patch` holds only the fields to set; null parent/external_id clears them. */
-    async updateMemory(space: Space, id: string, patch: Partial<MemoryFields>, maxDepth: number): Promise<{ row: MemoryRow; changed: string[] } | Conflict> {
-      const args: (string | number)[] = [id, maxDepth];
+    async updateMemory(
+      space: Space,
+      id: string,
+      patch: Partial<MemoryFields>,
+      maxDepth: number,
+    ): Promise<{ row: MemoryRow; changed: string[] }> {
+      const fields: Record<string, string | null> = {};
       for (const [field, value] of Object.entries(patch)) {
-        if (value === undefined) continue;
-        args.push(field, field === "metadata" ? JSON.stringify(value) : ((value as string | null) ?? ""));
+        if (value !== undefined)
+          fields[field] = field === "metadata" ? JSON.stringify(value) : (value as string | null);
       }
-      const r = await run<[RawMemory, string[]]>("update", space, args);
-      return r instanceof Conflict ? r : { row: parseMemory(r[0])!, changed: r[1] };
+      const r = await run<[RawMemory, string[]]>("update", space, [id, maxDepth, JSON.stringify(fields)]);
+      return { row: parseMemory(r[0])!, changed: r[1] };
     },
 
-    async deleteMemory(space: Space, id: string, cascade: boolean): Promise<{ deleted: { id: string; version: number }[]; orphans: MemoryRow[] } | Conflict> {
+    async deleteMemory(
+      space: Space,
+      id: string,
+      cascade: boolean,
+    ): Promise<{ deleted: { id: string; version: number }[]; orphans: MemoryRow[] }> {
       const r = await run<[(string | number)[], RawMemory[]]>("delete", space, [id, cascade ? "1" : "0"]);
-      if (r instanceof Conflict) return r;
       const deleted: { id: string; version: number }[] = [];
       for (let i = 0; i < r[0].length; i += 2) deleted.push({ id: String(r[0][i]), version: Number(r[0][i + 1]) });
       return { deleted, orphans: parseMemories(r[1]) };
     },
 
     async ancestors(space: Space, id: string, maxDepth: number): Promise<string[] | null> {
-      const r = must(await run<string[] | false>("ancestors", space, [id, maxDepth]));
+      const r = await run<string[] | false>("ancestors", space, [id, maxDepth]);
       return r === false ? null : r;
     },
 
@@ -152,58 +136,72 @@ export function createMemoryStore(redis: Redis) {
         ms(q.created_before),
         q.root === false ? "1" : "0",
         q.external_id ?? "",
-        ...sets,
       ];
-      const [total, raws] = must(await run<[number, RawMemory[]]>("list", space, args));
+      const [total, raws] = await run<[number, RawMemory[]]>("list", space, args, [...sets]);
       return { total: Number(total), rows: parseMemories(raws) };
     },
 
-    async createEntity(space: Space, id: string, f: EntityFields, memoryIds: string[]): Promise<{ entity: Entity; linked: MemoryRow[] } | Conflict> {
-      const args = [id, f.name, f.type, NAME_KEY(f.type, foldName(f.name)), f.description ?? "", f.description === null ? "0" : "1", JSON.stringify(f.metadata), ...memoryIds];
+    async createEntity(
+      space: Space,
+      id: string,
+      f: EntityFields,
+      memoryIds: string[],
+    ): Promise<{ entity: Entity; linked: MemoryRow[] }> {
+      const nameKey = NAME_KEY(f.type, foldName(f.name));
+      const optional = JSON.stringify({ description: f.description });
+      const args = [id, f.name, f.type, nameKey, JSON.stringify(f.metadata), optional, ...memoryIds];
       const r = await run<[RawEntity, RawMemory[]]>("entity-create", space, args);
-      return r instanceof Conflict ? r : { entity: parseEntity(r[0])!, linked: parseMemories(r[1]) };
+      return { entity: parseEntity(r[0])!, linked: parseMemories(r[1]) };
     },
 
     async getEntity(space: Space, id: string): Promise<Entity | null> {
-      return parseEntity(must(await run<RawEntity[]>("entity-get", space, [id]))[0] ?? null);
+      return parseEntity((await run<RawEntity[]>("entity-get", space, [id]))[0] ?? null);
     },
 
     /** Aligned with `ids`; null where unknown. */
     async getEntities(space: Space, ids: string[]): Promise<(Entity | null)[]> {
       if (ids.length === 0) return [];
-      return must(await run<RawEntity[]>("entity-get", space, ids)).map((raw) => parseEntity(raw ?? null));
+      return (await run<RawEntity[]>("entity-get", space, ids)).map((raw) => parseEntity(raw ?? null));
     },
 
-    async updateEntity(space: Space, id: string, patch: Partial<EntityFields>): Promise<Entity | Conflict> {
-      const args: string[] = [id];
-      if (patch.name !== undefined) args.push("name", patch.name, "lname", foldName(patch.name));
-      if (patch.type !== undefined) args.push("type", patch.type);
-      if (patch.description === null) args.push("drop", "description");
-      else if (patch.description !== undefined) args.push("description", patch.description);
-      if (patch.metadata !== undefined) args.push("metadata", JSON.stringify(patch.metadata));
-      const r = await run<RawEntity>("entity-update", space, args);
-      return r instanceof Conflict ? r : parseEntity(r)!;
+    async updateEntity(space: Space, id: string, patch: Partial<EntityFields>): Promise<Entity> {
+      const fields: Record<string, string | null> = {};
+      if (patch.name !== undefined) Object.assign(fields, { name: patch.name, lname: foldName(patch.name) });
+      if (patch.type !== undefined) fields.type = patch.type;
+      if (patch.description !== undefined) fields.description = patch.description;
+      if (patch.metadata !== undefined) fields.metadata = JSON.stringify(patch.metadata);
+      return parseEntity(await run<RawEntity>("entity-update", space, [id, JSON.stringify(fields)]))!;
     },
 
     /** Returns the memories that were linked (now unlinked, version bumped). */
-    async deleteEntity(space: Space, id: string): Promise<MemoryRow[] | Conflict> {
-      const r = await run<RawMemory[]>("entity-delete", space, [id]);
-      return r instanceof Conflict ? r : parseMemories(r);
+    async deleteEntity(space: Space, id: string): Promise<MemoryRow[]> {
+      return parseMemories(await run<RawMemory[]>("entity-delete", space, [id]));
     },
 
-    async linkEntity(space: Space, id: string, memoryIds: string[]): Promise<{ added: number; skipped: number; count: number; linked: MemoryRow[] } | Conflict> {
+    async linkEntity(
+      space: Space,
+      id: string,
+      memoryIds: string[],
+    ): Promise<{ added: number; skipped: number; count: number; linked: MemoryRow[] }> {
       const r = await run<[number, number, number, RawMemory[]]>("entity-link", space, [id, ...memoryIds]);
-      return r instanceof Conflict ? r : { added: r[0], skipped: r[1], count: r[2], linked: parseMemories(r[3]) };
+      return { added: r[0], skipped: r[1], count: r[2], linked: parseMemories(r[3]) };
     },
 
-    async unlinkEntity(space: Space, id: string, memoryId: string): Promise<{ removed: boolean; row: MemoryRow | null } | Conflict> {
+    async unlinkEntity(
+      space: Space,
+      id: string,
+      memoryId: string,
+    ): Promise<{ removed: boolean; row: MemoryRow | null }> {
       const r = await run<[number, RawMemory?]>("entity-unlink", space, [id, memoryId]);
-      return r instanceof Conflict ? r : { removed: r[0] === 1, row: parseMemory(r[1] ?? null) };
+      return { removed: r[0] === 1, row: parseMemory(r[1] ?? null) };
     },
 
-    async listEntities(space: Space, q: { offset: number; limit: number; type?: string; search?: string }): Promise<{ total: number; items: Entity[] }> {
+    async listEntities(
+      space: Space,
+      q: { offset: number; limit: number; type?: string; search?: string },
+    ): Promise<{ total: number; items: Entity[] }> {
       const args = [q.offset, q.limit, q.type ?? "", q.search ? foldName(q.search) : ""];
-      const [total, raws] = must(await run<[number, RawEntity[]]>("entity-list", space, args));
+      const [total, raws] = await run<[number, RawEntity[]]>("entity-list", space, args);
       return { total: Number(total), items: raws.map(parseEntity).filter((e): e is Entity => e !== null) };
     },
   };

@@ -2,9 +2,10 @@ import { slot, type Space } from "../kit/keyspace";
 
 /**
  * Every Redis key of the search index. All keys of one tenant+environment share the hash tag
- * `{tenant:env}` (kit/keyspace.ts `slot`), so each Lua script of store/ touches one cluster slot.
- * The scripts build the per-term, per-filter and per-model names from `prefix` with the same
- * suffixes as below (`d:`, `t:`, `f:`, `v:`): change them together.
+ * `{tenant:env}` (kit/keyspace.ts `slot`), so each Redis function of store/ touches one cluster slot.
+ * The writers build the names of keys they meet as they run (postings, filter sets, vector sets,
+ * documents) from the declared `all` key's prefix, with the same suffixes as below (`d:`, `t:`, `f:`,
+ * `v:`; store/lua/common.lua): change them together.
  *
  *   s:{t:e}:d:<id>      hash  one indexed memory: v (version), del (1 = tombstone), model, ch (content
  *                             hash), tf (own term counts, JSON), fk (filter suffixes, JSON), par, ca

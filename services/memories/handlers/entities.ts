@@ -1,9 +1,8 @@
 import { createEntity, deleteEntity, getEntities, getEntity, linkEntityMemories, listEntities, unlinkEntityMemory, updateEntity } from "../../contract/entities";
 import { notFound } from "../../contract/errors";
 import { bind, type Handler } from "../../kit/handler";
-import { Conflict, type EntityFields } from "../store";
+import type { EntityFields } from "../store";
 import type { MemoryRow } from "../record";
-import { conflictError } from "./conflicts";
 import { spaceOf, type MemoriesDeps } from "./memories";
 
 const unique = (ids: string[]) => [...new Set(ids)];
@@ -16,7 +15,6 @@ export function entityHandlers(deps: MemoriesDeps) {
   const create: Handler<typeof createEntity> = async (input, ctx) => {
     const fields: EntityFields = { name: input.name, type: input.type, description: input.description ?? null, metadata: input.metadata ?? {} };
     const result = await deps.store.createEntity(spaceOf(ctx), newId(), fields, unique(input.memory_ids ?? []));
-    if (result instanceof Conflict) throw conflictError(result, { resource: "Entity", missingMemory: "exists" });
     await deps.effects.committed(ctx, entitiesChanged(result.linked));
     return result.entity;
   };
@@ -40,27 +38,23 @@ export function entityHandlers(deps: MemoriesDeps) {
     const { id, ...patch } = input;
     if (Object.values(patch).every((v) => v === undefined)) return get({ id }, ctx);
     const result = await deps.store.updateEntity(spaceOf(ctx), id, patch);
-    if (result instanceof Conflict) throw conflictError(result, { resource: "Entity" });
     return result;
   };
 
   const remove: Handler<typeof deleteEntity> = async (input, ctx) => {
     const result = await deps.store.deleteEntity(spaceOf(ctx), input.id);
-    if (result instanceof Conflict) throw conflictError(result, { resource: "Entity" });
     await deps.effects.committed(ctx, entitiesChanged(result));
     return { id: input.id, deleted: true as const };
   };
 
   const link: Handler<typeof linkEntityMemories> = async (input, ctx) => {
     const result = await deps.store.linkEntity(spaceOf(ctx), input.id, unique(input.memory_ids));
-    if (result instanceof Conflict) throw conflictError(result, { resource: "Entity", missingMemory: "not_found" });
     await deps.effects.committed(ctx, entitiesChanged(result.linked));
     return { entity_id: input.id, added: result.added, skipped: result.skipped, memory_count: result.count };
   };
 
   const unlink: Handler<typeof unlinkEntityMemory> = async (input, ctx) => {
     const result = await deps.store.unlinkEntity(spaceOf(ctx), input.id, input.memory_id);
-    if (result instanceof Conflict) throw conflictError(result, { resource: "Entity", missingMemory: "not_found" });
     if (result.row) await deps.effects.committed(ctx, entitiesChanged([result.row]));
     return { entity_id: input.id, memory_id: input.memory_id, removed: result.removed };
   };

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { ServiceError } from "../../contract/errors";
 import type { HandlerContext } from "../../kit/handler";
 import { createLogger } from "../../kit/log";
-import { Conflict, type MemoryStore } from "../store";
+import type { MemoryStore } from "../store";
 import type { Effects, MemoryChange } from "../effects";
 import type { MemoryRow } from "../record";
 import { memoryFixture } from "../../contract/memory.fixture";
@@ -23,10 +23,14 @@ const row = (id: string, over: Partial<MemoryRow["memory"]> = {}, version = 1): 
 function setup(answers: Partial<Record<keyof MemoryStore, unknown>>) {
   const calls: { name: string; args: unknown[] }[] = [];
   const store = new Proxy({} as MemoryStore, {
-    get: (_t, name: string) => async (...args: unknown[]) => {
-      calls.push({ name, args });
-      return answers[name as keyof MemoryStore];
-    },
+    get:
+      (_t, name: string) =>
+      async (...args: unknown[]) => {
+        calls.push({ name, args });
+        const answer = answers[name as keyof MemoryStore];
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
   });
   const changes: MemoryChange[][] = [];
   const effects: Effects = { committed: async (_c, ch) => void changes.push(ch) };
@@ -48,21 +52,29 @@ describe("memory handlers", () => {
     await h.create({ content: "hi" }, ctx);
     expect(calls[0]).toEqual({
       name: "createMemory",
-      args: [{ tenant: "acme", env: "test" }, "new-id", { content: "hi", content_type: "text", tier: "medium", memory_nature: "episodic", parent: null, external_id: null, metadata: {} }, 64],
+      args: [
+        { tenant: "acme", env: "test" },
+        "new-id",
+        {
+          content: "hi",
+          content_type: "text",
+          tier: "medium",
+          memory_nature: "episodic",
+          parent: null,
+          external_id: null,
+          metadata: {},
+        },
+        64,
+      ],
     });
     expect(changes).toEqual([[{ type: "created", row: row("new-id") }]]);
   });
 
-  test("store conflicts become the documented validation errors, and nothing is reported", async () => {
-    for (const [code, details] of [
-      ["parent_missing", { field: "parent_memory_id", constraint: "exists" }],
-      ["too_deep", { field: "parent_memory_id", constraint: "max_depth", max: 64 }],
-      ["external_id_taken", { field: "external_id", constraint: "unique" }],
-    ] as const) {
-      const { h, changes } = setup({ createMemory: new Conflict(code) });
-      expect(await codeOf(h.create({ content: "x" }, ctx))).toEqual(["VALIDATION_ERROR", details]);
-      expect(changes).toEqual([]);
-    }
+  test("a refusal of the store is the handler's answer, and nothing is reported", async () => {
+    const details = { field: "parent_memory_id", constraint: "exists" };
+    const { h, changes } = setup({ createMemory: new ServiceError("VALIDATION_ERROR", "no parent", details) });
+    expect(await codeOf(h.create({ content: "x" }, ctx))).toEqual(["VALIDATION_ERROR", details]);
+    expect(changes).toEqual([]);
   });
 
   test("update: an empty patch reads without writing; `parent` is reported as parent_memory_id", async () => {
@@ -79,11 +91,32 @@ describe("memory handlers", () => {
   test("delete reports deleted_count only with cascade; orphans are reported as updated", async () => {
     const plain = setup({ deleteMemory: { deleted: [{ id: "m", version: 3 }], orphans: [row("kid", {}, 2)] } });
     expect(await plain.h.remove({ id: "m" }, ctx)).toEqual({ id: "m", deleted: true });
-    expect(plain.changes).toEqual([[{ type: "deleted", id: "m", version: 3 }, { type: "updated", row: row("kid", {}, 2), changed: ["parent_memory_id"] }]]);
+    expect(plain.changes).toEqual([
+      [
+        { type: "deleted", id: "m", version: 3 },
+        { type: "updated", row: row("kid", {}, 2), changed: ["parent_memory_id"] },
+      ],
+    ]);
 
-    const cascade = setup({ deleteMemory: { deleted: [{ id: "m", version: 3 }, { id: "kid", version: 2 }], orphans: [] } });
-    expect(await cascade.h.remove({ id: "m", cascade: true }, ctx)).toEqual({ id: "m", deleted: true, deleted_count: 2 });
-    expect(await codeOf(setup({ deleteMemory: new Conflict("not_found") }).h.remove({ id: "m" }, ctx))).toEqual(["NOT_FOUND", undefined]);
+    const cascade = setup({
+      deleteMemory: {
+        deleted: [
+          { id: "m", version: 3 },
+          { id: "kid", version: 2 },
+        ],
+        orphans: [],
+      },
+    });
+    expect(await cascade.h.remove({ id: "m", cascade: true }, ctx)).toEqual({
+      id: "m",
+      deleted: true,
+      deleted_count: 2,
+    });
+    expect(
+      await codeOf(
+        setup({ deleteMemory: new ServiceError("NOT_FOUND", "Memory not found") }).h.remove({ id: "m" }, ctx),
+      ),
+    ).toEqual(["NOT_FOUND", undefined]);
   });
 
   test("a public operation without a caller is refused", async () => {

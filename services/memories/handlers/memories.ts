@@ -12,9 +12,8 @@ import {
 import { notFound } from "../../contract/errors";
 import { bind, callerOf, type Handler, type HandlerContext } from "../../kit/handler";
 import type { Space } from "../../kit/keyspace";
-import { Conflict, type MemoryFields, type MemoryStore } from "../store";
+import type { MemoryFields, MemoryStore } from "../store";
 import type { Effects, MemoryChange } from "../effects";
-import { conflictError } from "./conflicts";
 
 export interface MemoriesDeps {
   store: MemoryStore;
@@ -44,7 +43,6 @@ export function memoryHandlers(deps: MemoriesDeps) {
       metadata: input.metadata ?? {},
     };
     const row = await deps.store.createMemory(spaceOf(ctx), newId(), fields, MAX_HIERARCHY_DEPTH);
-    if (row instanceof Conflict) throw conflictError(row);
     await deps.effects.committed(ctx, [{ type: "created", row }]);
     return row.memory;
   };
@@ -79,7 +77,6 @@ export function memoryHandlers(deps: MemoriesDeps) {
     const space = spaceOf(ctx);
     if (Object.values(patch).every((v) => v === undefined)) return get({ id }, ctx);
     const result = await deps.store.updateMemory(space, id, patch, MAX_HIERARCHY_DEPTH);
-    if (result instanceof Conflict) throw conflictError(result);
     const changed = result.changed.map((f) => API_FIELD[f] ?? f);
     await deps.effects.committed(ctx, [{ type: "updated", row: result.row, changed }]);
     return result.row.memory;
@@ -88,7 +85,6 @@ export function memoryHandlers(deps: MemoriesDeps) {
   const remove: Handler<typeof deleteMemory> = async (input, ctx) => {
     const cascade = input.cascade === true;
     const result = await deps.store.deleteMemory(spaceOf(ctx), input.id, cascade);
-    if (result instanceof Conflict) throw conflictError(result);
     const changes: MemoryChange[] = [
       ...result.deleted.map((d) => ({ type: "deleted" as const, id: d.id, version: d.version })),
       ...result.orphans.map((row) => ({ type: "updated" as const, row, changed: ["parent_memory_id"] })),

@@ -1,9 +1,10 @@
--- Delete a memory (A[2] = '1': its whole subtree) with every index and link; without cascade its
+-- Delete a memory (ARGV[2] = '1': its whole subtree) with every index and link; without cascade its
 -- children become roots (their version bumps, updated_at refreshed).
--- A: id, cascade ('1' | '0')
+-- KEYS: the tenant's index keys (helpers.lua). ARGV: id, cascade ('1' | '0')
 -- Returns { {deletedId, version, ...}, {read_memory(orphan) ...} }.
-local id, cascade = A[1], A[2] == '1'
-if redis.call('EXISTS', K.memory(id)) == 0 then return conflict('not_found') end
+use_keys(KEYS)
+local id, cascade = ARGV[1], ARGV[2] == '1'
+if redis.call('EXISTS', K.memory(id)) == 0 then return not_found('Memory') end
 local victims = cascade and subtree(id) or { id }
 local now = now_ms()
 
@@ -43,4 +44,4 @@ end
 
 local reads = {}
 for i = 1, #orphans do reads[#reads + 1] = read_memory(orphans[i]) end
-return { deleted, reads }
+return cjson.encode({ deleted, reads })

@@ -1,8 +1,9 @@
 -- Delete an entity and unlink it from every memory (their versions bump).
--- A: id. Returns {read_memory(unlinked) ...}.
-local id = A[1]
+-- KEYS: the tenant's index keys (helpers.lua). ARGV: id. Returns {read_memory(unlinked) ...}.
+use_keys(KEYS)
+local id = ARGV[1]
 local key = K.entity(id)
-if redis.call('EXISTS', key) == 0 then return conflict('not_found') end
+if redis.call('EXISTS', key) == 0 then return not_found('Entity') end
 local changed = {}
 for _, mid in ipairs(redis.call('ZRANGE', K.entMembers(id), 0, -1)) do
   redis.call('SREM', K.ents(mid), id)
@@ -12,4 +13,4 @@ end
 redis.call('HDEL', K.entNames, redis.call('HGET', key, 'nk'))
 redis.call('ZREM', K.entCreated, id)
 redis.call('DEL', key, K.entMembers(id))
-return changed
+return cjson.encode(changed)

@@ -1,7 +1,9 @@
 -- One page of entities, newest first, with the exact total.
--- A: offset, limit, type ('' = any), term ('' = none; lower-cased, matched anywhere in the lower-cased name)
+-- KEYS: the tenant's index keys (helpers.lua).
+-- ARGV: offset, limit, type ('' = any), term ('' = none; lower-cased, matched anywhere in the lower-cased name)
 -- Returns { total, {read_entity ...} }.
-local offset, limit, etype, term = tonumber(A[1]), tonumber(A[2]), A[3], A[4]
+use_keys(KEYS)
+local offset, limit, etype, term = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4]
 local total, ids
 if etype == '' and term == '' then
   total = redis.call('ZCARD', K.entCreated)
@@ -21,4 +23,4 @@ else
 end
 local items = {}
 for i = 1, #ids do items[#items + 1] = read_entity(ids[i]) end
-return { total, items }
+return cjson.encode({ total, items })

@@ -1,4 +1,6 @@
--- Read memories by id, aligned with the ids asked (false where unknown). A: ids
+-- Read memories by id, aligned with the ids asked (false where unknown). 
+-- KEYS: the tenant's index keys (helpers.lua). ARGV: ids
+use_keys(KEYS)
 local out = {}
-for i = 1, #A do out[i] = read_memory(A[i]) end
-return out
+for i = 1, #ARGV do out[i] = read_memory(ARGV[i]) end
+return cjson.encode(out)

@@ -1,17 +1,19 @@
 -- One page of memories matching every filter, with the exact total, in one read-only step.
--- A: sort ('created' | 'updated'), order ('asc' | 'desc'), offset, limit, after ms ('' = none),
---    before ms ('' = none), non_roots ('1' = only memories with a parent), external_id ('' = none),
---    then the keys of the filter sets (sorted sets scored by the memory's created_at).
+-- KEYS: the tenant's index keys (helpers.lua), then the filter sets (sorted sets scored by the memory's
+--   created_at) that every memory listed is in.
+-- ARGV: sort ('created' | 'updated'), order ('asc' | 'desc'), offset, limit, after ms ('' = none),
+--   before ms ('' = none), non_roots ('1' = only memories with a parent), external_id ('' = none).
 -- Returns { total, {read_memory ...} }.
-local sort, order = A[1], A[2]
-local offset, limit = tonumber(A[3]), tonumber(A[4])
-local after, before = tonumber(A[5]), tonumber(A[6])
-local non_roots, ext = A[7] == '1', A[8]
+use_keys(KEYS)
+local sort, order = ARGV[1], ARGV[2]
+local offset, limit = tonumber(ARGV[3]), tonumber(ARGV[4])
+local after, before = tonumber(ARGV[5]), tonumber(ARGV[6])
+local non_roots, ext = ARGV[7] == '1', ARGV[8]
 local sets = {}
-for i = 9, #A do sets[#sets + 1] = A[i] end
+for i = 7, #KEYS do sets[#sets + 1] = KEYS[i] end
 local ranged = after ~= nil or before ~= nil
-local min = after and ('(' .. A[5]) or '-inf'
-local max = before and ('(' .. A[6]) or '+inf'
+local min = after and ('(' .. ARGV[5]) or '-inf'
+local max = before and ('(' .. ARGV[6]) or '+inf'
 local function in_range(ms)
   return (after == nil or ms > after) and (before == nil or ms < before)
 end
@@ -65,4 +67,4 @@ end
 
 local items = {}
 for i = 1, #ids do items[#items + 1] = read_memory(ids[i]) end
-return { total, items }
+return cjson.encode({ total, items })

@@ -1,30 +1,37 @@
 -- Patch a memory: only the sent fields; record + moved indexes in one step, version bumped.
--- A: id, max depth, then field/value pairs among content, content_type, tier, memory_nature, parent,
---    external_id, metadata ('' for parent/external_id = null).
+-- KEYS: the tenant's index keys (helpers.lua).
+-- ARGV: id, max depth, patch (JSON object of the fields to change among content, content_type, tier,
+--   memory_nature, parent, external_id (null = none for both), metadata (its JSON text)).
 -- Returns { read_memory(id), names of the fields whose value changed }.
-local id, max_depth = A[1], tonumber(A[2])
+use_keys(KEYS)
+local id, max_depth = ARGV[1], tonumber(ARGV[2])
 local key = K.memory(id)
-if redis.call('EXISTS', key) == 0 then return conflict('not_found') end
+if redis.call('EXISTS', key) == 0 then return not_found('Memory') end
 local FIELDS = { 'content', 'content_type', 'tier', 'memory_nature', 'parent', 'external_id', 'metadata' }
+-- '' stands for none below: no value of these fields is ever empty.
 local set = {}
-for i = 3, #A, 2 do set[A[i]] = A[i + 1] end
+for f, v in pairs(cjson.decode(ARGV[3])) do set[f] = (v == cjson.null) and '' or v end
 local old = {}
-local vals = redis.call('HMGET', key, 'content', 'content_type', 'tier', 'memory_nature', 'parent', 'external_id', 'metadata', 'created_at')
+local vals = redis.call('HMGET', key, 'content', 'content_type', 'tier', 'memory_nature', 'parent', 'external_id',
+  'metadata', 'created_at')
 for i = 1, #FIELDS do old[FIELDS[i]] = vals[i] or '' end
 local created = tonumber(vals[8])
 
 local np = set.parent
 if np ~= nil and np ~= old.parent and np ~= '' then
-  if np == id then return conflict('self_parent') end
-  if redis.call('EXISTS', K.memory(np)) == 0 then return conflict('parent_missing') end
+  if np == id then return invalid('parent_memory_id', 'acyclic', 'A memory cannot be its own parent') end
+  if redis.call('EXISTS', K.memory(np)) == 0 then return parent_missing() end
   local d = depth_above(np, id, max_depth)
-  if d < 0 then return conflict('cycle') end
-  if d + subtree_height(id, max_depth - d) > max_depth then return conflict('too_deep') end
+  if d < 0 then
+    local message = 'parent_memory_id would create a cycle (it is a descendant of this memory)'
+    return invalid('parent_memory_id', 'acyclic', message)
+  end
+  if d + subtree_height(id, max_depth - d) > max_depth then return too_deep(max_depth) end
 end
 local ne = set.external_id
 if ne ~= nil and ne ~= '' and ne ~= old.external_id then
   local owner = redis.call('HGET', K.ext, ne)
-  if owner and owner ~= id then return conflict('external_id_taken') end
+  if owner and owner ~= id then return external_id_taken() end
 end
 
 local now = now_ms()
@@ -51,7 +58,9 @@ if np ~= nil and np ~= old.parent then
   if np ~= '' then redis.call('ZADD', K.kids(np), created, id) else redis.call('ZADD', K.roots, created, id) end
 end
 if ne ~= nil and ne ~= old.external_id then
-  if old.external_id ~= '' and redis.call('HGET', K.ext, old.external_id) == id then redis.call('HDEL', K.ext, old.external_id) end
+  if old.external_id ~= '' and redis.call('HGET', K.ext, old.external_id) == id then
+    redis.call('HDEL', K.ext, old.external_id)
+  end
   if ne ~= '' then redis.call('HSET', K.ext, ne, id) end
 end
-return { read_memory(id), changed }
+return cjson.encode({ read_memory(id), changed })

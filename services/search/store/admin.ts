@@ -1,6 +1,7 @@
 import type Redis from "ioredis";
 import type { Space } from "../../kit/keyspace";
 import { META_KEY_PATTERN, searchKeys, spaceOfMetaKey } from "../keys";
+import type { Functions } from "./scripts";
 
 export interface IndexMeta {
   model: string;
@@ -9,30 +10,37 @@ export interface IndexMeta {
   builtAt: number;
 }
 
-const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
-const REFRESH_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
-
 /** Index bookkeeping: meta (which model, built or not), the rebuild lock, and walking a tenant's index. */
-export function createAdminStore(redis: Redis) {
+export function createAdminStore(redis: Redis, call: Functions) {
   return {
     async meta(space: Space): Promise<IndexMeta | null> {
       const h = await redis.hgetall(searchKeys(space).meta);
       if (!h.model) return null;
-      return { model: h.model, dims: Number(h.dims), state: h.state === "building" ? "building" : "ready", builtAt: Number(h.built_at ?? 0) };
+      return {
+        model: h.model,
+        dims: Number(h.dims),
+        state: h.state === "building" ? "building" : "ready",
+        builtAt: Number(h.built_at ?? 0),
+      };
     },
 
     async setMeta(space: Space, meta: IndexMeta): Promise<void> {
-      await redis.hset(searchKeys(space).meta, { model: meta.model, dims: meta.dims, state: meta.state, built_at: meta.builtAt });
+      await redis.hset(searchKeys(space).meta, {
+        model: meta.model,
+        dims: meta.dims,
+        state: meta.state,
+        built_at: meta.builtAt,
+      });
     },
 
     async lock(space: Space, owner: string, ttlMs: number): Promise<boolean> {
       return (await redis.set(searchKeys(space).lock, owner, "PX", ttlMs, "NX")) === "OK";
     },
     async refreshLock(space: Space, owner: string, ttlMs: number): Promise<boolean> {
-      return Number(await redis.eval(REFRESH_LOCK, 1, searchKeys(space).lock, owner, ttlMs)) === 1;
+      return Number(await call("lock-refresh", [searchKeys(space).lock], [owner, ttlMs])) === 1;
     },
     async unlock(space: Space, owner: string): Promise<void> {
-      await redis.eval(RELEASE_LOCK, 1, searchKeys(space).lock, owner);
+      await call("lock-release", [searchKeys(space).lock], [owner]);
     },
 
     /** Every id in the index with the time it was last written (ms), in pages. */
@@ -64,7 +72,13 @@ export function createAdminStore(redis: Redis) {
       let dropped = 0;
       let cursor = "0";
       do {
-        const [next, keys] = await redis.scan(cursor, "MATCH", `${k.prefix.replace(/([*?[\]\\])/g, "\\$1")}v:*`, "COUNT", 200);
+        const [next, keys] = await redis.scan(
+          cursor,
+          "MATCH",
+          `${k.prefix.replace(/([*?[\]\\])/g, "\\$1")}v:*`,
+          "COUNT",
+          200,
+        );
         cursor = next;
         for (const key of keys) if (key !== k.vectors(keep)) dropped += await redis.del(key);
       } while (cursor !== "0");

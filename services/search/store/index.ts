@@ -1,20 +1,20 @@
 import type Redis from "ioredis";
-import { defineScripts } from "./scripts";
+import { searchFunctions } from "./scripts";
 import { createWriteStore } from "./writes";
 import { createReadStore, createPool } from "./reads";
 import { createAdminStore } from "./admin";
 
 /**
- * The store of the search service: the only code that touches Redis (key names in ../keys.ts, Lua in
- * ./lua). Split by idea: writes.ts (index one memory / remove it, atomically per memory),
+ * The store of the search service: the only code that touches Redis (key names in ../keys.ts, Redis
+ * functions in ./lua, scripts.ts). Split by idea: writes.ts (index one memory / remove it, atomically per memory),
  * reads.ts (candidates of a query), admin.ts (meta, rebuild lock, walking an index).
  */
 export function createSearchStore(redis: Redis, vsimConnections: Redis[] = [redis]) {
-  const scripts = defineScripts(redis);
+  const functions = searchFunctions(redis);
   return {
-    writes: createWriteStore(redis, scripts),
-    reads: createReadStore(redis, scripts, createPool(vsimConnections)),
-    admin: createAdminStore(redis),
+    writes: createWriteStore(redis, functions),
+    reads: createReadStore(redis, functions, createPool(vsimConnections)),
+    admin: createAdminStore(redis, functions),
   };
 }
 

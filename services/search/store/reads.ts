@@ -2,7 +2,7 @@ import type Redis from "ioredis";
 import type { Space } from "../../kit/keyspace";
 import { searchKeys } from "../keys";
 import { suffixOf, type FilterSpec } from "../filters";
-import type { Scripts } from "./scripts";
+import type { Functions } from "./scripts";
 
 export interface Hit {
   id: string;
@@ -36,19 +36,30 @@ export function createPool(conns: Redis[]) {
  */
 export const LEXICAL_POSTINGS_BUDGET = 2500;
 export const MIN_POSTINGS_PER_TERM = 200;
-export const postingsPerTerm = (terms: number) => Math.max(MIN_POSTINGS_PER_TERM, Math.floor(LEXICAL_POSTINGS_BUDGET / Math.max(1, terms)));
+export const postingsPerTerm = (terms: number) =>
+  Math.max(MIN_POSTINGS_PER_TERM, Math.floor(LEXICAL_POSTINGS_BUDGET / Math.max(1, terms)));
 
 /** The one filter set a filter is (e.g. `tier = short`, or one tag), or null for anything else. */
 function loneFilterSet(space: Space, spec?: FilterSpec): string | null {
-  const lone = spec && spec.groups.length === 1 && spec.groups[0]!.length === 1 && spec.after === undefined && spec.before === undefined;
+  const lone =
+    spec &&
+    spec.groups.length === 1 &&
+    spec.groups[0]!.length === 1 &&
+    spec.after === undefined &&
+    spec.before === undefined;
   return lone ? `${searchKeys(space).prefix}f:${suffixOf(spec.groups[0]![0]!)}` : null;
 }
 
 /** Index reads of one query. */
-export function createReadStore(redis: Redis, scripts: Scripts, vsimConnection: () => Redis) {
+export function createReadStore(redis: Redis, call: Functions, vsimConnection: () => Redis) {
   return {
     /** N, document frequency of each term, and the size of the model's vector set. */
-    async termStats(space: Space, terms: string[], modelId: string, spec?: FilterSpec): Promise<{ n: number; df: number[]; vectors: number; passing: number | null }> {
+    async termStats(
+      space: Space,
+      terms: string[],
+      modelId: string,
+      spec?: FilterSpec,
+    ): Promise<{ n: number; df: number[]; vectors: number; passing: number | null }> {
       const k = searchKeys(space);
       // A lone filter set (the common case) tells how many memories pass without running the query.
       const lone = loneFilterSet(space, spec);
@@ -62,21 +73,36 @@ export function createReadStore(redis: Redis, scripts: Scripts, vsimConnection: 
     },
 
     /** Top k by BM25 among memories passing the filters ('lex'), or newest first ('browse'); and how many pass. */
-    async candidates(space: Space, mode: "lex" | "browse", k: number, spec: FilterSpec, terms: [string, number][]): Promise<{ count: number; hits: Hit[] }> {
+    async candidates(
+      space: Space,
+      mode: "lex" | "browse",
+      k: number,
+      spec: FilterSpec,
+      terms: [string, number][],
+    ): Promise<{ count: number; hits: Hit[] }> {
       const keys = searchKeys(space);
-      const [count, flat] = (await scripts.searchQuery(
-        1,
+      const lex = mode === "lex" ? terms : [];
+      // query.lua's scratch sets: one per group of several filters, one for the filter, and in 'lex'
+      // one for the sum plus one per term whose postings it cuts.
+      const scratch = spec.groups.filter((g) => g.length > 1).length + 1 + (mode === "lex" ? 1 + lex.length : 0);
+      const tmp = keys.tmp();
+      const declared = [
         keys.all,
-        keys.prefix,
+        ...Array.from({ length: scratch }, (_, i) => `${tmp}:${i}`),
+        ...spec.groups.flatMap((g) => g.map((t) => keys.filter(suffixOf(t)))),
+        ...lex.map(([term]) => keys.term(term)),
+      ];
+      const args = [
         mode,
         k,
-        JSON.stringify(spec.groups.map((g) => g.map(suffixOf))),
+        JSON.stringify(spec.groups.map((g) => g.length)),
         spec.after ?? "",
         spec.before ?? "",
-        JSON.stringify(terms),
-        `${keys.tmp()}:`,
+        JSON.stringify(lex.map(([, idf]) => idf)),
+        scratch,
         postingsPerTerm(terms.length),
-      )) as [number, unknown[]];
+      ];
+      const [count, flat] = (await call("query", declared, args)) as [number, unknown[]];
       return { count: Number(count), hits: hitsOf(flat) };
     },
 
@@ -89,8 +115,22 @@ export function createReadStore(redis: Redis, scripts: Scripts, vsimConnection: 
     },
 
     /** Nearest vectors (VSIM score = (1 + cosine) / 2) among those whose attributes pass `filter`. */
-    async nearest(space: Space, modelId: string, vector: Float32Array, count: number, filter: string | null, filterEffort?: number): Promise<Hit[]> {
-      const args: (string | number | Buffer)[] = [searchKeys(space).vectors(modelId), "FP32", Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength), "WITHSCORES", "COUNT", count];
+    async nearest(
+      space: Space,
+      modelId: string,
+      vector: Float32Array,
+      count: number,
+      filter: string | null,
+      filterEffort?: number,
+    ): Promise<Hit[]> {
+      const args: (string | number | Buffer)[] = [
+        searchKeys(space).vectors(modelId),
+        "FP32",
+        Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength),
+        "WITHSCORES",
+        "COUNT",
+        count,
+      ];
       if (filter) args.push("FILTER", filter);
       if (filter && filterEffort) args.push("FILTER-EF", filterEffort);
       const flat = (await vsimConnection().call("VSIM", ...args)) as unknown[];
@@ -101,7 +141,14 @@ export function createReadStore(redis: Redis, scripts: Scripts, vsimConnection: 
      * What fusion still needs, in one round trip: the BM25 weights of `lexicalFor` ids for each query
      * term, the stored vectors of `vectorsFor` ids, and the previous sibling of every candidate.
      */
-    async complete(space: Space, modelId: string, terms: string[], lexicalFor: string[], vectorsFor: string[], prevFor: string[]) {
+    async complete(
+      space: Space,
+      modelId: string,
+      terms: string[],
+      lexicalFor: string[],
+      vectorsFor: string[],
+      prevFor: string[],
+    ) {
       const k = searchKeys(space);
       const pipe = redis.pipeline();
       if (lexicalFor.length > 0) for (const t of terms) pipe.zmscore(k.term(t), ...lexicalFor);
@@ -112,12 +159,16 @@ export function createReadStore(redis: Redis, scripts: Scripts, vsimConnection: 
         return v;
       });
       let i = 0;
-      const weights: (number | null)[][] = lexicalFor.length > 0 ? terms.map(() => (res[i++] as (string | null)[]).map((x) => (x === null ? null : Number(x)))) : [];
+      const weights: (number | null)[][] =
+        lexicalFor.length > 0
+          ? terms.map(() => (res[i++] as (string | null)[]).map((x) => (x === null ? null : Number(x))))
+          : [];
       const vectors = new Map<string, QuantizedVector>();
       for (const id of vectorsFor) {
         const raw = res[i++] as Buffer[] | null;
         // RAW: quantization name, blob, l2 norm, quantization range. Only int8 sets are written here.
-        if (raw && String(raw[0]) === "int8") vectors.set(id, new Int8Array(raw[1]!.buffer, raw[1]!.byteOffset, raw[1]!.byteLength));
+        if (raw && String(raw[0]) === "int8")
+          vectors.set(id, new Int8Array(raw[1]!.buffer, raw[1]!.byteOffset, raw[1]!.byteLength));
       }
       const prev = new Map<string, string>();
       for (const id of prevFor) {

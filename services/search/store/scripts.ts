@@ -1,20 +1,22 @@
 import type Redis from "ioredis";
+import { type Call, defineLibrary } from "../../kit/redis-functions";
 
-/** The Lua scripts of the index; common.lua (sibling lookup, lexical relex) is prepended to the writers. */
-const read = (name: string) => Bun.file(new URL(`./lua/${name}.lua`, import.meta.url)).text();
-const common = await read("common");
-const SOURCES = {
-  searchUpsert: `${common}\n${await read("upsert")}`,
-  searchDelete: `${common}\n${await read("delete")}`,
-  searchReweight: `${common}\n${await read("reweight")}`,
-  searchQuery: await read("query"),
-};
+/** The search index's Redis functions: lua/<name>.lua each, with lua/common.lua defined once. */
+const searchLibrary = await defineLibrary({
+  name: "search",
+  dir: new URL("./lua/", import.meta.url),
+  shared: ["common.lua"],
+  functions: {
+    upsert: "write",
+    delete: "write",
+    reweight: "write",
+    query: "write",
+    "lock-refresh": "write",
+    "lock-release": "write",
+  },
+});
 
-type Arg = string | number | Buffer;
-/** ioredis adds defined commands at runtime; this is their typed face (numkeys first, then keys, args). */
-export type Scripts = Record<keyof typeof SOURCES, (numKeys: number, ...args: Arg[]) => Promise<unknown>>;
+export type SearchFunction = Parameters<ReturnType<typeof searchLibrary.on>>[0];
+export type Functions = Call<SearchFunction>;
 
-export function defineScripts(redis: Redis): Scripts {
-  for (const [name, lua] of Object.entries(SOURCES)) redis.defineCommand(name, { lua });
-  return redis as unknown as Scripts;
-}
+export const searchFunctions = (redis: Redis): Functions => searchLibrary.on(redis);

@@ -3,7 +3,7 @@ import type { Space } from "../../kit/keyspace";
 import { searchKeys } from "../keys";
 import type { IndexDoc } from "../document";
 import { B, CONTEXT_WEIGHT, K1 } from "../text/bm25";
-import type { Scripts } from "./scripts";
+import type { Functions } from "./scripts";
 
 /** Longer than the EVENTS stream keeps a message (7 days), so no late event outlives its tombstone. */
 export const TOMBSTONE_TTL_MS = 8 * 24 * 3600_000;
@@ -29,8 +29,8 @@ export type DeleteStatus = "ok" | "absent" | "stale";
 
 const fp32 = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
-/** Index writes: each memory is one Lua script call (atomic); calls of a batch are pipelined. */
-export function createWriteStore(redis: Redis, scripts: Scripts) {
+/** Index writes: each memory is one function call (atomic); calls of a batch are pipelined. */
+export function createWriteStore(redis: Redis, call: Functions) {
   return {
     async states(space: Space, ids: string[]): Promise<Map<string, DocState>> {
       const k = searchKeys(space);
@@ -38,7 +38,13 @@ export function createWriteStore(redis: Redis, scripts: Scripts) {
       const out = new Map<string, DocState>();
       rows.forEach((r, i) => {
         if (r[0] === null) return;
-        out.set(ids[i]!, { version: Number(r[0]), deleted: r[1] === "1", model: r[2] ?? "", contentHash: r[3] ?? "", updatedMs: Number(r[4] ?? 0) });
+        out.set(ids[i]!, {
+          version: Number(r[0]),
+          deleted: r[1] === "1",
+          model: r[2] ?? "",
+          contentHash: r[3] ?? "",
+          updatedMs: Number(r[4] ?? 0),
+        });
       });
       return out;
     },
@@ -46,11 +52,9 @@ export function createWriteStore(redis: Redis, scripts: Scripts) {
     async upsert(space: Space, model: string, items: UpsertItem[], nowMs = Date.now()): Promise<UpsertStatus[]> {
       const k = searchKeys(space);
       return Promise.all(
-        items.map(({ doc, version, vector }) =>
-          scripts.searchUpsert(
-            1,
-            k.doc(doc.id),
-            k.prefix,
+        items.map(({ doc, version, vector }) => {
+          const keys = [k.doc(doc.id), k.all, k.stats, k.vectors(model), ...doc.filterSuffixes.map(k.filter)];
+          const args = [
             doc.id,
             version,
             model,
@@ -66,23 +70,25 @@ export function createWriteStore(redis: Redis, scripts: Scripts) {
             K1,
             B,
             CONTEXT_WEIGHT,
-          ) as Promise<UpsertStatus>,
-        ),
+          ];
+          return call("upsert", keys, args) as Promise<UpsertStatus>;
+        }),
       );
     },
 
     /** Recomputes lexical postings (current avgdl and siblings) of these memories. */
     async reweight(space: Space, ids: string[]): Promise<void> {
       const k = searchKeys(space);
-      if (ids.length > 0) await scripts.searchReweight(1, k.all, k.prefix, K1, B, CONTEXT_WEIGHT, ...ids);
+      if (ids.length > 0) await call("reweight", [k.all, k.stats], [K1, B, CONTEXT_WEIGHT, ...ids]);
     },
 
     async remove(space: Space, deletes: { id: string; version: number }[]): Promise<DeleteStatus[]> {
       const k = searchKeys(space);
       return Promise.all(
-        deletes.map(
-          (d) => scripts.searchDelete(1, k.doc(d.id), k.prefix, d.id, d.version, TOMBSTONE_TTL_MS, K1, B, CONTEXT_WEIGHT) as Promise<DeleteStatus>,
-        ),
+        deletes.map((d) => {
+          const args = [d.id, d.version, TOMBSTONE_TTL_MS, K1, B, CONTEXT_WEIGHT];
+          return call("delete", [k.doc(d.id), k.all, k.stats], args) as Promise<DeleteStatus>;
+        }),
       );
     },
   };

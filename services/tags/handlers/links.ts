@@ -1,5 +1,5 @@
 import { attachTags, detachTag, tagsOfMemories, MAX_TAGS_PER_MEMORY, type TagRef } from "../../contract/tags";
-import { notFound, validationError } from "../../contract/errors";
+import { notFound } from "../../contract/errors";
 import { isUuid } from "../../contract/validation";
 import { bind, callerOf, type Handler } from "../../kit/handler";
 import type { TagStore } from "../store";
@@ -26,12 +26,14 @@ export function linkHandlers(deps: LinksDeps) {
     const tagIds = [...new Set(input.tag_ids)];
     if (!tagIds.every(isUuid)) throw tagNotFound();
     const res = await deps.store.attach(space, input.memory_id, tagIds, cap);
-    if (res.status === "NO_MEMORY") throw memoryNotFound();
-    if (res.status === "NO_TAG") throw tagNotFound();
-    if (res.status === "CAP") throw validationError("tag_ids", "max_count", `A memory can carry at most ${cap} tags`, { max: cap });
     if (res.added > 0) await deps.notify(caller, ctx.requestId, [input.memory_id], ctx.log);
     const refs = await deps.store.refs(space, res.tagIds);
-    return { memory_id: input.memory_id, tags: sortRefs([...refs.values()]), added: res.added, skipped: tagIds.length - res.added };
+    return {
+      memory_id: input.memory_id,
+      tags: sortRefs([...refs.values()]),
+      added: res.added,
+      skipped: tagIds.length - res.added,
+    };
   };
 
   /** Idempotent: a tag that exists but is not attached answers `removed: false`. */
@@ -40,8 +42,6 @@ export function linkHandlers(deps: LinksDeps) {
     if (!isUuid(input.memory_id)) throw memoryNotFound();
     if (!isUuid(input.tag_id)) throw tagNotFound();
     const res = await deps.store.detach({ tenant: caller.tenant, env: caller.env }, input.memory_id, input.tag_id);
-    if (res.status === "NO_MEMORY") throw memoryNotFound();
-    if (res.status === "NO_TAG") throw tagNotFound();
     if (res.removed) await deps.notify(caller, ctx.requestId, [input.memory_id], ctx.log);
     return { memory_id: input.memory_id, tag_id: input.tag_id, removed: res.removed };
   };
@@ -54,7 +54,14 @@ export function linkHandlers(deps: LinksDeps) {
     const tagIds = await deps.store.tagIdsOf(space, valid);
     const refs = await deps.store.refs(space, [...new Set(tagIds.flat())]);
     const byMemory = new Map(valid.map((id, i) => [id, tagIds[i]!]));
-    const items = ids.map((id) => sortRefs((id ? byMemory.get(id) ?? [] : []).flatMap((t): TagRef[] => { const r = refs.get(t); return r ? [r] : []; })));
+    const items = ids.map((id) =>
+      sortRefs(
+        (id ? (byMemory.get(id) ?? []) : []).flatMap((t): TagRef[] => {
+          const r = refs.get(t);
+          return r ? [r] : [];
+        }),
+      ),
+    );
     return { items };
   };
 

@@ -1,5 +1,5 @@
 import { createTag, deleteTag, getTag, getTags, listTags, updateTag, MAX_TAGS_PER_TENANT } from "../../contract/tags";
-import { notFound, validationError } from "../../contract/errors";
+import { notFound } from "../../contract/errors";
 import { isUuid } from "../../contract/validation";
 import { bind, callerOf, type Handler, type HandlerContext } from "../../kit/handler";
 import type { TagStore } from "../store";
@@ -13,7 +13,6 @@ export interface TagsDeps {
   maxTags?: number;
 }
 
-export const duplicateName = () => validationError("name", "unique", "A tag with this name already exists");
 export const tagNotFound = () => notFound("Tag");
 
 const spaceOf = (ctx: HandlerContext) => {
@@ -29,10 +28,27 @@ export function tagHandlers(deps: TagsDeps) {
     const space = spaceOf(ctx);
     const id = crypto.randomUUID();
     const at = now();
-    const status = await deps.store.create(space, { id, name: input.name, lname: nameKey(input.name), color: input.color, description: input.description, now: at, cap: maxTags });
-    if (status === "DUP") throw duplicateName();
-    if (status === "CAP") throw validationError("tags", "max_count", `At most ${maxTags} tags per tenant and environment`, { max: maxTags });
-    return toTag(id, { name: input.name, ...(input.color ? { color: input.color } : {}), ...(input.description != null ? { description: input.description } : {}), created_at: String(at), updated_at: String(at) }, 0);
+    const { color, description } = input;
+    await deps.store.create(space, {
+      id,
+      name: input.name,
+      lname: nameKey(input.name),
+      color,
+      description,
+      now: at,
+      cap: maxTags,
+    });
+    return toTag(
+      id,
+      {
+        name: input.name,
+        ...(input.color ? { color: input.color } : {}),
+        ...(input.description != null ? { description: input.description } : {}),
+        created_at: String(at),
+        updated_at: String(at),
+      },
+      0,
+    );
   };
 
   const get: Handler<typeof getTag> = async (input, ctx) => {
@@ -45,7 +61,11 @@ export function tagHandlers(deps: TagsDeps) {
   const getMany: Handler<typeof getTags> = async (input, ctx) => {
     const space = spaceOf(ctx);
     const valid = input.ids.filter(isUuid);
-    const found = new Map((await deps.store.rows(space, [...new Set(valid)])).flatMap((r) => (r ? [[r.id, toTag(r.id, r.hash, r.count)] as const] : [])));
+    const found = new Map(
+      (await deps.store.rows(space, [...new Set(valid)])).flatMap((r) =>
+        r ? [[r.id, toTag(r.id, r.hash, r.count)] as const] : [],
+      ),
+    );
     return { items: input.ids.map((id) => found.get(id) ?? null) };
   };
 
@@ -56,10 +76,19 @@ export function tagHandlers(deps: TagsDeps) {
     const sort = input.sort ?? "name";
     const needle = input.search ? nameKey(input.search) : "";
     const matching = (await deps.store.index(space)).filter((t) => t.lname.includes(needle));
-    const counts = sort === "memory_count" ? await deps.store.counts(space, matching.map((t) => t.id)) : [];
+    const counts =
+      sort === "memory_count"
+        ? await deps.store.counts(
+            space,
+            matching.map((t) => t.id),
+          )
+        : [];
     const rows = matching.map((t, i) => ({ ...t, count: counts[i] ?? 0 }));
     rows.sort(compareRows(sort, input.order ?? "asc"));
-    const page = await deps.store.rows(space, rows.slice(offset, offset + limit).map((r) => r.id));
+    const page = await deps.store.rows(
+      space,
+      rows.slice(offset, offset + limit).map((r) => r.id),
+    );
     const items = page.flatMap((r) => (r ? [toTag(r.id, r.hash, r.count)] : []));
     return { items, total: rows.length, limit, offset };
   };
@@ -67,19 +96,21 @@ export function tagHandlers(deps: TagsDeps) {
   const update: Handler<typeof updateTag> = async (input, ctx) => {
     const space = spaceOf(ctx);
     if (!isUuid(input.id)) throw tagNotFound();
-    const name = input.name;
-    const res = await deps.store.update(space, input.id, { name, lname: name === undefined ? "" : nameKey(name), color: input.color, description: input.description, now: now() });
-    if (res.status === "NOTFOUND") throw tagNotFound();
-    if (res.status === "DUP") throw duplicateName();
-    return toTag(res.row.id, res.row.hash, res.row.count);
+    const { id, name, ...rest } = input;
+    const row = await deps.store.update(
+      space,
+      id,
+      name === undefined ? rest : { name, lname: nameKey(name), ...rest },
+      now(),
+    );
+    return toTag(row.id, row.hash, row.count);
   };
 
   const remove: Handler<typeof deleteTag> = async (input, ctx) => {
     const caller = callerOf(ctx);
     if (!isUuid(input.id)) throw tagNotFound();
-    const res = await deps.store.remove({ tenant: caller.tenant, env: caller.env }, input.id);
-    if (!res.found) throw tagNotFound();
-    if (res.touched.length > 0) await deps.notify(caller, ctx.requestId, res.touched, ctx.log);
+    const touched = await deps.store.remove({ tenant: caller.tenant, env: caller.env }, input.id);
+    if (touched.length > 0) await deps.notify(caller, ctx.requestId, touched, ctx.log);
     return { id: input.id, deleted: true as const };
   };
 
@@ -88,5 +119,12 @@ export function tagHandlers(deps: TagsDeps) {
 
 export const tagBindings = (deps: TagsDeps) => {
   const h = tagHandlers(deps);
-  return [bind(createTag, h.create), bind(getTag, h.get), bind(getTags, h.getMany), bind(listTags, h.list), bind(updateTag, h.update), bind(deleteTag, h.remove)];
+  return [
+    bind(createTag, h.create),
+    bind(getTag, h.get),
+    bind(getTags, h.getMany),
+    bind(listTags, h.list),
+    bind(updateTag, h.update),
+    bind(deleteTag, h.remove),
+  ];
 };

@@ -2,17 +2,20 @@
 -- is bumped once, so memory_count (ZCARD of a tag's member zset) is exact at all times.
 -- KEYS: memory hash, memory-tags set, then per tag: tag hash, tag member zset
 -- ARGV: memory id, max tags per memory, then the (distinct) tag ids in KEYS order
+-- Returns { tags added, the memory's version (0 when none was added), every tag id now attached }.
 local mid, cap = ARGV[1], tonumber(ARGV[2])
-if redis.call('EXISTS', KEYS[1]) == 0 then return {'NO_MEMORY'} end
+if redis.call('EXISTS', KEYS[1]) == 0 then return not_found('Memory') end
 local n = #ARGV - 2
 for i = 1, n do
-  if redis.call('EXISTS', KEYS[1 + 2 * i]) == 0 then return {'NO_TAG', ARGV[2 + i]} end
+  if redis.call('EXISTS', KEYS[1 + 2 * i]) == 0 then return not_found('Tag') end
 end
 local add = {}
 for i = 1, n do
   if redis.call('SISMEMBER', KEYS[2], ARGV[2 + i]) == 0 then add[#add + 1] = i end
 end
-if redis.call('SCARD', KEYS[2]) + #add > cap then return {'CAP'} end
+if redis.call('SCARD', KEYS[2]) + #add > cap then
+  return invalid('tag_ids', 'max_count', 'A memory can carry at most ' .. cap .. ' tags', { max = cap })
+end
 local v = 0
 if #add > 0 then
   local created = tonumber(redis.call('HGET', KEYS[1], 'created_at')) or 0
@@ -22,4 +25,4 @@ if #add > 0 then
   end
   v = redis.call('HINCRBY', KEYS[1], 'v', 1)
 end
-return {'OK', #add, v, redis.call('SMEMBERS', KEYS[2])}
+return { #add, v, redis.call('SMEMBERS', KEYS[2]) }

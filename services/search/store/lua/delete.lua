@@ -1,9 +1,12 @@
 -- Remove one memory from every index and leave a tombstone with its version, so a late event
 -- (older version) cannot bring it back; the tombstone expires after the event stream's retention.
--- KEYS[1] doc key. ARGV: 1 prefix, 2 id, 3 version, 4 tombstone TTL ms, 5 k1, 6 b, 7 context weight.
+-- KEYS: 1 doc, 2 all, 3 stats; the rest (postings, filter sets, vector set, next sibling) are
+--   built from what the doc holds (use_index, common.lua).
+-- ARGV: 1 id, 2 version, 3 tombstone TTL ms, 4 k1, 5 b, 6 context weight.
 -- Returns 'ok' (removed) | 'absent' (nothing indexed; tombstone written) | 'stale' (newer version indexed).
-local p, id, version = ARGV[1], ARGV[2], tonumber(ARGV[3])
-local k1, b, ctxw = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+use_index(KEYS[2], KEYS[3])
+local id, version = ARGV[1], tonumber(ARGV[2])
+local k1, b, ctxw = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local cur = redis.call('HMGET', KEYS[1], 'v', 'del', 'model', 'fk', 'par', 'post', 'pl')
 local curV = tonumber(cur[1])
 if curV ~= nil and curV > version then return 'stale' end
@@ -11,26 +14,26 @@ if curV ~= nil and curV > version then return 'stale' end
 local removed = 'absent'
 local nxt = nil
 if curV ~= nil and cur[2] ~= '1' then
-  local _, n = siblings(p, cur[5], id)
+  local _, n = siblings(cur[5], id)
   nxt = n
   if cur[6] then
-    for _, t in ipairs(cjson.decode(cur[6])) do redis.call('ZREM', p .. 't:' .. t, id) end
+    for _, t in ipairs(cjson.decode(cur[6])) do redis.call('ZREM', term_key(t), id) end
   end
   if cur[4] then
-    for _, s in ipairs(cjson.decode(cur[4])) do redis.call('ZREM', p .. 'f:' .. s, id) end
+    for _, s in ipairs(cjson.decode(cur[4])) do redis.call('ZREM', filter_key(s), id) end
   end
-  redis.call('ZREM', p .. 'all', id)
-  if cur[3] and cur[3] ~= '' then redis.call('VREM', p .. 'v:' .. cur[3], id) end
-  local total = tonumber(redis.call('HGET', p .. 'stats', 'len') or '0') - tonumber(cur[7] or '0')
+  redis.call('ZREM', ALL, id)
+  if cur[3] and cur[3] ~= '' then redis.call('VREM', vectors_key(cur[3]), id) end
+  local total = tonumber(redis.call('HGET', STATS, 'len') or '0') - tonumber(cur[7] or '0')
   if total < 0 then total = 0 end
-  redis.call('HSET', p .. 'stats', 'len', total)
+  redis.call('HSET', STATS, 'len', total)
   removed = 'ok'
-elseif redis.call('ZREM', p .. 'all', id) == 1 then
+elseif redis.call('ZREM', ALL, id) == 1 then
   -- A stray entry without its document (a damaged index): clean it too.
   removed = 'ok'
 end
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'v', version, 'del', '1')
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-if nxt then relex(p, nxt, k1, b, ctxw) end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+if nxt then relex(nxt, k1, b, ctxw) end
 return removed

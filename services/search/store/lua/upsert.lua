@@ -1,15 +1,18 @@
 -- Index one memory, atomically: version check, vector + attributes, filter sets, lexical postings
 -- of the memory and of the siblings whose context it is.
--- KEYS[1] doc key. ARGV: 1 prefix, 2 id, 3 version (-1 = unknown: a rebuild from the memories
--- store), 4 model, 5 vector (FP32 blob, '' = keep the stored one), 6 attrs JSON, 7 content hash,
--- 8 tf JSON, 9 filter suffixes JSON, 10 created ms, 11 parent ('' = root), 12 updated ms, 13 now ms,
--- 14 k1, 15 b, 16 context weight.
+-- KEYS: 1 doc, 2 all, 3 stats, 4 the model's vector set, 5… the memory's filter sets (in the order
+--   of ARGV 8); the rest (postings, the filter sets and vector set it had, siblings) are built from
+--   ids and what the doc holds (use_index, common.lua).
+-- ARGV: 1 id, 2 version (-1 = unknown: a rebuild from the memories store), 3 model, 4 vector (FP32
+--   blob, '' = keep the stored one), 5 attrs JSON, 6 content hash, 7 tf JSON, 8 filter suffixes JSON,
+--   9 created ms, 10 parent ('' = root), 11 updated ms, 12 now ms, 13 k1, 14 b, 15 context weight.
 -- Returns 'ok' | 'stale' (an equal or newer version is indexed, or it was deleted) | 'need_vector'
 -- | 'revectored' (unknown version, not newer than what is indexed: only the vector was replaced).
-local p, id = ARGV[1], ARGV[2]
-local version, model, vec, attrs = tonumber(ARGV[3]), ARGV[4], ARGV[5], ARGV[6]
-local ch, tf, fkjson, created, parent, updated = ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12]
-local k1, b, ctxw = tonumber(ARGV[14]), tonumber(ARGV[15]), tonumber(ARGV[16])
+use_index(KEYS[2], KEYS[3])
+local id = ARGV[1]
+local version, model, vec, attrs = tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5]
+local ch, tf, fkjson, created, parent, updated = ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11]
+local k1, b, ctxw = tonumber(ARGV[13]), tonumber(ARGV[14]), tonumber(ARGV[15])
 -- HNSW build exploration factor: VADD's default (200) costs 2.3 ms per insert at 100,000 vectors and
 -- holds Redis meanwhile; 100 costs 1.7 ms with the same recall@30 against an exact scan (99.6% on a
 -- 20,000-vector sample of the benchmark's data, both settings).
@@ -31,11 +34,11 @@ elseif exists then
       if cur[3] == model or vec == '' or cur[4] ~= ch then return 'stale' end
       local kept = attrs
       if cur[3] and cur[3] ~= '' then
-        kept = redis.call('VGETATTR', p .. 'v:' .. cur[3], id) or attrs
-        redis.call('VREM', p .. 'v:' .. cur[3], id)
+        kept = redis.call('VGETATTR', vectors_key(cur[3]), id) or attrs
+        redis.call('VREM', vectors_key(cur[3]), id)
       end
-      redis.call('VADD', p .. 'v:' .. model, 'FP32', vec, id, 'EF', VADD_EF, 'SETATTR', kept)
-      redis.call('HSET', KEYS[1], 'model', model, 'at', ARGV[13])
+      redis.call('VADD', KEYS[4], 'FP32', vec, id, 'EF', VADD_EF, 'SETATTR', kept)
+      redis.call('HSET', KEYS[1], 'model', model, 'at', ARGV[12])
       return 'revectored'
     end
     version = curV
@@ -46,9 +49,9 @@ elseif version < 0 then
   version = 0
 end
 
-local vkey = p .. 'v:' .. model
+local vkey = KEYS[4]
 if vec ~= '' then
-  if exists and cur[3] and cur[3] ~= '' and cur[3] ~= model then redis.call('VREM', p .. 'v:' .. cur[3], id) end
+  if exists and cur[3] and cur[3] ~= '' and cur[3] ~= model then redis.call('VREM', vectors_key(cur[3]), id) end
   redis.call('VADD', vkey, 'FP32', vec, id, 'EF', VADD_EF, 'SETATTR', attrs)
 elseif not exists or cur[3] ~= model or redis.call('VSETATTR', vkey, id, attrs) == 0 then
   return 'need_vector'
@@ -56,7 +59,7 @@ end
 
 local oldNext = nil
 if exists and cur[5] ~= parent then
-  local _, n = siblings(p, cur[5], id)
+  local _, n = siblings(cur[5], id)
   oldNext = n
 end
 local newfk = cjson.decode(fkjson)
@@ -64,22 +67,22 @@ local keep = {}
 for _, s in ipairs(newfk) do keep[s] = true end
 if exists and cur[6] then
   for _, s in ipairs(cjson.decode(cur[6])) do
-    if not keep[s] then redis.call('ZREM', p .. 'f:' .. s, id) end
+    if not keep[s] then redis.call('ZREM', filter_key(s), id) end
   end
 end
-for _, s in ipairs(newfk) do redis.call('ZADD', p .. 'f:' .. s, created, id) end
-redis.call('ZADD', p .. 'all', created, id)
+for i = 1, #newfk do redis.call('ZADD', KEYS[4 + i], created, id) end
+redis.call('ZADD', ALL, created, id)
 
 if tomb then
   redis.call('DEL', KEYS[1])
 end
 redis.call('HSET', KEYS[1], 'v', version, 'model', model, 'ch', ch, 'tf', tf, 'fk', fkjson, 'par', parent,
-  'ca', created, 'ua', updated, 'at', ARGV[13])
+  'ca', created, 'ua', updated, 'at', ARGV[12])
 
 if not exists or cur[4] ~= ch or cur[5] ~= parent then
-  relex(p, id, k1, b, ctxw)
-  local _, nxt = siblings(p, parent, id)
-  if nxt then relex(p, nxt, k1, b, ctxw) end
-  if oldNext and oldNext ~= nxt then relex(p, oldNext, k1, b, ctxw) end
+  relex(id, k1, b, ctxw)
+  local _, nxt = siblings(parent, id)
+  if nxt then relex(nxt, k1, b, ctxw) end
+  if oldNext and oldNext ~= nxt then relex(oldNext, k1, b, ctxw) end
 end
 return 'ok'

@@ -1,0 +1,121 @@
+import { createHash } from "node:crypto";
+import type Redis from "ioredis";
+import type { Cluster } from "ioredis";
+import { isErrorCode, ServiceError } from "../contract/errors";
+
+/**
+ * Redis function libraries (`FUNCTION LOAD`, `FCALL`): the one way this codebase runs Lua in Redis.
+ * A library is declared from .lua files, one file per function; each file is the body of a function
+ * of (KEYS, ARGV), so it reads like a script. What every library follows:
+ * - KEYS declares every key a function touches, in the order its file's header lists. A function
+ *   that meets key names only as it runs (ids read from a set, a hierarchy walked, per-term postings)
+ *   builds them from the hash tag of a declared key, so they share its cluster slot; its header says so.
+ * - ARGV are strings: '' = absent for an optional value that is never empty; fields that may be
+ *   absent, null or empty travel together as one JSON object (key missing = not sent, null = none).
+ * - A refusal is `return refuse(code, message, details)` (redis-functions.lua) before any write; the
+ *   call rejects with the contract's ServiceError of that code (refusalOf, the one place that maps it).
+ */
+
+export type Arg = string | number | Buffer;
+export type RedisClient = Redis | Cluster;
+
+/** Whether a function only reads (flag `no-writes`: Redis refuses its writes, and runs it while OOM). */
+export type Access = "read" | "write";
+
+export interface LibrarySpec<F extends string> {
+  /** The library's name; the loaded one is `<name>_<hash of its code>`. */
+  name: string;
+  /** Folder of the function files: function `f` is `<dir>/f.lua`. */
+  dir: URL;
+  /** Files defined once at the top of the library (helpers), in order: names in `dir`, or URLs. */
+  shared?: (string | URL)[];
+  functions: Record<F, Access>;
+}
+
+export type Call<F extends string> = (fn: F, keys: readonly Arg[], args: readonly Arg[]) => Promise<unknown>;
+
+export interface FunctionLibrary<F extends string> {
+  /** `<name>_<hash>`: a new deploy's library never replaces the one an old replica still calls. */
+  readonly name: string;
+  /** What FUNCTION LOAD gets. */
+  readonly code: string;
+  functionName(fn: F): string;
+  /** Calls of this library on one client (a Redis or a Cluster), loading it where it is missing. */
+  on(redis: RedisClient): Call<F>;
+}
+
+const PRELUDE = new URL("./redis-functions.lua", import.meta.url);
+const text = (url: URL) => Bun.file(url).text();
+
+/** Reads the files and builds the library; its name and function names carry a hash of its code. */
+export async function defineLibrary<F extends string>(spec: LibrarySpec<F>): Promise<FunctionLibrary<F>> {
+  const shared = await Promise.all([PRELUDE, ...(spec.shared ?? []).map((f) => new URL(f, spec.dir))].map(text));
+  const names = Object.keys(spec.functions) as F[];
+  const bodies = await Promise.all(names.map((fn) => text(new URL(`${fn}.lua`, spec.dir))));
+  const hash = createHash("sha1")
+    .update(JSON.stringify([shared, names, bodies, spec.functions]))
+    .digest("hex");
+  const version = hash.slice(0, 12);
+  const functionName = (fn: F) => `${spec.name}_${fn.replaceAll("-", "_")}_${version}`;
+  const register = (fn: F, body: string) =>
+    [
+      `redis.register_function{ function_name = '${functionName(fn)}',`,
+      `  flags = { ${spec.functions[fn] === "read" ? "'no-writes'" : ""} },`,
+      "  callback = function(KEYS, ARGV)",
+      body,
+      "end }",
+    ].join("\n");
+  const name = `${spec.name}_${version}`;
+  const code = [`#!lua name=${name}`, ...shared, ...names.map((fn, i) => register(fn, bodies[i]!))].join("\n");
+  return { name, code, functionName, on: (redis) => caller(redis, code, functionName) };
+}
+
+const MISSING = /function not found/i;
+
+function caller<F extends string>(redis: RedisClient, code: string, functionName: (fn: F) => string): Call<F> {
+  let loading: Promise<unknown> | null = null;
+  /** Calls that miss the library together share one load. */
+  const load = () =>
+    (loading ??= loadEverywhere(redis, code).finally(() => {
+      loading = null;
+    }));
+  const fcall = (fn: F, keys: readonly Arg[], args: readonly Arg[]) =>
+    redis.fcall(functionName(fn), keys.length, ...keys, ...args) as Promise<unknown>;
+  return async (fn, keys, args) => {
+    try {
+      return await fcall(fn, keys, args);
+    } catch (err) {
+      if (!MISSING.test((err as Error).message ?? "")) throw refusalOf(err) ?? err;
+      await load();
+      try {
+        return await fcall(fn, keys, args);
+      } catch (again) {
+        throw refusalOf(again) ?? again;
+      }
+    }
+  };
+}
+
+/**
+ * A Redis that lacks the library (first use, restarted without data, flushed) gets it. A library
+ * lives on each primary of a cluster (its replicas get it by replication), and an FCALL routed to a
+ * shard without it fails: so it goes to every primary, a shard added later included.
+ */
+async function loadEverywhere(redis: RedisClient, code: string): Promise<void> {
+  const nodes = redis.isCluster ? (redis as Cluster).nodes("master") : [redis as Redis];
+  await Promise.all(nodes.map((node) => node.call("FUNCTION", "LOAD", "REPLACE", code)));
+}
+
+const REFUSED = /^REFUSED ([A-Z_]+) (.*)$/s;
+
+/** `REFUSED <code> {"message", "details"}` (refuse() in redis-functions.lua) → that ServiceError. */
+export function refusalOf(err: unknown): ServiceError | null {
+  const m = REFUSED.exec((err as Error)?.message ?? "");
+  if (!m || !isErrorCode(m[1])) return null;
+  try {
+    const { message, details } = JSON.parse(m[2]!) as { message: string; details?: Record<string, unknown> };
+    return new ServiceError(m[1], message, details);
+  } catch {
+    return null; // not refuse()'s shape: the error goes on as it is
+  }
+}

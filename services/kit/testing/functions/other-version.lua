@@ -1,0 +1,1 @@
+-- A second version of the library: one comment more.

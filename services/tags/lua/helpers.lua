@@ -1,0 +1,5 @@
+-- Shared by the tags library's functions (store.ts), after kit/keyspace.lua.
+
+local function tag_name_taken()
+  return invalid('name', 'unique', 'A tag with this name already exists')
+end
