@@ -24,8 +24,14 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
         path: "/docs",
         provider: "scalar",
         documentation: {
-          info: { title: "Memory Storage Service", version: "1.0.0", description: "Multi-tenant memory store for AI applications." },
-          components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "svc_live_… or svc_test_…" } } },
+          info: {
+            title: "Memory Storage Service",
+            version: "1.0.0",
+            description: "Multi-tenant memory store for AI applications.",
+          },
+          components: {
+            securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "svc_live_… or svc_test_…" } },
+          },
           security: [{ bearer: [] }],
         },
         exclude: ["/healthz", "/readyz", /^\/api\/v1/],
@@ -44,7 +50,8 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
 
   for (const prefix of API_PREFIXES) {
     for (const r of restRoutes) {
-      const handler = ({ request, params }: { request: Request; params: Record<string, string> }) => handleRest(deps, r, request, params);
+      const handler = ({ request, params }: { request: Request; params: Record<string, string> }) =>
+        handleRest(deps, r, request, params);
       const options = { parse: "none" as const, detail: openApiDetail(r, prefix) };
       app.route(r.method, prefix + r.path, handler, options);
     }
@@ -68,7 +75,11 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
       const error = new ServiceError("METHOD_NOT_ALLOWED", message, { allowed });
       return errorResponse(error, requestId, { Allow: allow });
     }
-    if (code === "PARSE" || code === "VALIDATION") return errorResponse(new ServiceError("VALIDATION_ERROR", "Invalid request", { field: "body", constraint: "json" }), requestId);
+    if (code === "PARSE" || code === "VALIDATION")
+      return errorResponse(
+        new ServiceError("VALIDATION_ERROR", "Invalid request", { field: "body", constraint: "json" }),
+        requestId,
+      );
     deps.log.error("unhandled gateway error", { request_id: requestId, code: String(code) });
     return errorResponse(new ServiceError("INTERNAL_ERROR", "An unexpected error occurred"), requestId);
   };

@@ -35,7 +35,8 @@ const podOf = (objs: K8sObject[], name: string): Endpoint => {
   if (!w) throw new Error(`no workload ${name}`);
   return { pod: w.labels, namespace: w.namespace };
 };
-const mainContainer = (objs: K8sObject[], name: string) => get(objs, "Deployment", name).spec.template.spec.containers[0];
+const mainContainer = (objs: K8sObject[], name: string) =>
+  get(objs, "Deployment", name).spec.template.spec.containers[0];
 const OUTSIDE: Endpoint = { ip: "203.0.113.7" };
 /** The scraper the gateway-metrics-ingress policy admits. */
 const PROMETHEUS: Endpoint = { pod: { "app.kubernetes.io/name": "prometheus" }, namespace: "monitoring" };
@@ -44,7 +45,9 @@ for (const target of Object.keys(TARGETS) as Target[]) {
   describe(`k8s ${target} rendered with ${RENDERER}`, () => {
     test("a Deployment, Service, HPA and PDB per component, plus ConfigMap and NetworkPolicies", () => {
       const objs = objects(target);
-      for (const name of APP) for (const kind of ["Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget"]) expect(get(objs, kind, name).metadata.name).toBe(name);
+      for (const name of APP)
+        for (const kind of ["Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget"])
+          expect(get(objs, kind, name).metadata.name).toBe(name);
       expect(get(objs, "ConfigMap", "memory-service-config").data.DATA_DIR).toBe("/tmp/data");
       expect(objs.filter((o) => o.kind === "NetworkPolicy").length).toBeGreaterThanOrEqual(4);
     });
@@ -75,7 +78,11 @@ describe("k8s base", () => {
   test("probes: the gateway over HTTP (/healthz live, /readyz ready), services on their HEALTH_PORT probe server", () => {
     const objs = objects("base");
     const gw = mainContainer(objs, "gateway");
-    expect([gw.startupProbe.httpGet.path, gw.livenessProbe.httpGet.path, gw.readinessProbe.httpGet.path]).toEqual(["/healthz", "/healthz", "/readyz"]);
+    expect([gw.startupProbe.httpGet.path, gw.livenessProbe.httpGet.path, gw.readinessProbe.httpGet.path]).toEqual([
+      "/healthz",
+      "/healthz",
+      "/readyz",
+    ]);
     expect(gw.ports).toEqual([
       { name: "http", containerPort: 3000, protocol: "TCP" },
       { name: "metrics", containerPort: 8081, protocol: "TCP" },
@@ -91,10 +98,18 @@ describe("k8s base", () => {
 
   test("only the keys service sees BOOTSTRAP_ADMIN_KEY; everything sees REDIS_URL and NATS_URL from the Secret", () => {
     const objs = objects("base");
-    expect(Object.keys(get(objs, "Secret", SECRET).stringData).sort()).toEqual(["BOOTSTRAP_ADMIN_KEY", "NATS_URL", "REDIS_URL"]);
+    expect(Object.keys(get(objs, "Secret", SECRET).stringData).sort()).toEqual([
+      "BOOTSTRAP_ADMIN_KEY",
+      "NATS_URL",
+      "REDIS_URL",
+    ]);
     for (const name of APP) {
-      const env = mainContainer(objs, name).env.filter((e: any) => e.valueFrom?.secretKeyRef).map((e: any) => e.name);
-      expect(env).toEqual(name === "keys" ? ["REDIS_URL", "NATS_URL", "BOOTSTRAP_ADMIN_KEY"] : ["REDIS_URL", "NATS_URL"]);
+      const env = mainContainer(objs, name)
+        .env.filter((e: any) => e.valueFrom?.secretKeyRef)
+        .map((e: any) => e.name);
+      expect(env).toEqual(
+        name === "keys" ? ["REDIS_URL", "NATS_URL", "BOOTSTRAP_ADMIN_KEY"] : ["REDIS_URL", "NATS_URL"],
+      );
     }
   });
 
@@ -120,7 +135,9 @@ describe("k8s base", () => {
 
   test("the probe port is the one the services' probe server listens on (HEALTH_PORT in the ConfigMap)", () => {
     expect(get(objects("base"), "ConfigMap", "memory-service-config").data.HEALTH_PORT).toBe("8081");
-    expect(readFileSync(join(REPO, "services/kit/runtime.ts"), "utf8")).toContain("startProbeServer(config.HEALTH_PORT");
+    expect(readFileSync(join(REPO, "services/kit/runtime.ts"), "utf8")).toContain(
+      "startProbeServer(config.HEALTH_PORT",
+    );
   });
 });
 
@@ -132,7 +149,10 @@ describe("k8s dev overlay", () => {
     for (const o of objs) expect(o.kind === "Namespace" ? o.metadata.name : o.metadata.namespace).toBe(NS);
     for (const name of APP) {
       expect(mainContainer(objs, name).image).toBe(`memory-service/${name}:dev`);
-      expect([get(objs, "HorizontalPodAutoscaler", name).spec.minReplicas, get(objs, "HorizontalPodAutoscaler", name).spec.maxReplicas]).toEqual([1, 2]);
+      expect([
+        get(objs, "HorizontalPodAutoscaler", name).spec.minReplicas,
+        get(objs, "HorizontalPodAutoscaler", name).spec.maxReplicas,
+      ]).toEqual([1, 2]);
     }
   });
 
@@ -164,7 +184,9 @@ describe("k8s dev overlay", () => {
   });
 
   test("the dev admin key is a valid root key", () => {
-    expect(get(objects("dev"), "Secret", SECRET).stringData.BOOTSTRAP_ADMIN_KEY).toMatch(/^svc_live_[A-Za-z0-9_-]{32}$/);
+    expect(get(objects("dev"), "Secret", SECRET).stringData.BOOTSTRAP_ADMIN_KEY).toMatch(
+      /^svc_live_[A-Za-z0-9_-]{32}$/,
+    );
   });
 
   test("network: clients → gateway; gateway and services → NATS and Redis; NATS routes; nothing else", () => {
@@ -259,7 +281,10 @@ describe("k8s rules catch broken manifests", () => {
       get(o, "Deployment", "keys").spec.template.spec.terminationGracePeriodSeconds = 30;
       o.splice(o.indexOf(get(o, "HorizontalPodAutoscaler", "tags")), 1);
       o.splice(o.indexOf(get(o, "PodDisruptionBudget", "search")), 1);
-      get(o, "PodDisruptionBudget", "memories").spec = { minAvailable: 1, selector: { matchLabels: { "app.kubernetes.io/name": "memories" } } };
+      get(o, "PodDisruptionBudget", "memories").spec = {
+        minAvailable: 1,
+        selector: { matchLabels: { "app.kubernetes.io/name": "memories" } },
+      };
     });
     expect(deploymentRules(objs)).toEqual([
       "Deployment/keys: terminationGracePeriodSeconds 30 is not above preStop 10 s + drain 25 s",
@@ -275,8 +300,13 @@ describe("k8s rules catch broken manifests", () => {
       o.splice(o.indexOf(get(o, "NetworkPolicy", "redis-ingress")), 1);
       get(o, "Secret", SECRET).stringData = { REDIS_URL: "redis://redis:6379" };
     });
-    expect(networkRules(objs)).toEqual(["StatefulSet/redis: no NetworkPolicy of its own selects its pods", "namespace memory-service-dev: no default-deny NetworkPolicy"]);
-    expect(referenceRules(objs).filter((l) => l.startsWith("Deployment/gateway"))).toEqual(["Deployment/gateway: Secret/memory-service-secrets has no key NATS_URL"]);
+    expect(networkRules(objs)).toEqual([
+      "StatefulSet/redis: no NetworkPolicy of its own selects its pods",
+      "namespace memory-service-dev: no default-deny NetworkPolicy",
+    ]);
+    expect(referenceRules(objs).filter((l) => l.startsWith("Deployment/gateway"))).toEqual([
+      "Deployment/gateway: Secret/memory-service-secrets has no key NATS_URL",
+    ]);
   });
 
   test("a schema violation", () => {
@@ -286,7 +316,9 @@ describe("k8s rules catch broken manifests", () => {
     });
     const errors = schemaErrors(objs);
     expect(errors.length).toBe(2);
-    expect(errors[0]).toStartWith("Deployment/gateway: data/spec/template/spec/containers/0/ports/0/containerPort must be integer");
+    expect(errors[0]).toStartWith(
+      "Deployment/gateway: data/spec/template/spec/containers/0/ports/0/containerPort must be integer",
+    );
     expect(errors[1]).toStartWith("HorizontalPodAutoscaler/keys: data/spec/maxReplicas must be integer");
   });
 });
@@ -310,9 +342,17 @@ describe("k8s/render.ts loader", () => {
       };
       expect(attempt("commonLabels: {a: b}\n")).toThrow('"commonLabels" is not supported by k8s/render.ts');
       expect(attempt("labels: [{pairs: {a: b}, includeSelectors: true}]\n")).toThrow("includeSelectors");
-      expect(attempt("patches: [{patch: '[{op: move, from: /data, path: /x}]', target: {kind: ConfigMap}}]\n")).toThrow('op "move" is not supported');
-      expect(attempt("patches: [{patch: '{apiVersion: v1, kind: ConfigMap, metadata: {name: b}}'}]\n")).toThrow("matches nothing");
-      expect(attempt("patches: [{patch: '{apiVersion: v1, kind: ConfigMap, metadata: {name: a}, data: {$patch: replace}}'}]\n")).toThrow("directive $patch");
+      expect(attempt("patches: [{patch: '[{op: move, from: /data, path: /x}]', target: {kind: ConfigMap}}]\n")).toThrow(
+        'op "move" is not supported',
+      );
+      expect(attempt("patches: [{patch: '{apiVersion: v1, kind: ConfigMap, metadata: {name: b}}'}]\n")).toThrow(
+        "matches nothing",
+      );
+      expect(
+        attempt(
+          "patches: [{patch: '{apiVersion: v1, kind: ConfigMap, metadata: {name: a}, data: {$patch: replace}}'}]\n",
+        ),
+      ).toThrow("directive $patch");
       writeFileSync(join(dir, "kustomization.yaml"), "resources: [cm.yaml, cm.yaml]\n");
       expect(() => loadKustomization(dir)).toThrow("duplicate resource /ConfigMap//a");
     } finally {
@@ -321,10 +361,35 @@ describe("k8s/render.ts loader", () => {
   });
 
   test("strategic merge: maps merge, null deletes, lists with a merge key merge by it, others are replaced", () => {
-    const base = { spec: { a: 1, b: 2, args: ["x"], containers: [{ name: "c", image: "i", env: [{ name: "A", value: "1" }] }] } };
-    const patch = { spec: { b: null, args: ["y"], containers: [{ name: "c", env: [{ name: "B", value: "2" }] }, { name: "d", image: "j" }] } };
+    const base = {
+      spec: { a: 1, b: 2, args: ["x"], containers: [{ name: "c", image: "i", env: [{ name: "A", value: "1" }] }] },
+    };
+    const patch = {
+      spec: {
+        b: null,
+        args: ["y"],
+        containers: [
+          { name: "c", env: [{ name: "B", value: "2" }] },
+          { name: "d", image: "j" },
+        ],
+      },
+    };
     expect(strategicMerge(base, patch)).toEqual({
-      spec: { a: 1, args: ["y"], containers: [{ name: "c", image: "i", env: [{ name: "A", value: "1" }, { name: "B", value: "2" }] }, { name: "d", image: "j" }] },
+      spec: {
+        a: 1,
+        args: ["y"],
+        containers: [
+          {
+            name: "c",
+            image: "i",
+            env: [
+              { name: "A", value: "1" },
+              { name: "B", value: "2" },
+            ],
+          },
+          { name: "d", image: "j" },
+        ],
+      },
     });
     expect(base.spec.b).toBe(2); // input untouched
   });
@@ -339,14 +404,18 @@ describe("k8s/render.ts loader", () => {
       { op: "add", path: "/spec/a~1b", value: true },
     ];
     expect(applyJsonPatch(doc, ops)).toEqual({ spec: { min: 3, list: [1, 2, 3, 4], "a/b": true } });
-    expect(() => applyJsonPatch(doc, [{ op: "replace", path: "/spec/nope", value: 1 }])).toThrow("/spec/nope does not exist");
+    expect(() => applyJsonPatch(doc, [{ op: "replace", path: "/spec/nope", value: 1 }])).toThrow(
+      "/spec/nope does not exist",
+    );
     expect(() => applyJsonPatch(doc, [{ op: "remove", path: "/spec/list/5" }])).toThrow("out of range");
   });
 });
 
 describe("container images and docker-compose", () => {
   const dockerfile = readFileSync(join(REPO, "Dockerfile"), "utf8");
-  const compose = parse(readFileSync(join(REPO, "docker-compose.yml"), "utf8"), { merge: true }) as { services: Record<string, any> };
+  const compose = parse(readFileSync(join(REPO, "docker-compose.yml"), "utf8"), { merge: true }) as {
+    services: Record<string, any>;
+  };
 
   test("the Dockerfile has a non-root target per component, running that component's entry point", () => {
     for (const name of APP) {

@@ -48,11 +48,13 @@ export function selects(sel: LabelSelector, labels: Labels): boolean {
   return true;
 }
 
-export const policyTypes = (spec: PolicySpec): string[] => spec.policyTypes ?? (spec.egress ? ["Ingress", "Egress"] : ["Ingress"]);
+export const policyTypes = (spec: PolicySpec): string[] =>
+  spec.policyTypes ?? (spec.egress ? ["Ingress", "Egress"] : ["Ingress"]);
 
 const ipv4 = (ip: string): number => {
   const parts = ip.split(".").map(Number);
-  if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255)) throw new Error(`not an IPv4 address: ${ip}`);
+  if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255))
+    throw new Error(`not an IPv4 address: ${ip}`);
   return parts.reduce((acc, p) => acc * 256 + p, 0);
 };
 
@@ -77,7 +79,10 @@ function portMatches(ports: PortSpec[] | undefined, port: number, protocol: stri
 function peerMatches(peers: Peer[] | undefined, ep: Endpoint, policyNamespace: string): boolean {
   if (!peers || peers.length === 0) return true;
   return peers.some((peer) => {
-    if (peer.ipBlock) return "ip" in ep && inCidr(ep.ip, peer.ipBlock.cidr) && !(peer.ipBlock.except ?? []).some((c) => inCidr(ep.ip, c));
+    if (peer.ipBlock)
+      return (
+        "ip" in ep && inCidr(ep.ip, peer.ipBlock.cidr) && !(peer.ipBlock.except ?? []).some((c) => inCidr(ep.ip, c))
+      );
     if (!("pod" in ep)) return false;
     const nsOk = peer.namespaceSelector
       ? selects(peer.namespaceSelector, { "kubernetes.io/metadata.name": ep.namespace })
@@ -86,21 +91,40 @@ function peerMatches(peers: Peer[] | undefined, ep: Endpoint, policyNamespace: s
   });
 }
 
-function allowed(policies: K8sObject[], dir: "Ingress" | "Egress", self: { pod: Labels; namespace: string }, peer: Endpoint, port: number, protocol: string): boolean {
+function allowed(
+  policies: K8sObject[],
+  dir: "Ingress" | "Egress",
+  self: { pod: Labels; namespace: string },
+  peer: Endpoint,
+  port: number,
+  protocol: string,
+): boolean {
   const applicable = policies.filter((p) => {
     const spec = p.spec as PolicySpec;
-    return (p.metadata.namespace ?? "default") === self.namespace && policyTypes(spec).includes(dir) && selects(spec.podSelector, self.pod);
+    return (
+      (p.metadata.namespace ?? "default") === self.namespace &&
+      policyTypes(spec).includes(dir) &&
+      selects(spec.podSelector, self.pod)
+    );
   });
   if (applicable.length === 0) return true;
   return applicable.some((p) => {
     const spec = p.spec as PolicySpec;
     const rules = (dir === "Ingress" ? spec.ingress : spec.egress) ?? [];
     const ns = p.metadata.namespace ?? "default";
-    return rules.some((r) => portMatches(r.ports, port, protocol) && peerMatches(dir === "Ingress" ? r.from : r.to, peer, ns));
+    return rules.some(
+      (r) => portMatches(r.ports, port, protocol) && peerMatches(dir === "Ingress" ? r.from : r.to, peer, ns),
+    );
   });
 }
 
-export function canConnect(objects: K8sObject[], from: Endpoint, to: Endpoint, port: number, protocol = "TCP"): boolean {
+export function canConnect(
+  objects: K8sObject[],
+  from: Endpoint,
+  to: Endpoint,
+  port: number,
+  protocol = "TCP",
+): boolean {
   const policies = objects.filter((o) => o.kind === "NetworkPolicy");
   const egressOk = !("pod" in from) || allowed(policies, "Egress", from, to, port, protocol);
   const ingressOk = !("pod" in to) || allowed(policies, "Ingress", to, from, port, protocol);

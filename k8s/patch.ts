@@ -36,7 +36,8 @@ function mergeMaps(base: Json, patch: Json, path: string): Json {
     if (key.startsWith("$")) throw new Error(`strategic merge: directive ${key} at ${path || "/"} is not supported`);
     if (value === null) delete base[key];
     else if (isMap(value) && isMap(base[key])) base[key] = mergeMaps(base[key] as Json, value, `${path}/${key}`);
-    else if (Array.isArray(value) && Array.isArray(base[key]) && MERGE_KEYS[key]) base[key] = mergeList(base[key] as Json[], value as Json[], MERGE_KEYS[key]!, `${path}/${key}`);
+    else if (Array.isArray(value) && Array.isArray(base[key]) && MERGE_KEYS[key])
+      base[key] = mergeList(base[key] as Json[], value as Json[], MERGE_KEYS[key]!, `${path}/${key}`);
     else base[key] = clone(value);
   }
   return base;
@@ -57,7 +58,10 @@ export function applyJsonPatch(doc: Json, ops: JsonOp[]): Json {
   const out = clone(doc);
   for (const op of ops) {
     if (!["add", "remove", "replace"].includes(op.op)) throw new Error(`JSON patch: op "${op.op}" is not supported`);
-    const tokens = op.path.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const tokens = op.path
+      .split("/")
+      .slice(1)
+      .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
     const last = tokens.pop();
     if (last === undefined) throw new Error(`JSON patch: cannot ${op.op} the whole document`);
     let parent: unknown = out;

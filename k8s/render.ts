@@ -53,13 +53,26 @@ export function parseDocs(text: string, source: string): K8sObject[] {
 
 const SUPPORTED = new Set(["apiVersion", "kind", "resources", "patches", "namespace", "labels", "images"]);
 // Enough for our manifests; kustomize knows the full list from the API server's discovery data.
-const CLUSTER_SCOPED = new Set(["Namespace", "ClusterRole", "ClusterRoleBinding", "PersistentVolume", "StorageClass", "PriorityClass", "CustomResourceDefinition"]);
+const CLUSTER_SCOPED = new Set([
+  "Namespace",
+  "ClusterRole",
+  "ClusterRoleBinding",
+  "PersistentVolume",
+  "StorageClass",
+  "PriorityClass",
+  "CustomResourceDefinition",
+]);
 
 interface Kustomization {
   resources?: string[];
   patches?: { path?: string; patch?: string; target?: Target }[];
   namespace?: string;
-  labels?: { pairs: Record<string, string>; includeSelectors?: boolean; includeTemplates?: boolean; fields?: unknown }[];
+  labels?: {
+    pairs: Record<string, string>;
+    includeSelectors?: boolean;
+    includeTemplates?: boolean;
+    fields?: unknown;
+  }[];
   images?: { name: string; newName?: string; newTag?: string; digest?: string }[];
 }
 
@@ -77,13 +90,16 @@ export function loadKustomization(dirPath: string): K8sObject[] {
   const file = ["kustomization.yaml", "kustomization.yml", "Kustomization"].map((f) => join(dir, f)).find(existsSync);
   if (!file) throw new Error(`${dir}: no kustomization.yaml`);
   const k = parse(readFileSync(file, "utf8")) as Kustomization & Json;
-  for (const field of Object.keys(k)) if (!SUPPORTED.has(field)) throw new Error(`${file}: "${field}" is not supported by k8s/render.ts`);
+  for (const field of Object.keys(k))
+    if (!SUPPORTED.has(field)) throw new Error(`${file}: "${field}" is not supported by k8s/render.ts`);
 
   let objects: K8sObject[] = [];
   for (const entry of k.resources ?? []) {
     const path = join(dir, entry);
     if (!existsSync(path)) throw new Error(`${file}: resource ${entry} not found`);
-    objects.push(...(statSync(path).isDirectory() ? loadKustomization(path) : parseDocs(readFileSync(path, "utf8"), path)));
+    objects.push(
+      ...(statSync(path).isDirectory() ? loadKustomization(path) : parseDocs(readFileSync(path, "utf8"), path)),
+    );
   }
   assertUnique(objects, file);
 
@@ -91,11 +107,13 @@ export function loadKustomization(dirPath: string): K8sObject[] {
   for (const p of k.patches ?? []) objects = applyPatch(objects, p, dir, file);
   if (k.namespace) for (const o of objects) setNamespace(o, k.namespace);
   for (const l of k.labels ?? []) addLabels(objects, l, file);
-  for (const image of k.images ?? []) for (const o of objects) for (const c of containersOf(o)) c.image = retag(c.image as string, image);
+  for (const image of k.images ?? [])
+    for (const o of objects) for (const c of containersOf(o)) c.image = retag(c.image as string, image);
   return objects;
 }
 
-const idOf = (o: K8sObject) => `${o.apiVersion.split("/").length > 1 ? o.apiVersion.split("/")[0] : ""}/${o.kind}/${o.metadata.namespace ?? ""}/${o.metadata.name}`;
+const idOf = (o: K8sObject) =>
+  `${o.apiVersion.split("/").length > 1 ? o.apiVersion.split("/")[0] : ""}/${o.kind}/${o.metadata.namespace ?? ""}/${o.metadata.name}`;
 
 function assertUnique(objects: K8sObject[], file: string) {
   const seen = new Set<string>();
@@ -105,7 +123,12 @@ function assertUnique(objects: K8sObject[], file: string) {
   }
 }
 
-function applyPatch(objects: K8sObject[], p: { path?: string; patch?: string; target?: Target }, dir: string, file: string): K8sObject[] {
+function applyPatch(
+  objects: K8sObject[],
+  p: { path?: string; patch?: string; target?: Target },
+  dir: string,
+  file: string,
+): K8sObject[] {
   const text = p.path ? readFileSync(join(dir, p.path), "utf8") : p.patch;
   if (!text) throw new Error(`${file}: a patch needs "path" or "patch"`);
   const parsed = parse(text) as unknown;
@@ -113,10 +136,16 @@ function applyPatch(objects: K8sObject[], p: { path?: string; patch?: string; ta
     if (!p.target) throw new Error(`${file}: a JSON 6902 patch needs a target`);
     const hits = objects.filter((o) => matches(o, p.target!));
     if (hits.length === 0) throw new Error(`${file}: patch target ${JSON.stringify(p.target)} matches nothing`);
-    return objects.map((o) => (hits.includes(o) ? (applyJsonPatch(o as unknown as Json, parsed as JsonOp[]) as unknown as K8sObject) : o));
+    return objects.map((o) =>
+      hits.includes(o) ? (applyJsonPatch(o as unknown as Json, parsed as JsonOp[]) as unknown as K8sObject) : o,
+    );
   }
   const patch = parsed as K8sObject;
-  const target: Target = p.target ?? { kind: patch.kind, name: patch.metadata?.name, namespace: patch.metadata?.namespace };
+  const target: Target = p.target ?? {
+    kind: patch.kind,
+    name: patch.metadata?.name,
+    namespace: patch.metadata?.namespace,
+  };
   const hits = objects.filter((o) => matches(o, target));
   if (hits.length === 0) throw new Error(`${file}: patch for ${patch.kind}/${patch.metadata?.name} matches nothing`);
   if ((patch as Json).$patch === "delete") return objects.filter((o) => !hits.includes(o));
@@ -154,7 +183,8 @@ function setNamespace(o: K8sObject, namespace: string) {
 const WORKLOADS = new Set(["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job"]);
 
 function addLabels(objects: K8sObject[], l: NonNullable<Kustomization["labels"]>[number], file: string) {
-  if (l.includeSelectors || l.fields) throw new Error(`${file}: labels with includeSelectors or fields are not supported`);
+  if (l.includeSelectors || l.fields)
+    throw new Error(`${file}: labels with includeSelectors or fields are not supported`);
   const add = (holder: Json) => {
     const meta = (holder.metadata ??= {}) as Json;
     meta.labels = { ...((meta.labels as Json) ?? {}), ...l.pairs };
@@ -170,7 +200,10 @@ function addLabels(objects: K8sObject[], l: NonNullable<Kustomization["labels"]>
 }
 
 function containersOf(o: K8sObject): Json[] {
-  const pod = o.kind === "Pod" ? (o.spec as Json) : ((o.spec as Json | undefined)?.template as Json | undefined)?.spec as Json | undefined;
+  const pod =
+    o.kind === "Pod"
+      ? (o.spec as Json)
+      : (((o.spec as Json | undefined)?.template as Json | undefined)?.spec as Json | undefined);
   if (!pod) return [];
   return [...((pod.initContainers as Json[]) ?? []), ...((pod.containers as Json[]) ?? [])];
 }

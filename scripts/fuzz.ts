@@ -13,8 +13,13 @@ const dataDir = mkdtempSync(join(tmpdir(), "fuzz-"));
 const stack = await startStack({ dataDir, env: { LOG_LEVEL: "error", RATE_LIMIT_PER_MINUTE: "10000000" } });
 try {
   console.log(`fuzzing ${count} requests, seed ${seed}`);
-  const report = await runFuzz({ baseUrl: stack.baseUrl, adminKey: stack.adminKey, count, seed,
-    progress: (n) => console.log(`  ${n} sent`) });
+  const report = await runFuzz({
+    baseUrl: stack.baseUrl,
+    adminKey: stack.adminKey,
+    count,
+    seed,
+    progress: (n) => console.log(`  ${n} sent`),
+  });
   console.log(`statuses: ${JSON.stringify(report.statuses)} in ${(report.ms / 1000).toFixed(0)} s`);
   console.log(report.failures.length ? report.failures.join("\n") : "no failures");
   process.exitCode = report.failures.length ? 1 : 0;

@@ -10,10 +10,13 @@ mkdirSync(reportDir, { recursive: true });
 const report = resolve(reportDir, "junit.xml");
 rmSync(report, { force: true });
 const args = process.argv.slice(2);
-const proc = Bun.spawn([process.execPath, "test", "--timeout=60000", "--reporter=junit", `--reporter-outfile=${report}`, ...args], {
-  stdio: ["inherit", "inherit", "inherit"],
-  env: { ...process.env, TEST_DATA_ROOT: reportDir },
-});
+const proc = Bun.spawn(
+  [process.execPath, "test", "--timeout=60000", "--reporter=junit", `--reporter-outfile=${report}`, ...args],
+  {
+    stdio: ["inherit", "inherit", "inherit"],
+    env: { ...process.env, TEST_DATA_ROOT: reportDir },
+  },
+);
 const code = await proc.exited;
 
 if (!existsSync(report)) {

@@ -4,18 +4,32 @@ import { ServiceError } from "../../services/contract/errors";
 
 describe("toInput: GraphQL arguments → contract input", () => {
   test("top-level names to snake_case; input and filter objects spread in", () => {
-    expect(toInput({ input: { content: "c", contentType: "text", parentMemoryId: null } })).toEqual({ content: "c", content_type: "text", parent_memory_id: null });
-    expect(toInput({ filter: { memoryNature: "episodic", tagIds: ["a"] }, limit: 5, order: "asc" })).toEqual({ memory_nature: "episodic", tag_id: ["a"], limit: 5, order: "asc" });
+    expect(toInput({ input: { content: "c", contentType: "text", parentMemoryId: null } })).toEqual({
+      content: "c",
+      content_type: "text",
+      parent_memory_id: null,
+    });
+    expect(toInput({ filter: { memoryNature: "episodic", tagIds: ["a"] }, limit: 5, order: "asc" })).toEqual({
+      memory_nature: "episodic",
+      tag_id: ["a"],
+      limit: 5,
+      order: "asc",
+    });
   });
 
   test("metadata keeps its keys; DateTime values become ISO strings; undefined is dropped; extra wins", () => {
     const at = new Date("2025-01-02T03:04:05.678Z");
-    expect(toInput({ input: { metadata: { camelCase: { innerKey: 1 } }, expiresAt: at, tier: undefined } }, { id: "x" })).toEqual({
+    expect(
+      toInput({ input: { metadata: { camelCase: { innerKey: 1 } }, expiresAt: at, tier: undefined } }, { id: "x" }),
+    ).toEqual({
       metadata: { camelCase: { innerKey: 1 } },
       expires_at: "2025-01-02T03:04:05.678Z",
       id: "x",
     });
-    expect(toInput({ memoryId: "m", tagIds: ["t"] }, { memory_id: "override" })).toEqual({ memory_id: "override", tag_ids: ["t"] });
+    expect(toInput({ memoryId: "m", tagIds: ["t"] }, { memory_id: "override" })).toEqual({
+      memory_id: "override",
+      tag_ids: ["t"],
+    });
   });
 
   test("null means 'not given' for arguments and filters, but clears a field in an input", () => {

@@ -17,7 +17,11 @@ export interface GraphQLContext {
  * The only way a resolver or loader reaches a service: the operation's own scope, then the same
  * `bus.call` REST uses (which validates the input against the contract). No business rule here.
  */
-export function call<Op extends Operation<TSchema, TSchema>>(ctx: Pick<GraphQLContext, "deps" | "identity" | "requestId">, op: Op, input: InputOf<Op>): Promise<OutputOf<Op>> {
+export function call<Op extends Operation<TSchema, TSchema>>(
+  ctx: Pick<GraphQLContext, "deps" | "identity" | "requestId">,
+  op: Op,
+  input: InputOf<Op>,
+): Promise<OutputOf<Op>> {
   requireScope(ctx.identity, op.scope);
   return ctx.deps.bus.call(op, input, { requestId: ctx.requestId, caller: ctx.identity.caller });
 }

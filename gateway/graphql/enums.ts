@@ -32,4 +32,6 @@ export const ENUMS: Record<string, readonly string[]> = {
 };
 
 export const enumResolvers = () =>
-  Object.fromEntries(Object.entries(ENUMS).map(([type, values]) => [type, Object.fromEntries(values.map((v) => [enumName(v), v]))]));
+  Object.fromEntries(
+    Object.entries(ENUMS).map(([type, values]) => [type, Object.fromEntries(values.map((v) => [enumName(v), v]))]),
+  );

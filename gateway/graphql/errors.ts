@@ -1,6 +1,12 @@
 import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { graphqlCodeOf, httpStatusOf, isErrorCode, ServiceError, type ErrorDetails } from "../../services/contract/errors";
+import {
+  graphqlCodeOf,
+  httpStatusOf,
+  isErrorCode,
+  ServiceError,
+  type ErrorDetails,
+} from "../../services/contract/errors";
 import { errorFields, type Logger } from "../../services/kit/log";
 import { snake } from "./args";
 import { APPLICATION_JSON, type JsonMediaType } from "./media";
@@ -8,7 +14,13 @@ import { APPLICATION_JSON, type JsonMediaType } from "./media";
 type Extensions = Record<string, unknown>;
 
 const rebuild = (err: GraphQLError, message: string, extensions: Extensions) =>
-  new GraphQLError(message, { nodes: err.nodes, source: err.source, positions: err.positions, path: err.path, extensions });
+  new GraphQLError(message, {
+    nodes: err.nodes,
+    source: err.source,
+    positions: err.positions,
+    path: err.path,
+    extensions,
+  });
 
 /**
  * yoga's `maskError`: a ServiceError becomes its REST code (+ `details`), a request error (parse,
@@ -43,13 +55,18 @@ const REQUIRED_RE = /(?:Field "(?:\w+\.)?(\w+)"|Argument "(\w+)") of required ty
 function variableField(variable: string, at: string | undefined): string {
   const inner = at?.split(".").slice(1).join(".");
   const path = inner || variable;
-  return path.replace(/\[(\d+)\]/g, ".$1").split(".").map(snake).join(".");
+  return path
+    .replace(/\[(\d+)\]/g, ".$1")
+    .split(".")
+    .map(snake)
+    .join(".");
 }
 
 /** `details` of a request error: which part of the request is wrong, and how (limits.ts tags its refusals). */
 function requestDetails(err: GraphQLError): ErrorDetails {
   const ext = (err.extensions ?? {}) as Extensions;
-  if (typeof ext.constraint === "string") return { field: "query", constraint: ext.constraint, ...(ext.limit !== undefined ? { max: ext.limit } : {}) };
+  if (typeof ext.constraint === "string")
+    return { field: "query", constraint: ext.constraint, ...(ext.limit !== undefined ? { max: ext.limit } : {}) };
   const required = REQUIRED_RE.exec(err.message);
   if (required) return { field: snake(required[1] ?? required[2]!), constraint: "required" };
   const variable = VARIABLE_RE.exec(err.message) ?? VARIABLE_ROOT_RE.exec(err.message);
@@ -105,7 +122,11 @@ export function requestErrorResponse(
   headers: Record<string, string>,
   mediaType: JsonMediaType | null,
 ): Response {
-  const extensions = { code: graphqlCodeOf(error.code), ...(error.details ? { details: error.details } : {}), request_id: requestId };
+  const extensions = {
+    code: graphqlCodeOf(error.code),
+    ...(error.details ? { details: error.details } : {}),
+    request_id: requestId,
+  };
   const wellFormed = error.details?.constraint === "unicode";
   return new Response(JSON.stringify({ errors: [{ message: error.message, extensions }] }), {
     status: wellFormed && mediaType === APPLICATION_JSON ? 200 : httpStatusOf(error.code),

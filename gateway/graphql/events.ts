@@ -67,7 +67,9 @@ export function createEventHub(nc: NatsConnection, log: Logger, isStopping: () =
     let set = listeners.get(key);
     if (!set) listeners.set(key, (set = new Set()));
     set.add(listener);
-    sub ??= nc.subscribe(MEMORY_EVENTS_WILDCARD, { callback: (err, msg) => (err ? log.warn("event subscription error", { error: err.message }) : dispatch(msg.data)) });
+    sub ??= nc.subscribe(MEMORY_EVENTS_WILDCARD, {
+      callback: (err, msg) => (err ? log.warn("event subscription error", { error: err.message }) : dispatch(msg.data)),
+    });
     return () => {
       set.delete(listener);
       if (set.size === 0) listeners.delete(key);

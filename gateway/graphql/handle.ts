@@ -39,7 +39,8 @@ export function graphqlHandler(deps: GatewayDeps, state: { stopping: boolean }) 
   const yoga = createGraphqlServer(deps, hub);
   const handle = async (request: Request): Promise<Response> => {
     const requestId = requestIdOf(request);
-    if (shouldRenderGraphiQL(request)) return withHeaders(await yoga.handleRequest(request, { requestId }), { "X-Request-Id": requestId });
+    if (shouldRenderGraphiQL(request))
+      return withHeaders(await yoga.handleRequest(request, { requestId }), { "X-Request-Id": requestId });
     const admission = await deps.guard.admit(request, requestId);
     let res: Response;
     if (!admission.ok) res = errorResponse(admission.error, requestId, admission.headers);
@@ -49,7 +50,8 @@ export function graphqlHandler(deps: GatewayDeps, state: { stopping: boolean }) 
       res = errorResponse(notAcceptable(message, SERVED_TYPES), requestId, admission.headers);
     } else {
       try {
-        const params = request.method === "POST" ? await readJsonObject(request, deps.config.BODY_LIMIT_BYTES) : undefined;
+        const params =
+          request.method === "POST" ? await readJsonObject(request, deps.config.BODY_LIMIT_BYTES) : undefined;
         if (!params) checkJsonQueryParams(request.url, ["variables", "extensions"]); // GET: JSON in the URL
         const base = { deps, identity: admission.identity, requestId };
         res = await yoga.handleRequest(request, { ...base, params, loaders: createLoaders(base) });
@@ -63,12 +65,22 @@ export function graphqlHandler(deps: GatewayDeps, state: { stopping: boolean }) 
           res = requestErrorResponse(err, requestId, admission.headers, jsonMediaType(request));
         } else {
           deps.log.error("unexpected graphql gateway error", { request_id: requestId, ...errorFields(err) });
-          res = errorResponse(new ServiceError("INTERNAL_ERROR", "An unexpected error occurred"), requestId, admission.headers);
+          res = errorResponse(
+            new ServiceError("INTERNAL_ERROR", "An unexpected error occurred"),
+            requestId,
+            admission.headers,
+          );
         }
       }
     }
     const caller = admission.identity?.caller;
-    if (caller) deps.usage.record(caller.tenant, caller.keyId, `${request.method === "GET" ? "GET" : "POST"} /graphql`, res.status);
+    if (caller)
+      deps.usage.record(
+        caller.tenant,
+        caller.keyId,
+        `${request.method === "GET" ? "GET" : "POST"} /graphql`,
+        res.status,
+      );
     return res;
   };
   return handle;

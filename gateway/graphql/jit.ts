@@ -2,7 +2,8 @@ import { getOperationAST, getVariableValues, GraphQLError, type ExecutionArgs } 
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import type { Plugin } from "graphql-yoga";
 
-const isSubscription = (args: ExecutionArgs) => getOperationAST(args.document, args.operationName)?.operation === "subscription";
+const isSubscription = (args: ExecutionArgs) =>
+  getOperationAST(args.document, args.operationName)?.operation === "subscription";
 
 /**
  * graphql-jit compiles each document once (cached with yoga's parsed document): ~6× less CPU than
@@ -16,10 +17,20 @@ export function useJit(): Plugin[] {
     onExecute({ args, setResultAndStopExecution }) {
       const operation = getOperationAST(args.document, args.operationName);
       if (!operation?.variableDefinitions?.length) return;
-      const coerced = getVariableValues(args.schema, operation.variableDefinitions, (args.variableValues ?? {}) as Record<string, unknown>, { maxErrors: 20 });
+      const coerced = getVariableValues(
+        args.schema,
+        operation.variableDefinitions,
+        (args.variableValues ?? {}) as Record<string, unknown>,
+        { maxErrors: 20 },
+      );
       // A request error, answered like a document error: 400 for application/graphql-response+json clients.
       const http = { status: 400, spec: true };
-      if (coerced.errors) setResultAndStopExecution({ errors: coerced.errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { ...e.extensions, http } })) });
+      if (coerced.errors)
+        setResultAndStopExecution({
+          errors: coerced.errors.map(
+            (e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { ...e.extensions, http } }),
+          ),
+        });
     },
   };
   return [checkVariables, useGraphQlJit({}, { enableIf: (args) => !isSubscription(args) }) as Plugin];

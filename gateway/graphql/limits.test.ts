@@ -29,34 +29,55 @@ describe("worst-case service calls", () => {
   });
 
   test("lists multiply the parents below them; a variable limit counts as 100", () => {
-    expect(calls(`{ memories(limit: 10) { items { children(limit: 10) { items { children { total } } } } } }`)).toBe(1 + 10 + 100);
+    expect(calls(`{ memories(limit: 10) { items { children(limit: 10) { items { children { total } } } } } }`)).toBe(
+      1 + 10 + 100,
+    );
     expect(calls(`query($n: Int) { memories(limit: $n) { items { ancestors { id } } } }`)).toBe(101);
-    expect(calls(`{ memories(limit: 2) { items { ancestors { children(limit: 1) { total } } } } }`)).toBe(1 + 2 + 2 * 64);
+    expect(calls(`{ memories(limit: 2) { items { ancestors { children(limit: 1) { total } } } } }`)).toBe(
+      1 + 2 + 2 * 64,
+    );
   });
 
   test("fragments and inline fragments are followed, a fragment's price scales with where it is spread", () => {
-    expect(calls(`{ memories(limit: 3) { ...F } } fragment F on MemoryPage { items { ... on Memory { children { total } } } }`)).toBe(4);
+    expect(
+      calls(
+        `{ memories(limit: 3) { ...F } } fragment F on MemoryPage { items { ... on Memory { children { total } } } }`,
+      ),
+    ).toBe(4);
     const twice = `{ a: memories(limit: 3) { ...F } b: memories(limit: 50) { items { children(limit: 2) { ...F } } } }
       fragment F on MemoryPage { items { children { total } } }`;
     expect(calls(twice)).toBe(1 + 3 + 1 + 50 + 50 * 2);
   });
 
   test("over the limit: refused with the count", () => {
-    const [e] = limitErrors(schema, parse(`{ memories(limit: 100) { items { children(limit: 100) { items { children { total } } } } } }`));
-    expect(e!.message).toBe("Query too expensive: it could make 10101 service calls, the limit is 250. Lower the `limit` of nested lists or split the query.");
+    const [e] = limitErrors(
+      schema,
+      parse(`{ memories(limit: 100) { items { children(limit: 100) { items { children { total } } } } } }`),
+    );
+    expect(e!.message).toBe(
+      "Query too expensive: it could make 10101 service calls, the limit is 250. Lower the `limit` of nested lists or split the query.",
+    );
     expect(e!.extensions).toEqual({ constraint: "max_calls", limit: 250 });
-    expect(limitErrors(schema, parse(`{ memories(limit: 100) { items { children(limit: 2) { total } } } }`))).toEqual([]);
+    expect(limitErrors(schema, parse(`{ memories(limit: 100) { items { children(limit: 2) { total } } } }`))).toEqual(
+      [],
+    );
   });
 });
 
 describe("depth, aliases, directives, cost", () => {
   test("depth counts fields; fragments add no level", () => {
     expect(measure(`{ memories { items { id } } }`).depth).toBe(3);
-    expect(measure(`{ ...A } fragment A on Query { memories { ...B } } fragment B on MemoryPage { items { ... on Memory { id } } }`).depth).toBe(3);
+    expect(
+      measure(
+        `{ ...A } fragment A on Query { memories { ...B } } fragment B on MemoryPage { items { ... on Memory { id } } }`,
+      ).depth,
+    ).toBe(3);
   });
 
   test("aliases and directives are counted once per use of their fragment; aliases of __typename are free", () => {
-    const m = measure(`{ ...A ...A x: __typename } fragment A on Query @skip(if: false) { a: memories { total @include(if: true) } }`);
+    const m = measure(
+      `{ ...A ...A x: __typename } fragment A on Query @skip(if: false) { a: memories { total @include(if: true) } }`,
+    );
     expect(m.aliases).toBe(2);
     expect(m.directives).toBe(4);
   });
@@ -64,11 +85,21 @@ describe("depth, aliases, directives, cost", () => {
   test("cost is graphql-armor's: leaf 1, field 2 + 1.5 × its selections, spread 1 + 1.5 × (2 + 1.5 × the fragment's)", () => {
     expect(measure(`{ memories { items { id } } }`).cost).toBe(2 + 1.5 * (2 + 1.5 * 1));
     expect(measure(`{ ...A } fragment A on Query { __typename }`).cost).toBe(1 + 1.5 * (2 + 1.5 * 1));
-    expect(measure(`{ memories { items { ${"parent { ".repeat(6)}${"id ".repeat(200)}${"}".repeat(6)} } } }`).cost).toBe(5224.296875);
+    expect(
+      measure(`{ memories { items { ${"parent { ".repeat(6)}${"id ".repeat(200)}${"}".repeat(6)} } } }`).cost,
+    ).toBe(5224.296875);
   });
 
   test("introspection: one level deep, priced per expanded field; GraphiQL's query passes", () => {
-    const m = measure(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }));
+    const m = measure(
+      getIntrospectionQuery({
+        descriptions: true,
+        specifiedByUrl: true,
+        directiveIsRepeatable: true,
+        schemaDescription: true,
+        inputValueDeprecation: true,
+      }),
+    );
     expect(m.depth).toBe(1);
     expect(m.cost).toBe(m.fields);
     expect(m.cost).toBeLessThan(LIMITS.maxCost / 10);
@@ -76,7 +107,10 @@ describe("depth, aliases, directives, cost", () => {
   });
 
   test("a document breaking several limits names them all", () => {
-    const aliases = Array.from({ length: 16 }, (_, i) => `a${i}: memories(limit: 1) { items { ${"parent { ".repeat(10)}id${" }".repeat(10)} } }`).join(" ");
+    const aliases = Array.from(
+      { length: 16 },
+      (_, i) => `a${i}: memories(limit: 1) { items { ${"parent { ".repeat(10)}id${" }".repeat(10)} } }`,
+    ).join(" ");
     expect(constraints(`{ ${aliases} }`)).toEqual(["max_depth", "max_aliases", "max_cost"]);
   });
 });
@@ -100,7 +134,10 @@ describe("fragment fan-out: every limit in time linear in the document", () => {
   });
 
   test("a fragment cycle is refused with graphql-js's message, without hanging", () => {
-    const errors = limitErrors(schema, parse(`{ ...A } fragment A on Query { ...B memories { total } } fragment B on Query { ...A }`));
+    const errors = limitErrors(
+      schema,
+      parse(`{ ...A } fragment A on Query { ...B memories { total } } fragment B on Query { ...A }`),
+    );
     expect(errors.map((e) => e.message)).toEqual(['Cannot spread fragment "A" within itself via "B".']);
   });
 });

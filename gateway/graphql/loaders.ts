@@ -11,16 +11,31 @@ type Ctx = Pick<GraphQLContext, "deps" | "identity" | "requestId">;
  * one batch operation, whatever the number of memories (no N+1). Caches live for one request only.
  */
 export function createLoaders(ctx: Ctx) {
-  const memory = new DataLoader<string, Memory | null>(async (ids) => (await call(ctx, getMemories, { ids: [...ids] })).items, {
-    maxBatchSize: 100,
-  });
-  const tag = new DataLoader<string, Tag | null>(async (ids) => (await call(ctx, getTags, { ids: [...ids] })).items, { maxBatchSize: 1000 });
-  const entity = new DataLoader<string, Entity | null>(async (ids) => (await call(ctx, getEntities, { ids: [...ids] })).items, {
+  const memory = new DataLoader<string, Memory | null>(
+    async (ids) => (await call(ctx, getMemories, { ids: [...ids] })).items,
+    {
+      maxBatchSize: 100,
+    },
+  );
+  const tag = new DataLoader<string, Tag | null>(async (ids) => (await call(ctx, getTags, { ids: [...ids] })).items, {
     maxBatchSize: 1000,
   });
+  const entity = new DataLoader<string, Entity | null>(
+    async (ids) => (await call(ctx, getEntities, { ids: [...ids] })).items,
+    {
+      maxBatchSize: 1000,
+    },
+  );
   // No batch form of `memories.ancestors`: one call per memory, cached for the request (and priced by the fan-out limit).
   const ancestors = new DataLoader<string, string[]>((ids) =>
-    Promise.all(ids.map((id) => call(ctx, memoryAncestors, { id }).then((r) => r.ancestor_ids, (err: Error) => err))),
+    Promise.all(
+      ids.map((id) =>
+        call(ctx, memoryAncestors, { id }).then(
+          (r) => r.ancestor_ids,
+          (err: Error) => err,
+        ),
+      ),
+    ),
   );
   return {
     memory,

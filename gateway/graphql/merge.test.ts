@@ -6,7 +6,8 @@ import { mergeConflicts } from "./merge";
 
 const schema = buildSchema({} as EventHub);
 const ours = (query: string) => mergeConflicts(schema, parse(query)).map((e) => e.message);
-const graphqlJs = (query: string) => validate(schema, parse(query), [OverlappingFieldsCanBeMergedRule]).map((e) => e.message);
+const graphqlJs = (query: string) =>
+  validate(schema, parse(query), [OverlappingFieldsCanBeMergedRule]).map((e) => e.message);
 
 describe("field selection merging", () => {
   const documents = [

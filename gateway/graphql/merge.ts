@@ -62,7 +62,10 @@ function valueKey(value: ValueNode): string {
 }
 
 const argumentsKey = (args: readonly ArgumentNode[] | undefined) =>
-  (args ?? []).map((a) => `${a.name.value}=${valueKey(a.value)}`).sort().join("|");
+  (args ?? [])
+    .map((a) => `${a.name.value}=${valueKey(a.value)}`)
+    .sort()
+    .join("|");
 
 /** Whether two output types could not both describe one response value (graphql-js's doTypesConflict). */
 function typesConflict(a: GraphQLOutputType, b: GraphQLOutputType): boolean {

@@ -11,7 +11,9 @@ describe("schema", () => {
     for (const [name, values] of Object.entries(ENUMS)) {
       const type = schema.getType(name);
       expect(type).toBeInstanceOf(GraphQLEnumType);
-      expect((type as GraphQLEnumType).getValues().map((v) => [v.name, v.value])).toEqual(values.map((v) => [enumName(v), v]));
+      expect((type as GraphQLEnumType).getValues().map((v) => [v.name, v.value])).toEqual(
+        values.map((v) => [enumName(v), v]),
+      );
     }
   });
 

@@ -54,5 +54,11 @@ export function buildSchema(hub: EventHub): GraphQLSchema {
     searchResolvers,
     eventResolvers(hub),
   ];
-  return readSnakeCase(makeExecutableSchema({ typeDefs: typeDefs(), resolvers, resolverValidationOptions: { requireResolversToMatchSchema: "error" } }));
+  return readSnakeCase(
+    makeExecutableSchema({
+      typeDefs: typeDefs(),
+      resolvers,
+      resolverValidationOptions: { requireResolversToMatchSchema: "error" },
+    }),
+  );
 }

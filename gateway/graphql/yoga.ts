@@ -37,14 +37,19 @@ export function createGraphqlServer(deps: GatewayDeps, hub: EventHub): YogaServe
     // yoga's own limit would stream every body through a TransformStream once more.
     maxRequestBodySize: false,
     maskedErrors: { maskError: maskError(log) },
-    graphiql: { title: "Memory Storage Service · GraphQL", defaultQuery: EXAMPLE, headers: JSON.stringify({ Authorization: "Bearer svc_live_…" }) },
+    graphiql: {
+      title: "Memory Storage Service · GraphQL",
+      defaultQuery: EXAMPLE,
+      headers: JSON.stringify({ Authorization: "Bearer svc_live_…" }),
+    },
     logging: {
       debug: () => undefined,
       info: () => undefined,
       warn: (...a: unknown[]) => log.warn(String(a[0])),
       // yoga logs every error maskError rewrote: domain errors are answers, not faults, and maskError
       // has already logged the unexpected ones with their cause.
-      error: (...a: unknown[]) => void (a[0] instanceof GraphQLError || a[0] instanceof ServiceError || log.error(String(a[0]))),
+      error: (...a: unknown[]) =>
+        void (a[0] instanceof GraphQLError || a[0] instanceof ServiceError || log.error(String(a[0]))),
     },
     plugins: [usePreParsedBody(), useLimits(), ...useJit(), useErrorExtensions()],
   });

@@ -4,14 +4,26 @@ import { ServiceError } from "../../services/contract/errors";
 
 const post = (body: BodyInit) => new Request("http://x/v1/memories", { method: "POST", body });
 const detailsOf = async (p: Promise<unknown>) => {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ServiceError);
-  return { code: (err as ServiceError).code, message: (err as ServiceError).message, details: (err as ServiceError).details };
+  return {
+    code: (err as ServiceError).code,
+    message: (err as ServiceError).message,
+    details: (err as ServiceError).details,
+  };
 };
 
 describe("readJsonObject", () => {
   test("bytes that are not UTF-8 → 400 body/utf8, never decoded into U+FFFD", async () => {
-    const bytes = new Uint8Array([...new TextEncoder().encode('{"content":"'), 0xff, 0xfe, ...new TextEncoder().encode('"}')]);
+    const bytes = new Uint8Array([
+      ...new TextEncoder().encode('{"content":"'),
+      0xff,
+      0xfe,
+      ...new TextEncoder().encode('"}'),
+    ]);
     expect(await detailsOf(readJsonObject(post(bytes), 1024))).toEqual({
       code: "VALIDATION_ERROR",
       message: "Request body is not valid UTF-8",
@@ -22,12 +34,18 @@ describe("readJsonObject", () => {
   test("a lone surrogate escape names the field holding it, nested or in a key", async () => {
     const at = async (json: string) => (await detailsOf(readJsonObject(post(json), 1024))).details;
     expect(await at('{"content":"a\\ud800b"}')).toEqual({ field: "content", constraint: "unicode" });
-    expect(await at('{"content":"ok","metadata":{"a":[1,{"b":"\\udc00"}]}}')).toEqual({ field: "metadata.a.1.b", constraint: "unicode" });
+    expect(await at('{"content":"ok","metadata":{"a":[1,{"b":"\\udc00"}]}}')).toEqual({
+      field: "metadata.a.1.b",
+      constraint: "unicode",
+    });
     expect(await at('{"metadata":{"k\\ud83d":1}}')).toEqual({ field: "metadata.k\ud83d", constraint: "unicode" });
   });
 
   test("well-formed text of every plane passes unchanged, surrogate pairs included (escaped or raw)", async () => {
-    const body = await readJsonObject(post('{"content":"\\ud83e\\udde0 🧠 日本語 e\\u0301","metadata":{"🎉":["ß"]}}'), 1024);
+    const body = await readJsonObject(
+      post('{"content":"\\ud83e\\udde0 🧠 日本語 e\\u0301","metadata":{"🎉":["ß"]}}'),
+      1024,
+    );
     expect(body).toEqual({ content: "🧠 🧠 日本語 e\u0301", metadata: { "🎉": ["ß"] } });
   });
 });

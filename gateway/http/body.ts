@@ -81,7 +81,12 @@ export async function readJsonObject(
     throw validationError("body", "type", "Request body must be a JSON object");
   }
   const unpaired = unpairedSurrogateAt(parsed);
-  if (unpaired !== null) throw validationError(unpaired, "unicode", `${unpaired} contains an unpaired UTF-16 surrogate, which is not Unicode text`);
+  if (unpaired !== null)
+    throw validationError(
+      unpaired,
+      "unicode",
+      `${unpaired} contains an unpaired UTF-16 surrogate, which is not Unicode text`,
+    );
   return parsed as Record<string, unknown>;
 }
 

@@ -20,7 +20,14 @@ export function createGuard(auth: Authenticator, limiter: RateLimiter) {
         const result = await limiter.check(identity.caller.keyId, identity.limits);
         const headers = rateLimitHeaders(result);
         if (!result.allowed) {
-          return { ok: false, identity, headers, error: new ServiceError("RATE_LIMITED", "Rate limit exceeded, retry after the reset time", { retry_after: result.retryAfter }) };
+          return {
+            ok: false,
+            identity,
+            headers,
+            error: new ServiceError("RATE_LIMITED", "Rate limit exceeded, retry after the reset time", {
+              retry_after: result.retryAfter,
+            }),
+          };
         }
         return { ok: true, identity, headers };
       } catch (err) {

@@ -9,7 +9,11 @@ export interface Readiness {
  * Ready only when Redis, NATS and every service answer: each service's `$SRV.PING.<name>` must get
  * a reply from at least one replica within the timeout.
  */
-export async function checkReadiness(deps: GatewayDeps, isStopping: () => boolean, timeoutMs = 1000): Promise<Readiness> {
+export async function checkReadiness(
+  deps: GatewayDeps,
+  isStopping: () => boolean,
+  timeoutMs = 1000,
+): Promise<Readiness> {
   const checks: Record<string, string> = {};
   if (isStopping()) checks.gateway = "shutting down";
   const redis = deps.redis

@@ -4,7 +4,12 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: "http_requests_total", help: "HTTP requests by route template and status", labelNames: ["method", "route", "status"], registers: [registry] });
+  const requests = new Counter({
+    name: "http_requests_total",
+    help: "HTTP requests by route template and status",
+    labelNames: ["method", "route", "status"],
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: "http_request_duration_seconds",
     help: "HTTP request latency by route template and status",
@@ -12,7 +17,11 @@ export function createMetrics() {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  const rateLimited = new Counter({ name: "rate_limit_refusals_total", help: "Requests refused by the rate limiter", registers: [registry] });
+  const rateLimited = new Counter({
+    name: "rate_limit_refusals_total",
+    help: "Requests refused by the rate limiter",
+    registers: [registry],
+  });
   const natsLatency = new Histogram({
     name: "nats_request_duration_seconds",
     help: "NATS request-reply latency per subject and outcome",
@@ -21,7 +30,10 @@ export function createMetrics() {
     registers: [registry],
   });
   // Label lookups hash the label set on every call; keep the bound children per series instead.
-  const http = boundPerSeries((labels: { method: string; route: string; status: string }) => ({ count: requests.labels(labels), time: latency.labels(labels) }));
+  const http = boundPerSeries((labels: { method: string; route: string; status: string }) => ({
+    count: requests.labels(labels),
+    time: latency.labels(labels),
+  }));
   const nats = boundPerSeries((labels: { subject: string; outcome: string }) => natsLatency.labels(labels));
   return {
     registry,

@@ -5,7 +5,14 @@ import { createRateLimiter } from "./rate-limit";
 
 test("Redis unreachable: the limiter fails closed with SERVICE_UNAVAILABLE, fast", async () => {
   const port = await freePort(); // nothing listens there
-  const redis = new Redis({ port, host: "127.0.0.1", enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true, retryStrategy: () => 100 });
+  const redis = new Redis({
+    port,
+    host: "127.0.0.1",
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    lazyConnect: true,
+    retryStrategy: () => 100,
+  });
   redis.on("error", () => undefined);
   const limiter = createRateLimiter(redis);
   const started = performance.now();

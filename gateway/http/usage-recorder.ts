@@ -28,7 +28,10 @@ export function createUsageRecorder(nc: NatsConnection, log: Logger, intervalMs 
     try {
       await js.publish(USAGE_SUBJECT, encodeJson([...batch.values()]));
     } catch (err) {
-      log.warn("usage batch not published, kept for the next flush", { error: (err as Error).message, rows: batch.size });
+      log.warn("usage batch not published, kept for the next flush", {
+        error: (err as Error).message,
+        rows: batch.size,
+      });
       // Merge back, bounded so an outage cannot grow memory without limit.
       if (pending.size < 50_000) for (const [k, row] of batch) merge(k, row);
     }
@@ -49,7 +52,15 @@ export function createUsageRecorder(nc: NatsConnection, log: Logger, intervalMs 
       const day = today();
       const statusClass = statusClassOf(status);
       const k = `${tenant}\u0000${keyId}\u0000${day}\u0000${route}\u0000${statusClass}`;
-      merge(k, { tenant, keyId, day, route, statusClass, count: status === 429 ? 0 : 1, rateLimited: status === 429 ? 1 : 0 });
+      merge(k, {
+        tenant,
+        keyId,
+        day,
+        route,
+        statusClass,
+        count: status === 429 ? 0 : 1,
+        rateLimited: status === 429 ? 1 : 0,
+      });
     },
     async close() {
       clearInterval(timer);

@@ -25,7 +25,11 @@ export const entityRoutes = [
     op: unlinkEntityMemory,
     ids: { ...ids, memoryId: "Memory not found" },
     // The path names the memory `memoryId`; the operation calls it `memory_id`.
-    input: (req) => ({ ...(coerceQuery(unlinkEntityMemory.input, req.query) as object), id: req.params.id, memory_id: req.params.memoryId }),
+    input: (req) => ({
+      ...(coerceQuery(unlinkEntityMemory.input, req.query) as object),
+      id: req.params.id,
+      memory_id: req.params.memoryId,
+    }),
     tag: "entities",
   }),
 ];

@@ -11,7 +11,12 @@ import type { RestRequest, RestRoute } from "./route";
 import { errorFields } from "../../services/kit/log";
 
 /** Runs one REST request: guard → scope → input → one NATS call → envelope. Always one Response. */
-export async function handleRest(deps: GatewayDeps, route: RestRoute, request: Request, params: Record<string, string>): Promise<Response> {
+export async function handleRest(
+  deps: GatewayDeps,
+  route: RestRoute,
+  request: Request,
+  params: Record<string, string>,
+): Promise<Response> {
   return settleConnection(request, await answer(deps, route, request, params));
 }
 
@@ -37,7 +42,11 @@ async function answer(deps: GatewayDeps, route: RestRoute, request: Request, par
         query: parseQuery(request.url),
         body: hasBody ? await readJsonObject(request, deps.config.BODY_LIMIT_BYTES) : undefined,
       };
-      const raw = route.input ? route.input(req) : hasBody ? { ...req.body, ...params } : { ...coerceQuery(route.op.input, req.query) as object, ...params };
+      const raw = route.input
+        ? route.input(req)
+        : hasBody
+          ? { ...req.body, ...params }
+          : { ...(coerceQuery(route.op.input, req.query) as object), ...params };
       // The service's JSON goes out as it came (wire.ts), unparsed.
       const reply = await deps.bus.callRaw(route.op, raw, { requestId, caller: admission.identity.caller });
       const latency = roundMs(performance.now() - started);
@@ -48,10 +57,15 @@ async function answer(deps: GatewayDeps, route: RestRoute, request: Request, par
       }
       // `total` is counted from the parsed data; the data itself still goes out as it came.
       const total = route.total ? { total: route.total((decodeJson(reply) as { data: unknown }).data) } : {};
-      return rawSuccessResponse(rawData(reply)!, { request_id: requestId, latency_ms: latency, ...total }, admission.headers);
+      return rawSuccessResponse(
+        rawData(reply)!,
+        { request_id: requestId, latency_ms: latency, ...total },
+        admission.headers,
+      );
     } catch (err) {
       const error = toServiceError(err);
-      if (!(err instanceof ServiceError)) deps.log.error("unexpected gateway error", { request_id: requestId, ...errorFields(err) });
+      if (!(err instanceof ServiceError))
+        deps.log.error("unexpected gateway error", { request_id: requestId, ...errorFields(err) });
       const res = errorResponse(error, requestId, admission.headers);
       status = res.status;
       return res;

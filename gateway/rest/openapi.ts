@@ -1,7 +1,8 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { RestRoute } from "./route";
 
-const ENVELOPE_NOTE = "Every response is an envelope: `data` + `meta.request_id` (+ `latency_ms`, and `total/limit/offset/has_more` on lists).";
+const ENVELOPE_NOTE =
+  "Every response is an envelope: `data` + `meta.request_id` (+ `latency_ms`, and `total/limit/offset/has_more` on lists).";
 
 /** OpenAPI details built from the contract schemas, so the docs cannot drift from validation. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- OpenAPI accepts JSON Schema; Elysia's types are narrower
@@ -9,7 +10,12 @@ export function openApiDetail(r: RestRoute, prefix: string): any {
   const input = r.op.input as TSchema;
   const props = (input.properties ?? {}) as Record<string, TSchema>;
   const pathParams = [...r.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-  const parameters: Record<string, unknown>[] = pathParams.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } }));
+  const parameters: Record<string, unknown>[] = pathParams.map((name) => ({
+    name,
+    in: "path",
+    required: true,
+    schema: { type: "string" },
+  }));
   if (r.method === "GET" || r.method === "DELETE") {
     for (const [name, schema] of Object.entries(props)) {
       if (!pathParams.includes(name)) parameters.push({ name, in: "query", required: false, schema });
@@ -22,9 +28,26 @@ export function openApiDetail(r: RestRoute, prefix: string): any {
     tags: [r.tag],
     hide: prefix !== "/v1",
     parameters,
-    ...(r.method === "POST" || r.method === "PATCH" ? { requestBody: { required: true, content: { "application/json": { schema: input } } } } : {}),
+    ...(r.method === "POST" || r.method === "PATCH"
+      ? { requestBody: { required: true, content: { "application/json": { schema: input } } } }
+      : {}),
     responses: {
-      200: { description: "Success", content: { "application/json": { schema: { type: "object", properties: { data: r.list ? { type: "array", items: (r.op.output as TSchema).properties?.items?.items } : r.op.output, meta: { type: "object" } } } } } },
+      200: {
+        description: "Success",
+        content: {
+          "application/json": {
+            schema: {
+              type: "object",
+              properties: {
+                data: r.list
+                  ? { type: "array", items: (r.op.output as TSchema).properties?.items?.items }
+                  : r.op.output,
+                meta: { type: "object" },
+              },
+            },
+          },
+        },
+      },
       400: { description: "VALIDATION_ERROR" },
       401: { description: "UNAUTHORIZED" },
       403: { description: "FORBIDDEN" },

@@ -25,7 +25,11 @@ export const tagRoutes = [
     path: "/memories/:id/tags/:tagId",
     op: detachTag,
     ids: { ...MEMORY, tagId: "Tag not found" },
-    input: (req) => ({ ...(coerceQuery(detachTag.input, req.query) as object), memory_id: req.params.id, tag_id: req.params.tagId }),
+    input: (req) => ({
+      ...(coerceQuery(detachTag.input, req.query) as object),
+      memory_id: req.params.id,
+      tag_id: req.params.tagId,
+    }),
     tag: "tags",
   }),
 ];

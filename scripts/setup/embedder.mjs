@@ -14,7 +14,9 @@ function aptInstall(pkg) {
   if (!IS_ROOT && !viaSudo) return null;
   // sudo resets the environment, so DEBIAN_FRONTEND goes through `env`.
   const apt = (args) =>
-    IS_ROOT ? run("apt-get", args, { env }) : run("sudo", ["-n", "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", ...args]);
+    IS_ROOT
+      ? run("apt-get", args, { env })
+      : run("sudo", ["-n", "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", ...args]);
   let r = apt(["install", "-y", "--no-install-recommends", pkg]);
   if (!r.ok) {
     // Usually stale or missing package lists.
@@ -37,7 +39,8 @@ export function ensureOpenBlas() {
   log("installing OpenBLAS (libopenblas0-pthread) with apt-get…");
   const r = aptInstall("libopenblas0-pthread");
   if (!r) log("OpenBLAS is missing and apt-get needs root or passwordless sudo: the embedding model runs ~3× slower");
-  else if (!r.ok) log(`apt-get install libopenblas0-pthread failed; the embedding model runs ~3× slower:\n${tail(r.out)}`);
+  else if (!r.ok)
+    log(`apt-get install libopenblas0-pthread failed; the embedding model runs ~3× slower:\n${tail(r.out)}`);
 }
 
 /**

@@ -55,7 +55,10 @@ export function fetchNats({ cacheDir, sources = NATS_SOURCES }) {
     .map((c) => ({ ...c, upstream: upstreamOf(c.version) }))
     .filter((c) => atLeast(c.upstream, NATS_MINOR))
     // The production minor first, then newer ones; newest first within each.
-    .sort((a, b) => Number(sameMinor(b.upstream)) - Number(sameMinor(a.upstream)) || compareVersions(b.upstream, a.upstream));
+    .sort(
+      (a, b) =>
+        Number(sameMinor(b.upstream)) - Number(sameMinor(a.upstream)) || compareVersions(b.upstream, a.upstream),
+    );
   const tried = index.failed.map((suite) => `${suite}: no index`);
   for (const c of listed) {
     const work = mkdtempSync(join(tmpdir(), "memory-service-nats-"));
@@ -104,7 +107,9 @@ export function ensureNats({ cacheDir }) {
   for (const bin of found) {
     const version = natsVersion(bin);
     if (version && atLeast(version, NATS_MINOR)) return { bin: resolve(bin), version, origin: bin };
-    const what = version ? `nats-server ${version} is older than ${NATS_MINOR}, the production minor` : "it does not run";
+    const what = version
+      ? `nats-server ${version} is older than ${NATS_MINOR}, the production minor`
+      : "it does not run";
     log(`ignoring ${bin}: ${what}; using a private nats-server ${NATS_MINOR} instead`);
   }
   const cached = cachedNats(cacheDir);
@@ -113,7 +118,9 @@ export function ensureNats({ cacheDir }) {
     return fetchNats({ cacheDir });
   } catch (e) {
     if (!(e instanceof SetupError)) throw e;
-    throw new SetupError(`${e.message}\nInstall nats-server >= ${NATS_MINOR} by hand (on PATH, or NATS_SERVER_BIN), ` +
-      "or set NATS_URL to a running server with JetStream.");
+    throw new SetupError(
+      `${e.message}\nInstall nats-server >= ${NATS_MINOR} by hand (on PATH, or NATS_SERVER_BIN), ` +
+        "or set NATS_URL to a running server with JetStream.",
+    );
   }
 }

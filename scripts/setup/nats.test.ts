@@ -58,6 +58,8 @@ test("a nats-server older than 2.10 is passed over with one line, and the cached
     process.stderr.write = write;
     process.env = saved;
   }
-  expect(lines[0]).toBe(`bootstrap: ignoring ${old}: nats-server 2.9.10 is older than 2.10, the production minor; ` +
-    "using a private nats-server 2.10 instead");
+  expect(lines[0]).toBe(
+    `bootstrap: ignoring ${old}: nats-server 2.9.10 is older than 2.10, the production minor; ` +
+      "using a private nats-server 2.10 instead",
+  );
 });

@@ -1,7 +1,16 @@
 // Redis >= 8 (vector sets) for the local stack: a runnable one on PATH, a cached build, or a build of the newest
 // upstream Redis that Debian's source indexes list, fetched through a private apt.
-import { copyFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync,
-  writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { DEBIAN_MIRROR, DEBIAN_SECURITY_MIRROR, privateApt } from "./apt.mjs";
@@ -42,7 +51,8 @@ export function cachedRedis(cacheDir) {
     const server = join(cacheDir, d, "bin", "redis-server");
     const cli = join(cacheDir, d, "bin", "redis-cli");
     const version = existsSync(cli) ? redisVersion(server) : null;
-    if (version && atLeast(version, REDIS_MIN)) return { server, cli, version, origin: `cached in ${join(cacheDir, d)}` };
+    if (version && atLeast(version, REDIS_MIN))
+      return { server, cli, version, origin: `cached in ${join(cacheDir, d)}` };
   }
   return null;
 }
@@ -95,7 +105,9 @@ export function buildRedis({ cacheDir, sources = REDIS_SOURCES }) {
     }
   }
   if (candidates.length === 0) tried.push(`no redis >= ${REDIS_MIN} listed (${lastError(index.out) || "empty index"})`);
-  throw new SetupError(`no Redis >= ${REDIS_MIN} could be fetched and built from ${suites}; tried: ${tried.join("; ")}`);
+  throw new SetupError(
+    `no Redis >= ${REDIS_MIN} could be fetched and built from ${suites}; tried: ${tried.join("; ")}`,
+  );
 }
 
 /** Dedupes by Debian version (several suites list the same one) and sorts newest upstream first. */
@@ -169,9 +181,12 @@ export function ensureRedis({ cacheDir }) {
       log(`${e.message}; running the cached ${cached.version}, which is ${SAFE_WHY}`);
       return cached;
     }
-    throw new SetupError(`${e.message}\nInstall Redis >= ${REDIS_SAFE} by hand (redis-server and redis-cli on PATH, ` +
-      "or REDIS_SERVER_BIN / REDIS_CLI_BIN), or set REDIS_URL to a running Redis 8.");
+    throw new SetupError(
+      `${e.message}\nInstall Redis >= ${REDIS_SAFE} by hand (redis-server and redis-cli on PATH, ` +
+        "or REDIS_SERVER_BIN / REDIS_CLI_BIN), or set REDIS_URL to a running Redis 8.",
+    );
   }
-  if (!atLeast(built.version, REDIS_SAFE)) log(`warning: the newest Redis Debian offers, ${built.version}, is ${SAFE_WHY}`);
+  if (!atLeast(built.version, REDIS_SAFE))
+    log(`warning: the newest Redis Debian offers, ${built.version}, is ${SAFE_WHY}`);
   return built;
 }

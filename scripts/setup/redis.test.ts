@@ -51,17 +51,24 @@ test("with only a stale cache, ensureRedis passes over Redis < 8.0.4 and builds 
     { REDIS_URL: undefined, REDIS_SERVER_BIN: stale, REDIS_CLI_BIN: undefined, PATH: "/usr/bin:/bin" },
     () => ensureRedis({ cacheDir }),
   );
-  expect(lines).toContain(`bootstrap: ignoring REDIS_SERVER_BIN=${stale}: Redis 8.0.2 is older than 8.0.4, which fixes `
-    + "CVE-2025-49844 (Lua use-after-free) and four more");
-  expect(lines.some((l) => l.startsWith("bootstrap: rebuilding Redis: the cached 8.0.2 is older than 8.0.4"))).toBe(true);
+  expect(lines).toContain(
+    `bootstrap: ignoring REDIS_SERVER_BIN=${stale}: Redis 8.0.2 is older than 8.0.4, which fixes ` +
+      "CVE-2025-49844 (Lua use-after-free) and four more",
+  );
+  expect(lines.some((l) => l.startsWith("bootstrap: rebuilding Redis: the cached 8.0.2 is older than 8.0.4"))).toBe(
+    true,
+  );
   expect(lines.some((l) => l.startsWith(`bootstrap: built Redis ${built!.version} in `))).toBe(true);
   expect(atLeast(built!.version, REDIS_SAFE)).toBe(true);
   expect(built!.server).toBe(join(cacheDir, `redis-${built!.version}`, "bin", "redis-server"));
 
   const port = await freePort();
-  server = Bun.spawn([built!.server, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: ["ignore", "ignore", "ignore"],
-  });
+  server = Bun.spawn(
+    [built!.server, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    {
+      stdio: ["ignore", "ignore", "ignore"],
+    },
+  );
   const redis = new Redis(port, "127.0.0.1", { maxRetriesPerRequest: 1 });
   redis.on("error", () => {}); // refused until the server listens; the commands below retry
   try {
@@ -75,9 +82,8 @@ test("with only a stale cache, ensureRedis passes over Redis < 8.0.4 and builds 
 }, 600_000);
 
 test("a cached build no older than 8.0.4 is used as it is, without the mirror", () => {
-  const { result, lines } = withEnv(
-    { REDIS_URL: undefined, REDIS_SERVER_BIN: undefined, PATH: "/usr/bin:/bin" },
-    () => ensureRedis({ cacheDir }),
+  const { result, lines } = withEnv({ REDIS_URL: undefined, REDIS_SERVER_BIN: undefined, PATH: "/usr/bin:/bin" }, () =>
+    ensureRedis({ cacheDir }),
   );
   expect(result!.origin).toStartWith("cached in ");
   expect(lines).toEqual([]);

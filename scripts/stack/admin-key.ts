@@ -6,7 +6,10 @@ import { randomBytes } from "node:crypto";
  * The admin key of a local stack: BOOTSTRAP_ADMIN_KEY when set, else the one kept in
  * DATA_DIR/admin-key (mode 600), else a new one written there. `generated` says whether to print it.
  */
-export function resolveAdminKey(dataDir: string, env = process.env): { key: string; generated: boolean; file: string | null } {
+export function resolveAdminKey(
+  dataDir: string,
+  env = process.env,
+): { key: string; generated: boolean; file: string | null } {
   if (env.BOOTSTRAP_ADMIN_KEY) return { key: env.BOOTSTRAP_ADMIN_KEY, generated: false, file: null };
   const file = join(dataDir, "admin-key");
   if (existsSync(file)) return { key: readFileSync(file, "utf8").trim(), generated: false, file };

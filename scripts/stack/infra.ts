@@ -1,7 +1,15 @@
 // Local Redis 8 and NATS (JetStream) as supervised child processes, for the
 // dev stack and tests. Binaries come from REDIS_SERVER_BIN / NATS_SERVER_BIN
 // (set by scripts/bootstrap.mjs), falling back to PATH.
-import { accessSync, closeSync, constants as fsConstants, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants as fsConstants,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, connect as tcpConnect } from "node:net";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
@@ -57,17 +65,42 @@ export async function startRedis(opts: StartOptions): Promise<RedisProcess> {
   const port = opts.port || (await freePort()); // 0 = any free port
   const logFile = join(dir, "redis.log");
   // prettier-ignore
-  const cmd = [bin,
-    "--bind", HOST, "--port", String(port), "--protected-mode", "no", "--daemonize", "no",
-    "--dir", dir, "--logfile", logFile,
+  const cmd = [
+    bin,
+    "--bind",
+    HOST,
+    "--port",
+    String(port),
+    "--protected-mode",
+    "no",
+    "--daemonize",
+    "no",
+    "--dir",
+    dir,
+    "--logfile",
+    logFile,
     // AOF only: an acknowledged write survives a kill -9 of Redis, since it is
     // write(2)-n to the page cache before the reply (test/faults/redis-crash).
     // Exception (aof.c): while a background fsync is still running, everysec
     // postpones that write up to 2 s yet still replies, so on a disk too slow
     // to fsync in time a kill -9 can lose those; an OS crash loses up to ~2 s.
-    "--appendonly", "yes", "--appendfsync", "everysec", "--save", "", ...(opts.args ?? [])];
-  return supervise({ name: "redis-server", url: `redis://${HOST}:${port}`, port, logFile, cwd: dir, cmd,
-    ready: (pid) => redisReady(port, pid) });
+    "--appendonly",
+    "yes",
+    "--appendfsync",
+    "everysec",
+    "--save",
+    "",
+    ...(opts.args ?? []),
+  ];
+  return supervise({
+    name: "redis-server",
+    url: `redis://${HOST}:${port}`,
+    port,
+    logFile,
+    cwd: dir,
+    cmd,
+    ready: (pid) => redisReady(port, pid),
+  });
 }
 
 /**
@@ -79,7 +112,10 @@ function redisReady(port: number, pid: number): Promise<boolean> {
   return new Promise((res, rej) => {
     let buf = "";
     const sock = tcpConnect({ host: HOST, port });
-    const done = (ok: boolean, err?: Error) => { sock.destroy(); err ? rej(err) : res(ok); };
+    const done = (ok: boolean, err?: Error) => {
+      sock.destroy();
+      err ? rej(err) : res(ok);
+    };
     sock.setTimeout(1000, () => done(false));
     sock.on("error", () => done(false));
     sock.on("connect", () => sock.write("PING\r\nINFO server\r\n"));
@@ -106,8 +142,15 @@ export async function startNats(opts: StartOptions): Promise<NatsProcess> {
   const conf = join(dir, "nats-server.conf");
   writeFileSync(conf, `server_name: "${serverName}"\nmax_payload: 8MB\n`);
   const cmd = [bin, "-c", conf, "-a", HOST, "-p", String(port), "-js", "-sd", dir];
-  return supervise({ name: "nats-server", url: `nats://${HOST}:${port}`, port, cwd: dir, cmd,
-    logFile: join(dir, "nats-server.log"), ready: () => natsReady(port, serverName) });
+  return supervise({
+    name: "nats-server",
+    url: `nats://${HOST}:${port}`,
+    port,
+    cwd: dir,
+    cmd,
+    logFile: join(dir, "nats-server.log"),
+    ready: () => natsReady(port, serverName),
+  });
 }
 
 async function natsReady(port: number, serverName: string): Promise<boolean> {
@@ -130,7 +173,10 @@ async function natsReady(port: number, serverName: string): Promise<boolean> {
 function tcpOpen(port: number): Promise<boolean> {
   return new Promise((res) => {
     const sock = tcpConnect({ host: HOST, port });
-    const done = (ok: boolean) => { sock.destroy(); res(ok); };
+    const done = (ok: boolean) => {
+      sock.destroy();
+      res(ok);
+    };
     sock.setTimeout(1000, () => done(false));
     sock.on("connect", () => done(true));
     sock.on("error", () => done(false));
@@ -142,7 +188,14 @@ function tcpOpen(port: number): Promise<boolean> {
 /** $envVar if set (must be executable), else the first candidate found on PATH / as an absolute path. */
 function findBin(envVar: string, candidates: string[]): string {
   const fromEnv = process.env[envVar];
-  const isExe = (p: string) => { try { accessSync(p, fsConstants.X_OK); return true; } catch { return false; } };
+  const isExe = (p: string) => {
+    try {
+      accessSync(p, fsConstants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   if (fromEnv) {
     if (!isExe(fromEnv)) throw new Error(`${envVar}=${fromEnv} is not an executable file`);
     return fromEnv;
@@ -171,10 +224,18 @@ async function supervise(spec: Spec): Promise<ManagedProcess> {
     url: spec.url,
     port: spec.port,
     logFile: spec.logFile,
-    get pid() { return proc.pid; },
+    get pid() {
+      return proc.pid;
+    },
     stop: () => terminate(proc),
-    kill9: async () => { proc.kill("SIGKILL"); await proc.exited; },
-    restart: async () => { await terminate(proc); proc = await launch(spec); },
+    kill9: async () => {
+      proc.kill("SIGKILL");
+      await proc.exited;
+    },
+    restart: async () => {
+      await terminate(proc);
+      proc = await launch(spec);
+    },
   };
 }
 
@@ -231,7 +292,8 @@ function logTail(file: string, lines = 15): string {
 // setpriv execs the server, so the pid we hold is the server's own.
 // Exported for other child processes of the stack.
 const SETPRIV = process.platform === "linux" ? Bun.which("setpriv") : null;
-export const withDeathSignal = (cmd: string[]): string[] => (SETPRIV ? [SETPRIV, "--pdeathsig", "SIGTERM", "--", ...cmd] : cmd);
+export const withDeathSignal = (cmd: string[]): string[] =>
+  SETPRIV ? [SETPRIV, "--pdeathsig", "SIGTERM", "--", ...cmd] : cmd;
 
 const live = new Set<Subprocess>();
 let hooked = false;

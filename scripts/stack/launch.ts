@@ -59,7 +59,13 @@ function spawnChild(name: string, entry: string, env: Record<string, string>, lo
   const logFile = join(logDir, `${name}.log`);
   const fd = openSync(logFile, "a");
   // Kernel-enforced cleanup: the child gets SIGTERM if the launcher dies, however it dies.
-  const proc = Bun.spawn(withDeathSignal([process.execPath, join(ROOT, entry)]), { cwd: ROOT, env, stdout: fd, stderr: fd, stdin: "ignore" });
+  const proc = Bun.spawn(withDeathSignal([process.execPath, join(ROOT, entry)]), {
+    cwd: ROOT,
+    env,
+    stdout: fd,
+    stderr: fd,
+    stdin: "ignore",
+  });
   closeSync(fd);
   return {
     name,
@@ -166,7 +172,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     waitReady: (timeoutMs = 60_000) => waitReadyAt(baseUrl, gateway, timeoutMs),
     async stop() {
       await Promise.all([gateway, ...moreGateways].map((g) => g.stop()));
-      await Promise.all(Object.values(services).flat().map((c) => c.stop()));
+      await Promise.all(
+        Object.values(services)
+          .flat()
+          .map((c) => c.stop()),
+      );
       await nats?.stop();
       await redis?.stop();
     },

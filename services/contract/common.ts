@@ -3,8 +3,14 @@ import { Type as T, type TSchema, type Static, type TUnion, type TLiteral } from
 export const Uuid = (opts: { description?: string } = {}) => T.String({ format: "uuid", ...opts });
 export const DateTime = (opts: { description?: string } = {}) => T.String({ format: "date-time", ...opts });
 type Literals<V extends readonly string[]> = { -readonly [K in keyof V]: TLiteral<V[K]> };
-export const Enum = <const V extends readonly string[]>(values: V, opts: { description?: string; default?: V[number] } = {}) =>
-  T.Union(values.map((v) => T.Literal(v)), opts) as unknown as TUnion<Literals<V>>;
+export const Enum = <const V extends readonly string[]>(
+  values: V,
+  opts: { description?: string; default?: V[number] } = {},
+) =>
+  T.Union(
+    values.map((v) => T.Literal(v)),
+    opts,
+  ) as unknown as TUnion<Literals<V>>;
 export const Nullable = <S extends TSchema>(schema: S) => T.Union([schema, T.Null()]);
 
 export const ENVIRONMENTS = ["live", "test"] as const;

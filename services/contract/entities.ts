@@ -73,7 +73,9 @@ export const listEntities = op({
   input: T.Object(
     {
       ...pageInput(50),
-      search: T.Optional(T.String({ minLength: 1, maxLength: ENTITY_NAME_MAX, description: "Case-insensitive partial match on name." })),
+      search: T.Optional(
+        T.String({ minLength: 1, maxLength: ENTITY_NAME_MAX, description: "Case-insensitive partial match on name." }),
+      ),
       type: T.Optional(Enum(ENTITY_TYPES)),
     },
     { additionalProperties: false },
@@ -87,7 +89,13 @@ export const updateEntity = withMetadataLimits(
   op({
     subject: "entities.update",
     input: T.Object(
-      { id: PathId, name: T.Optional(Name), type: T.Optional(Enum(ENTITY_TYPES)), description: T.Optional(Description), metadata: T.Optional(Metadata()) },
+      {
+        id: PathId,
+        name: T.Optional(Name),
+        type: T.Optional(Enum(ENTITY_TYPES)),
+        description: T.Optional(Description),
+        metadata: T.Optional(Metadata()),
+      },
       { additionalProperties: false },
     ),
     output: Entity,

@@ -1,5 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { ERROR_TABLE, graphqlCodeOf, httpStatusOf, isErrorCode, ServiceError, toServiceError, type ErrorCode } from "./errors";
+import {
+  ERROR_TABLE,
+  graphqlCodeOf,
+  httpStatusOf,
+  isErrorCode,
+  ServiceError,
+  toServiceError,
+  type ErrorCode,
+} from "./errors";
 
 describe("the one error table", () => {
   const expected: Record<ErrorCode, number> = {
@@ -28,7 +36,11 @@ describe("the one error table", () => {
   });
   test("an error body round-trips; an unknown code becomes INTERNAL_ERROR", () => {
     const e = new ServiceError("VALIDATION_ERROR", "bad", { field: "x", constraint: "required" });
-    expect(ServiceError.fromBody(e.toBody())).toMatchObject({ code: "VALIDATION_ERROR", message: "bad", details: { field: "x", constraint: "required" } });
+    expect(ServiceError.fromBody(e.toBody())).toMatchObject({
+      code: "VALIDATION_ERROR",
+      message: "bad",
+      details: { field: "x", constraint: "required" },
+    });
     expect(ServiceError.fromBody({ code: "WAT" as ErrorCode, message: "m" }).code).toBe("INTERNAL_ERROR");
     expect(isErrorCode("NOT_FOUND")).toBe(true);
     expect(isErrorCode("nope")).toBe(false);

@@ -40,8 +40,16 @@ export const Memory = T.Object({
 });
 export type Memory = Static<typeof Memory>;
 
-const Content = T.String({ minLength: 1, maxLength: CONTENT_MAX_LENGTH, description: `1 to ${CONTENT_MAX_LENGTH} characters (UTF-16 code units).` });
-const ExternalId = T.String({ minLength: 1, maxLength: EXTERNAL_ID_MAX_LENGTH, description: "Unique per tenant and environment." });
+const Content = T.String({
+  minLength: 1,
+  maxLength: CONTENT_MAX_LENGTH,
+  description: `1 to ${CONTENT_MAX_LENGTH} characters (UTF-16 code units).`,
+});
+const ExternalId = T.String({
+  minLength: 1,
+  maxLength: EXTERNAL_ID_MAX_LENGTH,
+  description: "Unique per tenant and environment.",
+});
 
 export const CreateMemoryInput = T.Object(
   {
@@ -49,7 +57,9 @@ export const CreateMemoryInput = T.Object(
     content_type: T.Optional(Enum(CONTENT_TYPES, { default: MEMORY_DEFAULTS.content_type })),
     tier: T.Optional(Enum(TIERS, { default: MEMORY_DEFAULTS.tier })),
     memory_nature: T.Optional(Enum(MEMORY_NATURES, { default: MEMORY_DEFAULTS.memory_nature })),
-    parent_memory_id: T.Optional(Nullable(Uuid({ description: "An existing memory of the same tenant; null or absent = a root." }))),
+    parent_memory_id: T.Optional(
+      Nullable(Uuid({ description: "An existing memory of the same tenant; null or absent = a root." })),
+    ),
     external_id: T.Optional(Nullable(ExternalId)),
     metadata: T.Optional(Metadata()),
   },
@@ -82,7 +92,9 @@ export const ListMemoriesInput = T.Object(
     tier: T.Optional(Enum(TIERS)),
     content_type: T.Optional(Enum(CONTENT_TYPES)),
     memory_nature: T.Optional(Enum(MEMORY_NATURES)),
-    tag_id: T.Optional(T.Array(Uuid(), { maxItems: 20, description: "Repeatable; memories carrying ALL of these tags." })),
+    tag_id: T.Optional(
+      T.Array(Uuid(), { maxItems: 20, description: "Repeatable; memories carrying ALL of these tags." }),
+    ),
     entity_id: T.Optional(Uuid({ description: "Memories linked to this entity." })),
     external_id: T.Optional(ExternalId),
     created_after: T.Optional(DateTime({ description: "Exclusive lower bound on created_at." })),
@@ -95,7 +107,13 @@ export const ListMemoriesInput = T.Object(
 export type ListMemoriesInput = Static<typeof ListMemoriesInput>;
 
 export const createMemory = withMetadataLimits(
-  op({ subject: "memories.create", input: CreateMemoryInput, output: Memory, scope: "memories:write", summary: "Create a memory" }),
+  op({
+    subject: "memories.create",
+    input: CreateMemoryInput,
+    output: Memory,
+    scope: "memories:write",
+    summary: "Create a memory",
+  }),
 );
 
 export const getMemory = op({
@@ -141,7 +159,9 @@ export const deleteMemory = op({
   output: T.Object({
     id: T.String(),
     deleted: T.Literal(true),
-    deleted_count: T.Optional(T.Integer({ description: "With cascade=true: memories deleted, the memory itself included." })),
+    deleted_count: T.Optional(
+      T.Integer({ description: "With cascade=true: memories deleted, the memory itself included." }),
+    ),
   }),
   scope: "memories:write",
   summary: "Delete a memory; its children become roots, or with cascade=true the whole subtree goes",

@@ -35,10 +35,18 @@ describe("checkMetadata", () => {
     expect(errorOf(() => checkMetadata(undefined))).toBeUndefined();
   });
   test("counts UTF-8 bytes, not characters", () => {
-    expect(errorOf(() => checkMetadata({ k: "€".repeat(5462) }))).toEqual({ field: "metadata", constraint: "max_bytes", max: METADATA_MAX_BYTES });
+    expect(errorOf(() => checkMetadata({ k: "€".repeat(5462) }))).toEqual({
+      field: "metadata",
+      constraint: "max_bytes",
+      max: METADATA_MAX_BYTES,
+    });
   });
   test("names the field and the constraint", () => {
-    expect(errorOf(() => checkMetadata({ a: { b: { c: { d: { e: { f: 1 } } } } } }, "meta"))).toEqual({ field: "meta", constraint: "max_depth", max: 5 });
+    expect(errorOf(() => checkMetadata({ a: { b: { c: { d: { e: { f: 1 } } } } } }, "meta"))).toEqual({
+      field: "meta",
+      constraint: "max_depth",
+      max: 5,
+    });
   });
 });
 

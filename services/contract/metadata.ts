@@ -41,7 +41,9 @@ export function checkMetadata(metadata: unknown, field = "metadata"): void {
   if (metadata === undefined || metadata === null) return;
   // Depth first: it is bounded work, and serializing very deep input is not.
   if (jsonDepth(metadata, METADATA_MAX_DEPTH) > METADATA_MAX_DEPTH) {
-    throw validationError(field, "max_depth", `${field} must be at most ${METADATA_MAX_DEPTH} levels deep`, { max: METADATA_MAX_DEPTH });
+    throw validationError(field, "max_depth", `${field} must be at most ${METADATA_MAX_DEPTH} levels deep`, {
+      max: METADATA_MAX_DEPTH,
+    });
   }
   const reserved = reservedKeyAt(metadata, field);
   if (reserved !== null) {
@@ -50,7 +52,9 @@ export function checkMetadata(metadata: unknown, field = "metadata"): void {
   }
   const bytes = Buffer.byteLength(JSON.stringify(metadata), "utf8");
   if (bytes > METADATA_MAX_BYTES) {
-    throw validationError(field, "max_bytes", `${field} must be at most ${METADATA_MAX_BYTES} bytes serialized`, { max: METADATA_MAX_BYTES });
+    throw validationError(field, "max_bytes", `${field} must be at most ${METADATA_MAX_BYTES} bytes serialized`, {
+      max: METADATA_MAX_BYTES,
+    });
   }
 }
 

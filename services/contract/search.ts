@@ -16,14 +16,32 @@ export const TAGS_MATCH = ["any", "all"] as const;
 export const CONTEXT_FORMATS = ["text", "markdown"] as const;
 export const CONTEXT_ROLES = ["match", "ancestor", "neighbor"] as const;
 
-const Query = T.String({ minLength: 1, maxLength: QUERY_MAX_LENGTH, description: 'Search text; "*" matches every memory, newest first.' });
+const Query = T.String({
+  minLength: 1,
+  maxLength: QUERY_MAX_LENGTH,
+  description: 'Search text; "*" matches every memory, newest first.',
+});
 
 /** Filters shared by search and context; a memory must pass all of the ones given. */
 const Filters = {
-  threshold: T.Optional(T.Number({ minimum: 0, maximum: 1, default: 0, description: "Minimum `score` (0..1); 0 keeps the top `limit` whatever their score." })),
+  threshold: T.Optional(
+    T.Number({
+      minimum: 0,
+      maximum: 1,
+      default: 0,
+      description: "Minimum `score` (0..1); 0 keeps the top `limit` whatever their score.",
+    }),
+  ),
   tier: T.Optional(Enum(TIERS)),
-  tags: T.Optional(T.Array(Uuid(), { maxItems: FILTER_TAGS_MAX, description: "Tag ids; unknown ids match nothing. An empty list is no filter." })),
-  tags_match: T.Optional(Enum(TAGS_MATCH, { default: "any", description: "any: carries at least one of `tags`; all: carries every one." })),
+  tags: T.Optional(
+    T.Array(Uuid(), {
+      maxItems: FILTER_TAGS_MAX,
+      description: "Tag ids; unknown ids match nothing. An empty list is no filter.",
+    }),
+  ),
+  tags_match: T.Optional(
+    Enum(TAGS_MATCH, { default: "any", description: "any: carries at least one of `tags`; all: carries every one." }),
+  ),
   content_type: T.Optional(Enum(CONTENT_TYPES)),
   memory_nature: T.Optional(Enum(MEMORY_NATURES)),
   parent_memory_id: T.Optional(Uuid({ description: "Only the children of this memory." })),
@@ -60,26 +78,42 @@ export const Scores = T.Object(
   { description: 'The parts of `score` (null for "*"); the formula is in docs/search.md.' },
 );
 
-export const SearchResult = T.Composite([Memory, T.Object({ score: T.Number({ minimum: 0, maximum: 1 }), scores: Scores })]);
+export const SearchResult = T.Composite([
+  Memory,
+  T.Object({ score: T.Number({ minimum: 0, maximum: 1 }), scores: Scores }),
+]);
 export type SearchResult = Static<typeof SearchResult>;
 
 // The metadata filter obeys stored metadata's limits: bounded work for every service that reads it.
-export const searchMemories = withMetadataLimits(op({
-  subject: "search.query",
-  idempotent: true,
-  input: SearchInput,
-  output: T.Object({ results: T.Array(SearchResult) }),
-  scope: "search:read",
-  summary: "Hybrid search (semantic + BM25, thread-aware) over the tenant's memories, with filters",
-}));
+export const searchMemories = withMetadataLimits(
+  op({
+    subject: "search.query",
+    idempotent: true,
+    input: SearchInput,
+    output: T.Object({ results: T.Array(SearchResult) }),
+    scope: "search:read",
+    summary: "Hybrid search (semantic + BM25, thread-aware) over the tenant's memories, with filters",
+  }),
+);
 
 export const ContextInput = T.Object(
   {
     query: Query,
     max_tokens: T.Optional(T.Integer({ minimum: 1, maximum: CONTEXT_MAX_TOKENS, default: 2000 })),
-    limit: T.Optional(T.Integer({ minimum: 1, maximum: SEARCH_LIMIT_MAX, default: 20, description: "Most matches considered." })),
-    include_ancestors: T.Optional(T.Boolean({ default: true, description: "Add the parents up to the thread root of each match." })),
-    neighbors: T.Optional(T.Integer({ minimum: 0, maximum: CONTEXT_NEIGHBORS_MAX, default: 1, description: "Siblings before and after each match." })),
+    limit: T.Optional(
+      T.Integer({ minimum: 1, maximum: SEARCH_LIMIT_MAX, default: 20, description: "Most matches considered." }),
+    ),
+    include_ancestors: T.Optional(
+      T.Boolean({ default: true, description: "Add the parents up to the thread root of each match." }),
+    ),
+    neighbors: T.Optional(
+      T.Integer({
+        minimum: 0,
+        maximum: CONTEXT_NEIGHBORS_MAX,
+        default: 1,
+        description: "Siblings before and after each match.",
+      }),
+    ),
     format: T.Optional(Enum(CONTEXT_FORMATS, { default: "text" })),
     ...Filters,
   },
@@ -96,7 +130,9 @@ export type ContextMemory = Static<typeof ContextMemory>;
 export const Omitted = T.Object({ id: T.String(), role: Enum(CONTEXT_ROLES), score: Nullable(T.Number()) });
 
 export const ContextOutput = T.Object({
-  context: T.String({ description: "Grouped by thread, chronological inside a thread, each memory once with its date." }),
+  context: T.String({
+    description: "Grouped by thread, chronological inside a thread, each memory once with its date.",
+  }),
   memories: T.Array(ContextMemory, { description: "The memories in `context`." }),
   token_count: T.Integer({ description: "Tokens of `context` (o200k_base, as gpt-tokenizer counts them)." }),
   truncated: T.Boolean({ description: "True when something did not fit in max_tokens." }),
@@ -104,11 +140,13 @@ export const ContextOutput = T.Object({
 });
 export type ContextOutput = Static<typeof ContextOutput>;
 
-export const buildContext = withMetadataLimits(op({
-  subject: "search.context",
-  idempotent: true,
-  input: ContextInput,
-  output: ContextOutput,
-  scope: "search:read",
-  summary: "The memories an LLM should see for a query, assembled by thread within a token budget",
-}));
+export const buildContext = withMetadataLimits(
+  op({
+    subject: "search.context",
+    idempotent: true,
+    input: ContextInput,
+    output: ContextOutput,
+    scope: "search:read",
+    summary: "The memories an LLM should see for a query, assembled by thread within a token budget",
+  }),
+);

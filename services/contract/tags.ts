@@ -17,7 +17,11 @@ const IdString = (opts: { description?: string } = {}) => T.String({ maxLength: 
 export const TAG_SORTS = ["name", "memory_count", "created_at"] as const;
 export type TagSort = (typeof TAG_SORTS)[number];
 
-const Name = T.String({ minLength: 1, maxLength: TAG_NAME_MAX, description: "Unique per tenant+environment, compared case-insensitively." });
+const Name = T.String({
+  minLength: 1,
+  maxLength: TAG_NAME_MAX,
+  description: "Unique per tenant+environment, compared case-insensitively.",
+});
 const Color = Nullable(T.String({ pattern: "^#[0-9A-Fa-f]{6}$", description: "#RRGGBB" }));
 const Description = Nullable(T.String({ maxLength: TAG_DESCRIPTION_MAX }));
 
@@ -38,7 +42,10 @@ export type TagRef = Static<typeof TagRef>;
 
 export const createTag = op({
   subject: "tags.create",
-  input: T.Object({ name: Name, color: T.Optional(Color), description: T.Optional(Description) }, { additionalProperties: false }),
+  input: T.Object(
+    { name: Name, color: T.Optional(Color), description: T.Optional(Description) },
+    { additionalProperties: false },
+  ),
   output: Tag,
   scope: "memories:write",
   summary: "Create a tag (name unique per tenant+environment, case-insensitively)",
@@ -103,7 +110,11 @@ export const attachTags = op({
   input: T.Object(
     {
       memory_id: IdString(),
-      tag_ids: T.Array(IdString(), { minItems: 1, maxItems: MAX_TAGS_PER_MEMORY, description: "Duplicates count once." }),
+      tag_ids: T.Array(IdString(), {
+        minItems: 1,
+        maxItems: MAX_TAGS_PER_MEMORY,
+        description: "Duplicates count once.",
+      }),
     },
     { additionalProperties: false },
   ),
@@ -129,7 +140,11 @@ export const tagsOfMemories = op({
   subject: "tags.ofMemories",
   idempotent: true,
   input: T.Object({ memory_ids: T.Array(IdString(), { maxItems: MAX_BATCH_IDS }) }, { additionalProperties: false }),
-  output: T.Object({ items: T.Array(T.Array(TagRef), { description: "Aligned with `memory_ids`, each sorted by name; [] where unknown." }) }),
+  output: T.Object({
+    items: T.Array(T.Array(TagRef), {
+      description: "Aligned with `memory_ids`, each sorted by name; [] where unknown.",
+    }),
+  }),
   scope: "memories:read",
   summary: "The tags of many memories in one call (batch for memory reads and DataLoaders)",
 });

@@ -28,21 +28,37 @@ const failure = (value: unknown) => {
 };
 
 describe("validation errors speak the spec's vocabulary", () => {
-  test("required", () => expect(failure({})).toMatchObject({ field: "content", constraint: "required", message: "content is required" }));
-  test("empty string counts as missing", () => expect(failure({ content: "" })).toMatchObject({ field: "content", constraint: "required" }));
-  test("max_length", () => expect(failure({ content: "123456" })).toMatchObject({ field: "content", constraint: "max_length", max: 5 }));
-  test("enum", () => expect(failure({ content: "a", tier: "huge" })).toMatchObject({ field: "tier", constraint: "enum", allowed: ["short", "medium", "long"] }));
-  test("format (uuid)", () => expect(failure({ content: "a", parent: "nope" })).toMatchObject({ field: "parent", constraint: "format" }));
-  test("nullable with a bad value reports the inner constraint", () => expect(failure({ content: "a", color: "red" })).toMatchObject({ field: "color", constraint: "format" }));
-  test("maximum", () => expect(failure({ content: "a", limit: 101 })).toMatchObject({ field: "limit", constraint: "maximum" }));
-  test("integer type", () => expect(failure({ content: "a", limit: 2.5 })).toMatchObject({ field: "limit", constraint: "type" }));
-  test("max_items", () => expect(failure({ content: "a", ids: ["1", "2", "3"] })).toMatchObject({ field: "ids", constraint: "max_items" }));
-  test("unknown fields are refused", () => expect(failure({ content: "a", id: "x" })).toMatchObject({ field: "id", constraint: "unknown_field" }));
+  test("required", () =>
+    expect(failure({})).toMatchObject({ field: "content", constraint: "required", message: "content is required" }));
+  test("empty string counts as missing", () =>
+    expect(failure({ content: "" })).toMatchObject({ field: "content", constraint: "required" }));
+  test("max_length", () =>
+    expect(failure({ content: "123456" })).toMatchObject({ field: "content", constraint: "max_length", max: 5 }));
+  test("enum", () =>
+    expect(failure({ content: "a", tier: "huge" })).toMatchObject({
+      field: "tier",
+      constraint: "enum",
+      allowed: ["short", "medium", "long"],
+    }));
+  test("format (uuid)", () =>
+    expect(failure({ content: "a", parent: "nope" })).toMatchObject({ field: "parent", constraint: "format" }));
+  test("nullable with a bad value reports the inner constraint", () =>
+    expect(failure({ content: "a", color: "red" })).toMatchObject({ field: "color", constraint: "format" }));
+  test("maximum", () =>
+    expect(failure({ content: "a", limit: 101 })).toMatchObject({ field: "limit", constraint: "maximum" }));
+  test("integer type", () =>
+    expect(failure({ content: "a", limit: 2.5 })).toMatchObject({ field: "limit", constraint: "type" }));
+  test("max_items", () =>
+    expect(failure({ content: "a", ids: ["1", "2", "3"] })).toMatchObject({ field: "ids", constraint: "max_items" }));
+  test("unknown fields are refused", () =>
+    expect(failure({ content: "a", id: "x" })).toMatchObject({ field: "id", constraint: "unknown_field" }));
   test("top-level defaults fill only what is missing; nested defaults go through TypeBox", () => {
     const sent = { content: "a", limit: 7 };
     expect(validate({ content: "a" })).toEqual({ content: "a", limit: 50 });
     expect(validate(sent)).toEqual({ content: "a", limit: 7 });
-    const nested = compileValidator(T.Object({ page: T.Optional(T.Object({ size: T.Optional(T.Integer({ default: 20 })) })) }));
+    const nested = compileValidator(
+      T.Object({ page: T.Optional(T.Object({ size: T.Optional(T.Integer({ default: 20 })) })) }),
+    );
     expect(nested({ page: {} })).toEqual({ page: { size: 20 } });
     const arr = compileValidator(T.Object({ xs: T.Optional(T.Array(T.Integer(), { default: [] })) }));
     expect(arr({})).toEqual({ xs: [] });

@@ -13,7 +13,8 @@ export const isUuid = (value: unknown): value is string => typeof value === "str
 
 // Formats are global in TypeBox; register ours once, whoever imports first.
 if (!FormatRegistry.Has("uuid")) FormatRegistry.Set("uuid", (v) => UUID_RE.test(v));
-if (!FormatRegistry.Has("date-time")) FormatRegistry.Set("date-time", (v) => DATE_TIME_RE.test(v) && !Number.isNaN(Date.parse(v)));
+if (!FormatRegistry.Has("date-time"))
+  FormatRegistry.Set("date-time", (v) => DATE_TIME_RE.test(v) && !Number.isNaN(Date.parse(v)));
 if (!FormatRegistry.Has("date")) FormatRegistry.Set("date", (v) => DATE_RE.test(v) && !Number.isNaN(Date.parse(v)));
 
 /** "/metadata/a/0" → "metadata.a.0"; the field clients see in `details.field`. */
@@ -21,7 +22,10 @@ const fieldOf = (path: string) => path.replace(/^\//, "").replace(/\//g, ".") ||
 
 const describe = (schema: TSchema): string | undefined => {
   if (schema.anyOf && schema.anyOf.every((s: TSchema) => s.const !== undefined || s[Kind] === "Null")) {
-    return schema.anyOf.filter((s: TSchema) => s.const !== undefined).map((s: TSchema) => String(s.const)).join(", ");
+    return schema.anyOf
+      .filter((s: TSchema) => s.const !== undefined)
+      .map((s: TSchema) => String(s.const))
+      .join(", ");
   }
   return undefined;
 };
@@ -41,24 +45,36 @@ export function toValidationError(error: ValueError): ServiceError {
     case ValueErrorType.ObjectAdditionalProperties:
       return validationError(field, "unknown_field", `${field} is not an accepted field`);
     case ValueErrorType.StringMaxLength:
-      return validationError(field, "max_length", `${field} must be at most ${s.maxLength} characters`, { max: s.maxLength });
+      return validationError(field, "max_length", `${field} must be at most ${s.maxLength} characters`, {
+        max: s.maxLength,
+      });
     case ValueErrorType.StringMinLength:
       return s.minLength === 1
         ? validationError(field, "required", `${field} must not be empty`)
-        : validationError(field, "min_length", `${field} must be at least ${s.minLength} characters`, { min: s.minLength });
+        : validationError(field, "min_length", `${field} must be at least ${s.minLength} characters`, {
+            min: s.minLength,
+          });
     case ValueErrorType.StringFormat:
     case ValueErrorType.StringPattern:
-      return validationError(field, "format", `${field} has an invalid format${s.format ? ` (expected ${s.format})` : ""}`);
+      return validationError(
+        field,
+        "format",
+        `${field} has an invalid format${s.format ? ` (expected ${s.format})` : ""}`,
+      );
     case ValueErrorType.NumberMinimum:
     case ValueErrorType.IntegerMinimum:
     case ValueErrorType.NumberExclusiveMinimum:
     case ValueErrorType.IntegerExclusiveMinimum:
-      return validationError(field, "minimum", `${field} must be >= ${s.minimum ?? s.exclusiveMinimum}`, { min: s.minimum ?? s.exclusiveMinimum });
+      return validationError(field, "minimum", `${field} must be >= ${s.minimum ?? s.exclusiveMinimum}`, {
+        min: s.minimum ?? s.exclusiveMinimum,
+      });
     case ValueErrorType.NumberMaximum:
     case ValueErrorType.IntegerMaximum:
       return validationError(field, "maximum", `${field} must be <= ${s.maximum}`, { max: s.maximum });
     case ValueErrorType.ArrayMinItems:
-      return validationError(field, "min_items", `${field} must have at least ${s.minItems} item(s)`, { min: s.minItems });
+      return validationError(field, "min_items", `${field} must have at least ${s.minItems} item(s)`, {
+        min: s.minItems,
+      });
     case ValueErrorType.ArrayMaxItems:
       return validationError(field, "max_items", `${field} must have at most ${s.maxItems} items`, { max: s.maxItems });
     case ValueErrorType.ArrayUniqueItems:
@@ -67,7 +83,8 @@ export function toValidationError(error: ValueError): ServiceError {
       return validationError(field, "type", `${field} must be an integer`);
     case ValueErrorType.Union: {
       const allowed = describe(s);
-      if (allowed !== undefined) return validationError(field, "enum", `${field} must be one of ${allowed}`, { allowed: allowed.split(", ") });
+      if (allowed !== undefined)
+        return validationError(field, "enum", `${field} must be one of ${allowed}`, { allowed: allowed.split(", ") });
       // A nullable field: report what the non-null variant wanted.
       const variants = (s.anyOf as TSchema[]).filter((v) => v[Kind] !== "Null");
       if (variants.length === 1) {
@@ -95,7 +112,10 @@ export function compileValidator<T extends TSchema>(schema: T): Validator<T> {
   const check = TypeCompiler.Compile(schema);
   const fillDefaults = defaultsFiller(schema);
   return (input: unknown) => {
-    const value = fillDefaults && input !== null && typeof input === "object" && !Array.isArray(input) ? fillDefaults(input as Record<string, unknown>) : input;
+    const value =
+      fillDefaults && input !== null && typeof input === "object" && !Array.isArray(input)
+        ? fillDefaults(input as Record<string, unknown>)
+        : input;
     if (check.Check(value)) return value as Static<T>;
     const first = check.Errors(value).First();
     throw first ? toValidationError(first) : validationError("body", "type", "Invalid request");
@@ -109,7 +129,7 @@ export function compileValidator<T extends TSchema>(schema: T): Validator<T> {
  */
 function defaultsFiller(schema: TSchema): ((value: Record<string, unknown>) => unknown) | null {
   if (!JSON.stringify(schema).includes('"default"')) return null;
-  const props = (schema.type === "object" ? schema.properties ?? {} : null) as Record<string, TSchema> | null;
+  const props = (schema.type === "object" ? (schema.properties ?? {}) : null) as Record<string, TSchema> | null;
   const top: [string, unknown][] = [];
   const simple =
     props !== null &&

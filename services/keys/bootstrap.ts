@@ -17,7 +17,8 @@ export async function registerRootKey(
   announceRevoked: (key: Pick<KeyRecord, "id" | "hash">) => void,
 ): Promise<void> {
   const match = API_KEY_RE.exec(secret);
-  if (!match || match[1] !== "live") throw new Error("BOOTSTRAP_ADMIN_KEY must be a svc_live_ key of 32 base64url characters");
+  if (!match || match[1] !== "live")
+    throw new Error("BOOTSTRAP_ADMIN_KEY must be a svc_live_ key of 32 base64url characters");
   const hash = hashSecret(secret);
   const existing = await store.findByHash(hash);
   if (existing && !existing.revoked_at) return;

@@ -49,8 +49,10 @@ const nc =
     : null;
 const announceRevoked = (key: { id: string; hash: string }) => {
   if (nc) return nc.publish(KEY_REVOKED_SUBJECT, encodeJson(revokedNotice(key)));
-  console.error("warning: NATS not reachable (set NATS_URL): gateways drop the key within KEY_CACHE_TTL_MS, " +
-    "but its open streams stay open until they reconnect");
+  console.error(
+    "warning: NATS not reachable (set NATS_URL): gateways drop the key within KEY_CACHE_TTL_MS, " +
+      "but its open streams stay open until they reconnect",
+  );
 };
 const handlers = keyHandlers({
   store: createKeyStore(redis),
@@ -83,11 +85,17 @@ try {
   } else if (command === "revoke" && values.id) {
     console.log(JSON.stringify(await handlers.revoke({ id: values.id }, ctx), null, 2));
   } else {
-    console.error("usage: bun run keys create|list|revoke --tenant <t> [--scopes a,b] [--name n] [--env live|test] [--rate-limit n] [--id key-id]");
+    console.error(
+      "usage: bun run keys create|list|revoke --tenant <t> [--scopes a,b] [--name n] [--env live|test] [--rate-limit n] [--id key-id]",
+    );
     process.exitCode = 2;
   }
 } catch (err) {
-  console.error(err instanceof ServiceError ? `${err.code}: ${err.message} ${JSON.stringify(err.details ?? {})}` : (err as Error).message);
+  console.error(
+    err instanceof ServiceError
+      ? `${err.code}: ${err.message} ${JSON.stringify(err.details ?? {})}`
+      : (err as Error).message,
+  );
   process.exitCode = 1;
 } finally {
   redis.disconnect();

@@ -53,10 +53,20 @@ export function createKeyStore(redis: Redis) {
       return this.get(tenant!, id!);
     },
 
-    async page(tenant: string, offset: number, limit: number): Promise<{ records: KeyRecord[]; lastUsed: (string | null)[]; total: number }> {
-      const [ids, total] = await Promise.all([redis.zrevrange(listKey(tenant), offset, offset + limit - 1), redis.zcard(listKey(tenant))]);
+    async page(
+      tenant: string,
+      offset: number,
+      limit: number,
+    ): Promise<{ records: KeyRecord[]; lastUsed: (string | null)[]; total: number }> {
+      const [ids, total] = await Promise.all([
+        redis.zrevrange(listKey(tenant), offset, offset + limit - 1),
+        redis.zcard(listKey(tenant)),
+      ]);
       if (ids.length === 0) return { records: [], lastUsed: [], total };
-      const [raws, used] = await Promise.all([redis.mget(ids.map((id) => recordKey(tenant, id))), redis.hmget(usedKey(tenant), ...ids)]);
+      const [raws, used] = await Promise.all([
+        redis.mget(ids.map((id) => recordKey(tenant, id))),
+        redis.hmget(usedKey(tenant), ...ids),
+      ]);
       const records: KeyRecord[] = [];
       const lastUsed: (string | null)[] = [];
       raws.forEach((raw, i) => {

@@ -11,10 +11,20 @@ const DURABLE = "usage-aggregator";
  * Pulls usage batches from JetStream (one durable consumer shared by all replicas) and adds them to
  * the per-day counters. At-least-once: a batch is acked only after Redis took it.
  */
-export async function startUsageConsumer(nc: NatsConnection, store: KeyStore, log: Logger): Promise<() => Promise<void>> {
+export async function startUsageConsumer(
+  nc: NatsConnection,
+  store: KeyStore,
+  log: Logger,
+): Promise<() => Promise<void>> {
   const jsm = await nc.jetstreamManager();
   await jsm.consumers
-    .add(STREAMS.USAGE.name, { durable_name: DURABLE, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, filter_subject: USAGE_SUBJECT, ack_wait: 30_000_000_000 })
+    .add(STREAMS.USAGE.name, {
+      durable_name: DURABLE,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: USAGE_SUBJECT,
+      ack_wait: 30_000_000_000,
+    })
     .catch(() => undefined); // exists already
   const consumer = await nc.jetstream().consumers.get(STREAMS.USAGE.name, DURABLE);
   const messages = await consumer.consume({ max_messages: 64 });

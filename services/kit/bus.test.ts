@@ -10,11 +10,37 @@ import { serveBindings } from "./serve";
 import { createLogger } from "./log";
 import { encodeJson, LOST_AFTER_MS } from "./wire";
 
-const echo = op({ subject: `test.echo.${crypto.randomUUID().slice(0, 8)}`, input: T.Object({ n: T.Integer() }), output: T.Object({ n: T.Integer() }), summary: "echo" });
-const slow = op({ subject: `test.slow.${crypto.randomUUID().slice(0, 8)}`, input: T.Object({}), output: T.Object({}), summary: "slow" });
-const read = op({ subject: `test.read.${crypto.randomUUID().slice(0, 8)}`, input: T.Object({}), output: T.Object({ n: T.Integer() }), summary: "read", idempotent: true });
-const write = op({ subject: `test.write.${crypto.randomUUID().slice(0, 8)}`, input: T.Object({}), output: T.Object({ n: T.Integer() }), summary: "write" });
-const nobody = op({ subject: `test.nobody.${crypto.randomUUID().slice(0, 8)}`, input: T.Object({}), output: T.Object({}), summary: "unserved" });
+const echo = op({
+  subject: `test.echo.${crypto.randomUUID().slice(0, 8)}`,
+  input: T.Object({ n: T.Integer() }),
+  output: T.Object({ n: T.Integer() }),
+  summary: "echo",
+});
+const slow = op({
+  subject: `test.slow.${crypto.randomUUID().slice(0, 8)}`,
+  input: T.Object({}),
+  output: T.Object({}),
+  summary: "slow",
+});
+const read = op({
+  subject: `test.read.${crypto.randomUUID().slice(0, 8)}`,
+  input: T.Object({}),
+  output: T.Object({ n: T.Integer() }),
+  summary: "read",
+  idempotent: true,
+});
+const write = op({
+  subject: `test.write.${crypto.randomUUID().slice(0, 8)}`,
+  input: T.Object({}),
+  output: T.Object({ n: T.Integer() }),
+  summary: "write",
+});
+const nobody = op({
+  subject: `test.nobody.${crypto.randomUUID().slice(0, 8)}`,
+  input: T.Object({}),
+  output: T.Object({}),
+  summary: "unserved",
+});
 
 let nc: NatsConnection;
 beforeAll(async () => {
@@ -43,7 +69,10 @@ describe("serve + bus over real NATS", () => {
     );
     const bus = createBus(nc, { timeoutMs: 2000 });
     expect(await bus.call(echo, { n: 21 }, { requestId: "r1" })).toEqual({ n: 42 });
-    expect(bus.call(echo, { n: 404 }, { requestId: "r2" })).rejects.toMatchObject({ code: "NOT_FOUND", message: "Thing not found" });
+    expect(bus.call(echo, { n: 404 }, { requestId: "r2" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: "Thing not found",
+    });
     const internal = await bus.call(echo, { n: 500 }, { requestId: "r3" }).catch((e) => e);
     expect(internal).toMatchObject({ code: "INTERNAL_ERROR" });
     expect(internal.message).not.toContain("internals");
@@ -74,7 +103,12 @@ describe("serve + bus over real NATS", () => {
   });
 
   test("a handler slower than LOST_AFTER_MS is kept alive by heartbeats and answers", async () => {
-    const served = await serveBindings(nc, { name: "testslow", version: "0.0.1", description: "test" }, [bind(write, async () => (await Bun.sleep(LOST_AFTER_MS + 600), { n: 1 }))], log);
+    const served = await serveBindings(
+      nc,
+      { name: "testslow", version: "0.0.1", description: "test" },
+      [bind(write, async () => (await Bun.sleep(LOST_AFTER_MS + 600), { n: 1 }))],
+      log,
+    );
     const bus = createBus(nc, { timeoutMs: 5000 });
     expect(await bus.call(write, {}, { requestId: "r7" })).toEqual({ n: 1 });
     await served.stop();
@@ -87,7 +121,10 @@ describe("serve + bus over real NATS", () => {
     const started = Date.now();
     const err = await bus.call(write, {}, { requestId: "r8" }).catch((e) => e);
     const took = Date.now() - started;
-    expect(err).toMatchObject({ code: "SERVICE_UNAVAILABLE", message: "The service stopped before answering; the change may or may not have been applied" });
+    expect(err).toMatchObject({
+      code: "SERVICE_UNAVAILABLE",
+      message: "The service stopped before answering; the change may or may not have been applied",
+    });
     expect(took).toBeGreaterThanOrEqual(LOST_AFTER_MS - 50);
     expect(took).toBeLessThan(LOST_AFTER_MS + 500);
     expect(received).toBe(1);
@@ -96,7 +133,9 @@ describe("serve + bus over real NATS", () => {
 
   test("an idempotent read whose responder went silent is sent once more, and the second answer is used", async () => {
     let received = 0;
-    const sub = nc.subscribe(read.subject, { callback: (_e, msg) => void (++received === 2 && msg.respond(encodeJson({ data: { n: received } }))) });
+    const sub = nc.subscribe(read.subject, {
+      callback: (_e, msg) => void (++received === 2 && msg.respond(encodeJson({ data: { n: received } }))),
+    });
     const outcomes: string[] = [];
     const bus = createBus(nc, { timeoutMs: 5000, observe: (_s, _ms, outcome) => outcomes.push(outcome) });
     expect(await bus.call(read, {}, { requestId: "r9" })).toEqual({ n: 2 });

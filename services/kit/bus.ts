@@ -13,9 +13,19 @@ export type CallOutcome = "ok" | "error" | "unavailable" | "timeout" | "lost";
 export type CallObserver = (subject: string, ms: number, outcome: CallOutcome) => void;
 
 export interface Bus {
-  call<Op extends Operation>(op: Op, input: InputOf<Op>, ctx: CallContext, opts?: { timeoutMs?: number }): Promise<OutputOf<Op>>;
+  call<Op extends Operation>(
+    op: Op,
+    input: InputOf<Op>,
+    ctx: CallContext,
+    opts?: { timeoutMs?: number },
+  ): Promise<OutputOf<Op>>;
   /** The same call, answering the success reply's bytes (`{"data":…}`, see wire.ts) unparsed. */
-  callRaw<Op extends Operation>(op: Op, input: InputOf<Op>, ctx: CallContext, opts?: { timeoutMs?: number }): Promise<Uint8Array>;
+  callRaw<Op extends Operation>(
+    op: Op,
+    input: InputOf<Op>,
+    ctx: CallContext,
+    opts?: { timeoutMs?: number },
+  ): Promise<Uint8Array>;
   /** False while the NATS connection is down (calls fail fast with 503 meanwhile). */
   connected(): boolean;
 }
@@ -84,7 +94,12 @@ export function createBus(nc: NatsConnection, defaults: { timeoutMs: number; obs
   };
 
   /** One call: the success reply's bytes, or the domain error it maps to (thrown). */
-  async function exchange(op: Operation, input: unknown, ctx: CallContext, opts?: { timeoutMs?: number }): Promise<Uint8Array> {
+  async function exchange(
+    op: Operation,
+    input: unknown,
+    ctx: CallContext,
+    opts?: { timeoutMs?: number },
+  ): Promise<Uint8Array> {
     const payload = encodeJson(op.validate(input));
     const headers = callHeaders(ctx.requestId, ctx.caller);
     const timeoutMs = opts?.timeoutMs ?? defaults.timeoutMs;
@@ -105,7 +120,9 @@ export function createBus(nc: NatsConnection, defaults: { timeoutMs: number; obs
     defaults.observe?.(op.subject, performance.now() - t, succeeded ? "ok" : "error");
     if (succeeded) return reply;
     const body = decodeJson(reply) as { error?: ErrorBody } | undefined;
-    throw body?.error ? ServiceError.fromBody(body.error) : new ServiceError("INTERNAL_ERROR", "The service sent a malformed reply");
+    throw body?.error
+      ? ServiceError.fromBody(body.error)
+      : new ServiceError("INTERNAL_ERROR", "The service sent a malformed reply");
   }
 
   return {
@@ -120,6 +137,9 @@ export function createBus(nc: NatsConnection, defaults: { timeoutMs: number; obs
 function failureError(failure: Exclude<CallOutcome, "ok" | "error">, idempotent: boolean): ServiceError {
   if (failure === "timeout") return new ServiceError("TIMEOUT", "The service did not answer in time");
   if (failure === "lost" && !idempotent)
-    return new ServiceError("SERVICE_UNAVAILABLE", "The service stopped before answering; the change may or may not have been applied");
+    return new ServiceError(
+      "SERVICE_UNAVAILABLE",
+      "The service stopped before answering; the change may or may not have been applied",
+    );
   return new ServiceError("SERVICE_UNAVAILABLE", "The service is unavailable, retry shortly");
 }

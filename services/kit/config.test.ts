@@ -29,7 +29,10 @@ describe("config is read once, validated, and fails fast with a clear message", 
   });
 
   test("a process with a bad setting exits 1 with the message, not a stack trace", () => {
-    const out = Bun.spawnSync([process.execPath, "gateway/main.ts"], { env: { ...process.env, PORT: "99999" }, cwd: `${import.meta.dir}/../..` });
+    const out = Bun.spawnSync([process.execPath, "gateway/main.ts"], {
+      env: { ...process.env, PORT: "99999" },
+      cwd: `${import.meta.dir}/../..`,
+    });
     expect(out.exitCode).toBe(1);
     const stderr = out.stderr.toString();
     expect(stderr).toContain("invalid configuration");

@@ -5,7 +5,9 @@ import { Value } from "@sinclair/typebox/value";
 export const BaseConfig = {
   NATS_URL: T.String({ minLength: 1, default: "nats://127.0.0.1:4222" }),
   REDIS_URL: T.String({ pattern: "^rediss?://", default: "redis://127.0.0.1:6379" }),
-  LOG_LEVEL: T.Union([T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error")], { default: "info" }),
+  LOG_LEVEL: T.Union([T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error")], {
+    default: "info",
+  }),
   DATA_DIR: T.String({ default: "./.data" }),
   NATS_REQUEST_TIMEOUT_MS: T.Integer({ minimum: 100, maximum: 120_000, default: 5000 }),
   /**
@@ -20,20 +22,27 @@ export const BaseConfig = {
 export type BaseSettings = Static<TObject<typeof BaseConfig>>;
 
 /** Loads BaseConfig plus a process's own settings, exiting with a clear message when invalid. */
-export const loadServiceConfig = <P extends TProperties>(extra: P) => configOrExit(() => loadConfig({ ...BaseConfig, ...extra }));
+export const loadServiceConfig = <P extends TProperties>(extra: P) =>
+  configOrExit(() => loadConfig({ ...BaseConfig, ...extra }));
 
 /**
  * Reads the environment once, applies defaults, converts numbers and validates.
  * On error it prints one line per bad variable and exits: a process never runs half-configured.
  */
-export function loadConfig<P extends TProperties>(props: P, env: Record<string, string | undefined> = process.env): Static<TObject<P>> {
+export function loadConfig<P extends TProperties>(
+  props: P,
+  env: Record<string, string | undefined> = process.env,
+): Static<TObject<P>> {
   const schema = T.Object(props);
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(props)) if (env[key] !== undefined && env[key] !== "") raw[key] = env[key];
   const value = Value.Convert(schema, Value.Default(schema, raw));
   const errors = [...Value.Errors(schema, value)];
   if (errors.length > 0) {
-    const lines = errors.map((e) => `  ${e.path.slice(1)}=${JSON.stringify((value as Record<string, unknown>)[e.path.slice(1)])}: ${e.message}`);
+    const lines = errors.map(
+      (e) =>
+        `  ${e.path.slice(1)}=${JSON.stringify((value as Record<string, unknown>)[e.path.slice(1)])}: ${e.message}`,
+    );
     throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
   }
   return value as Static<TObject<P>>;

@@ -76,6 +76,8 @@ export function isDependencyDown(err: unknown): boolean {
   const msg = err.message ?? "";
   return (
     name === "MaxRetriesPerRequestError" ||
-    /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|enableOfflineQueue|Connection timeout|LOADING/i.test(msg)
+    /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|enableOfflineQueue|Connection timeout|LOADING/i.test(
+      msg,
+    )
   );
 }

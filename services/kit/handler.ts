@@ -10,7 +10,10 @@ export interface HandlerContext {
   log: Logger;
 }
 
-export type Handler<Op extends Operation> = (input: InputOf<Op>, ctx: HandlerContext) => Promise<OutputOf<Op>> | OutputOf<Op>;
+export type Handler<Op extends Operation> = (
+  input: InputOf<Op>,
+  ctx: HandlerContext,
+) => Promise<OutputOf<Op>> | OutputOf<Op>;
 
 export interface Binding {
   op: Operation<TSchema, TSchema>;

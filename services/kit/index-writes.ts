@@ -20,13 +20,19 @@ export const INDEX_SKIP_AFTER_UNAVAILABLE_MS = 250;
 export function createIndexWriter(bus: Bus, now: () => number = () => performance.now()) {
   const warnIndexMissed = throttledWarning("search index not updated now; events will converge it");
   let skipUntil = 0;
-  return async function index(input: Static<typeof indexMemories.input>, on: CallContext, log: Logger, fields: Record<string, unknown> = {}): Promise<boolean> {
+  return async function index(
+    input: Static<typeof indexMemories.input>,
+    on: CallContext,
+    log: Logger,
+    fields: Record<string, unknown> = {},
+  ): Promise<boolean> {
     if (now() < skipUntil) return false;
     try {
       await bus.call(indexMemories, input, on, { timeoutMs: INDEX_WAIT_MS });
       return true;
     } catch (err) {
-      if (err instanceof ServiceError && err.code === "SERVICE_UNAVAILABLE") skipUntil = now() + INDEX_SKIP_AFTER_UNAVAILABLE_MS;
+      if (err instanceof ServiceError && err.code === "SERVICE_UNAVAILABLE")
+        skipUntil = now() + INDEX_SKIP_AFTER_UNAVAILABLE_MS;
       warnIndexMissed(log, () => ({ ...fields, ...errorFields(err) }));
       return false;
     }

@@ -28,7 +28,9 @@ export function createLogger(base: Record<string, unknown>, level: LogLevel = "i
 }
 
 export const errorFields = (err: unknown) =>
-  err instanceof Error ? { error: err.message, stack: err.stack?.split("\n").slice(0, 5).join(" | ") } : { error: String(err) };
+  err instanceof Error
+    ? { error: err.message, stack: err.stack?.split("\n").slice(0, 5).join(" | ") }
+    : { error: String(err) };
 
 /**
  * Logs a recurring warning at most once per interval, with the count of those it held back: an

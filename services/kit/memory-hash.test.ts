@@ -18,7 +18,15 @@ const HASH = {
 
 test("readMemoryHash: every field, ISO times, version", () => {
   expect(readMemoryHash(HASH)).toEqual({
-    fields: { content: "héllo 🌍", content_type: "fact", tier: "long", memory_nature: "semantic", parent: "p1", external_id: "ext-1", metadata: { a: [1, { b: null }] } },
+    fields: {
+      content: "héllo 🌍",
+      content_type: "fact",
+      tier: "long",
+      memory_nature: "semantic",
+      parent: "p1",
+      external_id: "ext-1",
+      metadata: { a: [1, { b: null }] },
+    },
     createdAt: "2023-11-14T22:13:20.000Z",
     updatedAt: "2023-11-14T22:13:20.123Z",
     version: 4,
@@ -40,8 +48,15 @@ test("hashOfPairs turns HGETALL's flat reply into an object", () => {
 
 test("the memories service and the tags service read one stored memory into the same snapshot", () => {
   const flat = Object.entries(HASH).flat();
-  const viaMemories = snapshotOfRow(parseMemory(["m1", flat, ["t2", "beta", "", "t1", "alpha", "#aabbcc"], ["e2", "e1"]])!);
-  const viaTags = snapshotOfTagsRead({ id: "m1", hash: hashOfPairs(flat), tagIds: ["t2", "t1"], entityIds: ["e2", "e1"] });
+  const viaMemories = snapshotOfRow(
+    parseMemory(["m1", flat, ["t2", "beta", "", "t1", "alpha", "#aabbcc"], ["e2", "e1"]])!,
+  );
+  const viaTags = snapshotOfTagsRead({
+    id: "m1",
+    hash: hashOfPairs(flat),
+    tagIds: ["t2", "t1"],
+    entityIds: ["e2", "e1"],
+  });
   expect(viaTags).toEqual(viaMemories);
   expect(viaTags.tag_ids).toEqual(["t1", "t2"]);
 });

@@ -16,7 +16,8 @@ async function connection(coalesced: boolean) {
   const nc = await connect({ servers: url });
   opened.push(nc);
   if (coalesced) expect(coalesceWritesPerTurn(nc)).toBe(true);
-  const transport = (nc as unknown as { protocol: { transport: { send: (b: Uint8Array) => void } } }).protocol.transport;
+  const transport = (nc as unknown as { protocol: { transport: { send: (b: Uint8Array) => void } } }).protocol
+    .transport;
   const send = transport.send.bind(transport);
   const writes = { count: 0 };
   transport.send = (b) => {
@@ -72,7 +73,9 @@ describe("NATS writes coalesced per event-loop turn", () => {
     const { nc } = await connection(true);
     const subject = `coalesce.echo.${crypto.randomUUID()}`;
     nc.subscribe(subject, { callback: (_e, m) => m.respond(m.data) });
-    const replies = await Promise.all(Array.from({ length: 5 }, (_, i) => nc.request(subject, new TextEncoder().encode(`r${i}`), { timeout: 2000 })));
+    const replies = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => nc.request(subject, new TextEncoder().encode(`r${i}`), { timeout: 2000 })),
+    );
     expect(replies.map((r) => r.string())).toEqual(["r0", "r1", "r2", "r3", "r4"]);
     await nc.flush();
   });

@@ -41,7 +41,12 @@ export async function runService<C extends BaseSettings>(
 
   let stopping = false;
   // bus.connected() is false while NATS is down or reconnecting (nc.isClosed() stays false then).
-  const probes = config.HEALTH_PORT ? startProbeServer(config.HEALTH_PORT, () => !stopping && redis.status === "ready" && bus.connected() && !nc.isDraining()) : null;
+  const probes = config.HEALTH_PORT
+    ? startProbeServer(
+        config.HEALTH_PORT,
+        () => !stopping && redis.status === "ready" && bus.connected() && !nc.isDraining(),
+      )
+    : null;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true; // readiness fails from now on
@@ -79,7 +84,8 @@ function startProbeServer(port: number, ready: () => boolean) {
     fetch(req) {
       const path = new URL(req.url).pathname;
       if (path === "/healthz") return Response.json({ status: "ok" });
-      if (path === "/readyz") return ready() ? Response.json({ status: "ready" }) : Response.json({ status: "not ready" }, { status: 503 });
+      if (path === "/readyz")
+        return ready() ? Response.json({ status: "ready" }) : Response.json({ status: "not ready" }, { status: 503 });
       return new Response("not found", { status: 404 });
     },
   });

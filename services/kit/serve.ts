@@ -1,7 +1,22 @@
-import { Empty, headers as natsHeaders, type NatsConnection, type QueuedIterator, type Service, type ServiceMsg } from "nats";
+import {
+  Empty,
+  headers as natsHeaders,
+  type NatsConnection,
+  type QueuedIterator,
+  type Service,
+  type ServiceMsg,
+} from "nats";
 import { httpStatusOf, ServiceError, toServiceError } from "../contract/errors";
 import type { Binding, HandlerContext } from "./handler";
-import { decodeJson, encodeJson, encodeReply, HEADER_REQUEST_ID, HEADER_WORKING, HEARTBEAT_MS, readCaller } from "./wire";
+import {
+  decodeJson,
+  encodeJson,
+  encodeReply,
+  HEADER_REQUEST_ID,
+  HEADER_WORKING,
+  HEARTBEAT_MS,
+  readCaller,
+} from "./wire";
 import { errorFields, type Logger } from "./log";
 import { isDependencyDown } from "./connect";
 
@@ -112,8 +127,11 @@ async function dispatch(msg: ServiceMsg, binding: Binding, log: Logger): Promise
     msg.respond(encodeReply(data));
     return true;
   } catch (err) {
-    const error = isDependencyDown(err) ? new ServiceError("SERVICE_UNAVAILABLE", "A dependency is unavailable, retry shortly") : toServiceError(err);
-    if (!(err instanceof ServiceError)) reqLog[error.code === "SERVICE_UNAVAILABLE" ? "warn" : "error"]("handler failed", errorFields(err));
+    const error = isDependencyDown(err)
+      ? new ServiceError("SERVICE_UNAVAILABLE", "A dependency is unavailable, retry shortly")
+      : toServiceError(err);
+    if (!(err instanceof ServiceError))
+      reqLog[error.code === "SERVICE_UNAVAILABLE" ? "warn" : "error"]("handler failed", errorFields(err));
     // respondError adds the micro-service error headers, so $SRV STATS count errors.
     msg.respondError(httpStatusOf(error.code), error.code, encodeJson({ error: error.toBody() }));
     return false;

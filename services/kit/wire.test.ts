@@ -5,7 +5,7 @@ const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 describe("reply layout", () => {
   test("a success reply decodes to {data}, and rawData is the JSON text of data", () => {
-    for (const data of [{ id: "a", content: "héllo \u{1F600} \"quoted\"", n: 1 }, [1, 2], "s", 0, null, undefined]) {
+    for (const data of [{ id: "a", content: 'héllo \u{1F600} "quoted"', n: 1 }, [1, 2], "s", 0, null, undefined]) {
       const reply = encodeReply(data);
       expect(decodeJson(reply)).toEqual({ data: data ?? null });
       expect(JSON.parse(text(rawData(reply)!))).toEqual(data ?? null);
@@ -13,7 +13,15 @@ describe("reply layout", () => {
   });
 
   test("a page is laid out with its position first: rawPage gives it and the items' JSON text", () => {
-    const page = { items: [{ id: "x", content: "ünïcode ✓" }, { id: "y", content: "}}" }], total: 7, limit: 2, offset: 4 };
+    const page = {
+      items: [
+        { id: "x", content: "ünïcode ✓" },
+        { id: "y", content: "}}" },
+      ],
+      total: 7,
+      limit: 2,
+      offset: 4,
+    };
     const reply = encodeReply(page);
     expect(decodeJson(reply)).toEqual({ data: page });
     const raw = rawPage(reply)!;

@@ -20,7 +20,8 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 export const encodeJson = (value: unknown) => encoder.encode(JSON.stringify(value ?? null));
-export const decodeJson = (data: Uint8Array): unknown => (data.length === 0 ? undefined : JSON.parse(decoder.decode(data)));
+export const decodeJson = (data: Uint8Array): unknown =>
+  data.length === 0 ? undefined : JSON.parse(decoder.decode(data));
 
 /**
  * A success reply is `{"data":…}`, written by this function only. A page (`{items, total, limit,
@@ -30,7 +31,9 @@ export const decodeJson = (data: Uint8Array): unknown => (data.length === 0 ? un
 export function encodeReply(data: unknown): Uint8Array {
   if (isPage(data)) {
     const { total, limit, offset, items } = data;
-    return encoder.encode(`{"data":{"total":${total},"limit":${limit},"offset":${offset},"items":${JSON.stringify(items)}}}`);
+    return encoder.encode(
+      `{"data":{"total":${total},"limit":${limit},"offset":${offset},"items":${JSON.stringify(items)}}}`,
+    );
   }
   return encoder.encode(`{"data":${JSON.stringify(data ?? null)}}`);
 }
@@ -39,7 +42,9 @@ const isPage = (x: unknown): x is { items: unknown[]; total: number; limit: numb
   typeof x === "object" &&
   x !== null &&
   Array.isArray((x as { items?: unknown }).items) &&
-  [(x as { total?: unknown }).total, (x as { limit?: unknown }).limit, (x as { offset?: unknown }).offset].every(Number.isSafeInteger);
+  [(x as { total?: unknown }).total, (x as { limit?: unknown }).limit, (x as { offset?: unknown }).offset].every(
+    Number.isSafeInteger,
+  );
 
 const DATA_HEAD = encoder.encode(`{"data":`);
 const PAGE_HEAD = /^\{"data":\{"total":(\d+),"limit":(\d+),"offset":(\d+),"items":/;
@@ -56,7 +61,12 @@ export function rawPage(reply: Uint8Array): { total: number; limit: number; offs
   if (reply.length < 2 || reply[reply.length - 1] !== 0x7d || reply[reply.length - 2] !== 0x7d) return null;
   const head = PAGE_HEAD.exec(decoder.decode(reply.subarray(0, 96)));
   if (!head) return null;
-  return { total: Number(head[1]), limit: Number(head[2]), offset: Number(head[3]), items: reply.subarray(head[0].length, reply.length - 2) };
+  return {
+    total: Number(head[1]),
+    limit: Number(head[2]),
+    offset: Number(head[3]),
+    items: reply.subarray(head[0].length, reply.length - 2),
+  };
 }
 
 export function callHeaders(requestId: string, caller: Caller | null | undefined): MsgHdrs {

@@ -44,7 +44,11 @@ function harness(indexError?: ServiceError, clock = { now: 0 }) {
     },
   } as unknown as Bus;
   const log = { warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) } as unknown as Logger;
-  const ctx = { caller: { tenant: "acme", env: "live" as const, keyId: "k", scopes: ["*" as const] }, requestId: "r1", log };
+  const ctx = {
+    caller: { tenant: "acme", env: "live" as const, keyId: "k", scopes: ["*" as const] },
+    requestId: "r1",
+    log,
+  };
   return { effects: createEffects(nc, bus, () => clock.now), published, indexed, warnings, ctx };
 }
 
@@ -54,7 +58,9 @@ test("events carry tenant, version, changed fields and a `<id>:<version>` msgID;
     { type: "updated", row, changed: ["tier"] },
     { type: "deleted", id: "m2", version: 7 },
   ]);
-  expect(h.published.map((p) => [p.subject, p.msgID, p.body.tenant, p.body.env, p.body.version, p.body.changed])).toEqual([
+  expect(
+    h.published.map((p) => [p.subject, p.msgID, p.body.tenant, p.body.env, p.body.version, p.body.changed]),
+  ).toEqual([
     ["events.memory.updated", "m1:4", "acme", "live", 4, ["tier"]],
     ["events.memory.deleted", "m2:7", "acme", "live", 7, []],
   ]);

@@ -43,17 +43,41 @@ export function createEffects(nc: NatsConnection, bus: Bus, now?: () => number):
       const at = new Date().toISOString();
       const events: MemoryEvent[] = changes.map((c) =>
         c.type === "deleted"
-          ? { type: c.type, tenant: caller.tenant, env: caller.env, memory_id: c.id, version: c.version, changed: [], memory: null, at }
-          : { type: c.type, tenant: caller.tenant, env: caller.env, memory_id: c.row.memory.id, version: c.row.version, changed: c.changed ?? [], memory: toSnapshot(c.row), at },
+          ? {
+              type: c.type,
+              tenant: caller.tenant,
+              env: caller.env,
+              memory_id: c.id,
+              version: c.version,
+              changed: [],
+              memory: null,
+              at,
+            }
+          : {
+              type: c.type,
+              tenant: caller.tenant,
+              env: caller.env,
+              memory_id: c.row.memory.id,
+              version: c.row.version,
+              changed: c.changed ?? [],
+              memory: toSnapshot(c.row),
+              at,
+            },
       );
 
       const publish = async () => {
         for (const batch of chunks(events, PUBLISH_BATCH)) {
           await Promise.all(
             batch.map((e) =>
-              js.publish(memoryEventSubject(e.type), encodeJson(e), { msgID: `${e.memory_id}:${e.version}` }).catch((err) =>
-                ctx.log.error("memory event not published", { memory_id: e.memory_id, version: e.version, ...errorFields(err) }),
-              ),
+              js
+                .publish(memoryEventSubject(e.type), encodeJson(e), { msgID: `${e.memory_id}:${e.version}` })
+                .catch((err) =>
+                  ctx.log.error("memory event not published", {
+                    memory_id: e.memory_id,
+                    version: e.version,
+                    ...errorFields(err),
+                  }),
+                ),
             ),
           );
         }
@@ -61,11 +85,20 @@ export function createEffects(nc: NatsConnection, bus: Bus, now?: () => number):
 
       const index = async () => {
         const upserts = events.flatMap((e) => (e.memory ? [e.memory] : []));
-        const deletes = events.filter((e) => e.type === "deleted").map((e) => ({ id: e.memory_id, version: e.version }));
+        const deletes = events
+          .filter((e) => e.type === "deleted")
+          .map((e) => ({ id: e.memory_id, version: e.version }));
         const u = chunks(upserts, UPSERT_BATCH);
         const d = chunks(deletes, DELETE_BATCH);
         for (let i = 0; i < Math.max(u.length, d.length); i++) {
-          if (!(await indexNow({ upserts: u[i] ?? [], deletes: d[i] ?? [] }, { requestId: ctx.requestId, caller }, ctx.log))) return;
+          if (
+            !(await indexNow(
+              { upserts: u[i] ?? [], deletes: d[i] ?? [] },
+              { requestId: ctx.requestId, caller },
+              ctx.log,
+            ))
+          )
+            return;
         }
       };
 

@@ -6,7 +6,16 @@ const flat = (o: Record<string, string>) => Object.entries(o).flat();
 test("parseMemory: nulls for absent parent/external_id, tags sorted by name, entity ids sorted", () => {
   const row = parseMemory([
     "m1",
-    flat({ content: "c", content_type: "text", tier: "long", memory_nature: "semantic", metadata: '{"a":1}', created_at: "1700000000000", updated_at: "1700000000123", v: "7" }),
+    flat({
+      content: "c",
+      content_type: "text",
+      tier: "long",
+      memory_nature: "semantic",
+      metadata: '{"a":1}',
+      created_at: "1700000000000",
+      updated_at: "1700000000123",
+      v: "7",
+    }),
     ["t2", "beta", "", "t1", "Alpha", "#aabbcc", "t3", "alpha", ""],
     ["e2", "e1"],
   ])!;
@@ -29,12 +38,23 @@ test("parseMemory: nulls for absent parent/external_id, tags sorted by name, ent
     created_at: "2023-11-14T22:13:20.000Z",
     updated_at: "2023-11-14T22:13:20.123Z",
   });
-  expect(toSnapshot(row)).toMatchObject({ id: "m1", tag_ids: ["t1", "t2", "t3"], entity_ids: ["e1", "e2"], version: 7 });
+  expect(toSnapshot(row)).toMatchObject({
+    id: "m1",
+    tag_ids: ["t1", "t2", "t3"],
+    entity_ids: ["e1", "e2"],
+    version: 7,
+  });
   expect(parseMemory(null)).toBeNull();
 });
 
 test("parseEntity: description null when absent; memory_count from the member count", () => {
-  expect(parseEntity(["e1", flat({ name: "Ada", type: "person", nk: "person:ada", metadata: "{}", created_at: "0", updated_at: "0" }), 3])).toEqual({
+  expect(
+    parseEntity([
+      "e1",
+      flat({ name: "Ada", type: "person", nk: "person:ada", metadata: "{}", created_at: "0", updated_at: "0" }),
+      3,
+    ]),
+  ).toEqual({
     id: "e1",
     name: "Ada",
     type: "person",

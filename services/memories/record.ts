@@ -26,9 +26,13 @@ export function parseMemory(raw: RawMemory): MemoryRow | null {
   const [id, flat, tagTriples, entityIds] = raw;
   const stored = readMemoryHash(hashOfPairs(flat));
   const tags: Memory["tags"] = [];
-  for (let i = 0; i < tagTriples.length; i += 3) tags.push({ id: tagTriples[i]!, name: tagTriples[i + 1]!, color: tagTriples[i + 2] || null });
+  for (let i = 0; i < tagTriples.length; i += 3)
+    tags.push({ id: tagTriples[i]!, name: tagTriples[i + 1]!, color: tagTriples[i + 2] || null });
   tags.sort(byNameThenId);
-  return { version: stored.version, memory: memoryOf(id, stored.fields, tags, [...entityIds].sort(), stored.createdAt, stored.updatedAt) };
+  return {
+    version: stored.version,
+    memory: memoryOf(id, stored.fields, tags, [...entityIds].sort(), stored.createdAt, stored.updatedAt),
+  };
 }
 
 /** The row of a memory just created at `createdMs` (version 1, no tags or entities yet). */
@@ -38,7 +42,14 @@ export function newMemoryRow(id: string, f: MemoryFields, createdMs: number): Me
 }
 
 /** The API shape of a memory from its own fields and its links. */
-function memoryOf(id: string, f: MemoryFields, tags: Memory["tags"], entityIds: string[], createdAt: string, updatedAt: string): Memory {
+function memoryOf(
+  id: string,
+  f: MemoryFields,
+  tags: Memory["tags"],
+  entityIds: string[],
+  createdAt: string,
+  updatedAt: string,
+): Memory {
   return {
     id,
     content: f.content,
@@ -55,7 +66,8 @@ function memoryOf(id: string, f: MemoryFields, tags: Memory["tags"], entityIds: 
   };
 }
 
-export const parseMemories = (raws: RawMemory[]): MemoryRow[] => raws.map(parseMemory).filter((r): r is MemoryRow => r !== null);
+export const parseMemories = (raws: RawMemory[]): MemoryRow[] =>
+  raws.map(parseMemory).filter((r): r is MemoryRow => r !== null);
 
 export function parseEntity(raw: RawEntity): Entity | null {
   if (!raw) return null;

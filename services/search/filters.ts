@@ -44,7 +44,8 @@ export function toFilterSpec(f: FilterInput): FilterSpec {
     if (f.tags_match === "all") for (const t of tags) groups.push([{ kind: "tag", value: t }]);
     else groups.push(tags.map((value) => ({ kind: "tag" as const, value })));
   }
-  for (const [key, value] of Object.entries(f.metadata ?? {})) groups.push([{ kind: "meta", value: metadataToken(key, value) }]);
+  for (const [key, value] of Object.entries(f.metadata ?? {}))
+    groups.push([{ kind: "meta", value: metadataToken(key, value) }]);
   return {
     groups,
     after: f.created_after !== undefined ? Date.parse(f.created_after) : undefined,
@@ -64,7 +65,9 @@ function termExpression(t: FilterTerm): string {
 
 /** The same filters as a VSIM FILTER expression over the attributes (null = no filter). */
 export function toVsimFilter(s: FilterSpec): string | null {
-  const parts = s.groups.map((g) => (g.length === 1 ? termExpression(g[0]!) : `(${g.map(termExpression).join(" or ")})`));
+  const parts = s.groups.map((g) =>
+    g.length === 1 ? termExpression(g[0]!) : `(${g.map(termExpression).join(" or ")})`,
+  );
   if (s.after !== undefined) parts.push(`.${CREATED_ATTR} >= ${s.after}`);
   if (s.before !== undefined) parts.push(`.${CREATED_ATTR} < ${s.before}`);
   return parts.length > 0 ? parts.join(" and ") : null;

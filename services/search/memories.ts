@@ -50,7 +50,10 @@ export function createMemoryReader(bus: Bus) {
         bus.call(listMemories, { ...base, order: "asc", created_after: m.created_at }, on),
       ]);
       const notSelf = (x: Memory) => x.id !== m.id;
-      return { before: before.items.filter(notSelf).slice(0, n).reverse(), after: after.items.filter(notSelf).slice(0, n) };
+      return {
+        before: before.items.filter(notSelf).slice(0, n).reverse(),
+        after: after.items.filter(notSelf).slice(0, n),
+      };
     },
 
     /** How many memories the caller's tenant has. */

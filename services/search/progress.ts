@@ -19,7 +19,9 @@ export function progressBar(label: string, out: NodeJS.WriteStream = process.std
       }
     },
     finish(summary: string) {
-      out.write(`${out.isTTY ? "\r\u001b[K" : ""}${label} ${summary} (${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
+      out.write(
+        `${out.isTTY ? "\r\u001b[K" : ""}${label} ${summary} (${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
+      );
     },
   };
 }

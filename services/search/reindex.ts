@@ -14,7 +14,9 @@ import { progressBar } from "./progress";
  * repair. Without --tenant: every tenant that has a search index. Safe while the service runs:
  * writes made meanwhile are never overwritten, and one rebuild per tenant runs at a time.
  */
-const { values } = parseArgs({ options: { tenant: { type: "string" }, env: { type: "string" }, help: { type: "boolean", short: "h" } } });
+const { values } = parseArgs({
+  options: { tenant: { type: "string" }, env: { type: "string" }, help: { type: "boolean", short: "h" } },
+});
 if (values.help || (values.env && values.env !== "live" && values.env !== "test")) {
   console.error("usage: bun run reindex [--tenant <tenant id>] [--env live|test]");
   process.exit(values.help ? 0 : 2);
@@ -31,14 +33,20 @@ const parts = await buildSearch({ config, redis, bus, log });
 let failed = 0;
 try {
   const envs = values.env ? [values.env as Space["env"]] : (["live", "test"] as const);
-  const spaces: Space[] = values.tenant ? envs.map((env) => ({ tenant: values.tenant!, env })) : (await parts.store.admin.spaces()).filter((s) => envs.includes(s.env));
+  const spaces: Space[] = values.tenant
+    ? envs.map((env) => ({ tenant: values.tenant!, env }))
+    : (await parts.store.admin.spaces()).filter((s) => envs.includes(s.env));
   if (spaces.length === 0) console.error("no search index found: nothing to rebuild (name one with --tenant)");
   console.error(`model ${parts.modelId}; ${spaces.length} index(es) to rebuild`);
   for (const space of spaces) {
     const bar = progressBar(`${space.tenant} (${space.env})`);
     try {
       const r = await parts.rebuilder.rebuild(space, (done, total) => bar.update(done, total));
-      bar.finish(r.status === "busy" ? "skipped: another rebuild of this index is running" : `${r.total} memories, ${r.indexed} (re)indexed, ${r.removed} removed`);
+      bar.finish(
+        r.status === "busy"
+          ? "skipped: another rebuild of this index is running"
+          : `${r.total} memories, ${r.indexed} (re)indexed, ${r.removed} removed`,
+      );
     } catch (err) {
       failed++;
       bar.finish(`failed: ${(err as Error).message}`);

@@ -6,7 +6,14 @@ import type { Embedder } from "./embedder";
 import { createSearchStore } from "./store";
 import { createApplier } from "./indexer/apply";
 import { snapshotFixture } from "./snapshot.fixture";
-import { candidateCount, createRetriever, filterEffort, OVERSAMPLE_MAX, oversampleCount, type Retrieve } from "./retrieve";
+import {
+  candidateCount,
+  createRetriever,
+  filterEffort,
+  OVERSAMPLE_MAX,
+  oversampleCount,
+  type Retrieve,
+} from "./retrieve";
 
 /** Retrieval against a real Redis with a deterministic fake model: a text's vector is seeded by its hash. */
 const DIMS = 16;
@@ -27,7 +34,10 @@ const vsimCalls: { count: number; filter: string | null }[] = [];
 const space = { tenant: "rt", env: "live" as const };
 const docs: MemorySnapshot[] = Array.from({ length: 300 }, (_, i) =>
   snapshotFixture(
-    { content: `document number ${i} ${i % 10 === 0 ? "rare" : "common"} words`, tier: i % 3 === 0 ? "short" : i < 290 ? "long" : "medium" },
+    {
+      content: `document number ${i} ${i % 10 === 0 ? "rare" : "common"} words`,
+      tier: i % 3 === 0 ? "short" : i < 290 ? "long" : "medium",
+    },
     new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString(),
   ),
 );
@@ -90,23 +100,47 @@ describe("retrieve", () => {
     };
     const clustered: Embedder = { model: "fake", dimensions: DIMS, embed: async (texts) => texts.map(cluster) };
     const at = { tenant: "rt-clusters", env: "live" as const };
-    const members = Array.from({ length: 200 }, (_, i) => ({ ...docs[i]!, id: crypto.randomUUID(), content: `${i < 160 ? "alpha" : "beta"} ${i}`, tier: i < 160 ? "long" : "short" }));
+    const members = Array.from({ length: 200 }, (_, i) => ({
+      ...docs[i]!,
+      id: crypto.randomUUID(),
+      content: `${i < 160 ? "alpha" : "beta"} ${i}`,
+      tier: i < 160 ? "long" : "short",
+    }));
     const store = createSearchStore(redis);
-    await createApplier(store, { write: clustered, background: clustered }, MODEL)(at, { upserts: members, deletes: [] });
+    await createApplier(
+      store,
+      { write: clustered, background: clustered },
+      MODEL,
+    )(at, { upserts: members, deletes: [] });
     const calls: (string | null)[] = [];
-    const reads = { ...store.reads, nearest: (...a: Parameters<typeof store.reads.nearest>) => (calls.push(a[4]), store.reads.nearest(...a)) };
-    const out = await createRetriever({ reads, embedder: clustered, modelId: MODEL })(at, { query: "alpha", limit: 10, threshold: 0, filters: { tier: "short" } });
+    const reads = {
+      ...store.reads,
+      nearest: (...a: Parameters<typeof store.reads.nearest>) => (calls.push(a[4]), store.reads.nearest(...a)),
+    };
+    const out = await createRetriever({ reads, embedder: clustered, modelId: MODEL })(at, {
+      query: "alpha",
+      limit: 10,
+      threshold: 0,
+      filters: { tier: "short" },
+    });
     expect(calls.length).toBe(2);
     expect(calls[0]).toBeNull();
     expect(calls[1]).toContain("short");
     expect(out.length).toBe(10);
-    expect(out.every((r) => r.scores.semantic !== null && members.find((m) => m.id === r.id)!.tier === "short")).toBe(true);
+    expect(out.every((r) => r.scores.semantic !== null && members.find((m) => m.id === r.id)!.tier === "short")).toBe(
+      true,
+    );
   });
 
   test("a filter of several conditions goes through VSIM FILTER; results all pass it", async () => {
     const limit = 10;
     vsimCalls.length = 0;
-    const out = await retrieve(space, { query: docs[7]!.content, limit, threshold: 0, filters: { tier: "long", content_type: "text" } });
+    const out = await retrieve(space, {
+      query: docs[7]!.content,
+      limit,
+      threshold: 0,
+      filters: { tier: "long", content_type: "text" },
+    });
     expect(out.length).toBe(limit);
     expect(out.every((r) => byId.get(r.id)!.tier === "long")).toBe(true);
     expect(out[0]!.id).toBe(docs[7]!.id);
@@ -120,8 +154,18 @@ describe("retrieve", () => {
   });
 
   test("a filter that few memories pass ranks every one of them exactly", async () => {
-    const out = await retrieve(space, { query: "anything at all", limit: 100, threshold: 0, filters: { tier: "medium" } });
-    expect(out.map((r) => r.id).sort()).toEqual(docs.filter((d) => d.tier === "medium").map((d) => d.id).sort());
+    const out = await retrieve(space, {
+      query: "anything at all",
+      limit: 100,
+      threshold: 0,
+      filters: { tier: "medium" },
+    });
+    expect(out.map((r) => r.id).sort()).toEqual(
+      docs
+        .filter((d) => d.tier === "medium")
+        .map((d) => d.id)
+        .sort(),
+    );
   });
 
   test("FILTER-EF grows as the filter gets more selective, within [count × 100, set size]", () => {
@@ -133,7 +177,11 @@ describe("retrieve", () => {
 
 describe("retrieve when the embedder fails", () => {
   test("the query degrades to lexical ranking instead of failing", async () => {
-    const broken: Embedder = { model: "fake", dimensions: DIMS, embed: async () => Promise.reject(new Error("model crashed")) };
+    const broken: Embedder = {
+      model: "fake",
+      dimensions: DIMS,
+      embed: async () => Promise.reject(new Error("model crashed")),
+    };
     const lexicalOnly = createRetriever({ reads: createSearchStore(redis).reads, embedder: broken, modelId: MODEL });
     const hits = await lexicalOnly(space, { query: "rare words", limit: 5, threshold: 0, filters: {} });
     expect(hits.length).toBe(5);

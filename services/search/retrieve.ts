@@ -54,7 +54,8 @@ export const OVERSAMPLE_MAX = 600;
  * filter and the query are at odds: VSIM FILTER then.
  */
 export const oversampleAim = (k: number) => Math.ceil((2 * k) / 3);
-export const oversampleCount = (k: number, vectors: number, passing: number) => Math.ceil((oversampleAim(k) * vectors) / passing);
+export const oversampleCount = (k: number, vectors: number, passing: number) =>
+  Math.ceil((oversampleAim(k) * vectors) / passing);
 
 export interface RetrieverDeps {
   reads: ReadStore;
@@ -112,10 +113,16 @@ export function createRetriever(deps: RetrieverDeps) {
     const nearest = async (): Promise<Hit[]> => {
       if (!oversample) return reads.nearest(space, modelId, vector!, k, filter, effort);
       const wide = await reads.nearest(space, modelId, vector!, oversample, null);
-      const pass = await reads.passLoneFilter(space, spec, wide.map((h) => h.id));
+      const pass = await reads.passLoneFilter(
+        space,
+        spec,
+        wide.map((h) => h.id),
+      );
       const kept = wide.filter((_, i) => pass[i]).slice(0, k);
       // The filter and the query are at odds (few of the nearest pass it): search with the filter.
-      return kept.length >= oversampleAim(k) / 2 ? kept : reads.nearest(space, modelId, vector!, k, filter, filterEffort(k, stats.passing!, stats.vectors));
+      return kept.length >= oversampleAim(k) / 2
+        ? kept
+        : reads.nearest(space, modelId, vector!, k, filter, filterEffort(k, stats.passing!, stats.vectors));
     };
     const [lex, near] = await Promise.all([lexP, searchGraph ? nearest() : []]);
 
@@ -129,7 +136,14 @@ export function createRetriever(deps: RetrieverDeps) {
     const vectorsFor = vector !== null && stats.vectors > 0 ? rest.filter((id) => !semantic.has(id)) : [];
     const [lexExtras, more] = await Promise.all([
       lexExtrasP,
-      reads.complete(space, modelId, weighted.map(([t]) => t), lexicalFor, vectorsFor, rest),
+      reads.complete(
+        space,
+        modelId,
+        weighted.map(([t]) => t),
+        lexicalFor,
+        vectorsFor,
+        rest,
+      ),
     ]);
     lexicalFor.forEach((id, j) => {
       const score = weighted.reduce((s, [, w], t) => s + w * (more.weights[t]![j] ?? 0), 0);

@@ -21,11 +21,18 @@ export interface SearchParts {
 }
 
 /** Builds the service's pieces; shared by main.ts and the `reindex` script so both index alike. */
-export async function buildSearch(deps: { config: EmbedderConfig & { REDIS_URL: string; SEARCH_REDIS_POOL: number }; redis: Redis; bus: Bus; log: Logger }): Promise<SearchParts> {
+export async function buildSearch(deps: {
+  config: EmbedderConfig & { REDIS_URL: string; SEARCH_REDIS_POOL: number };
+  redis: Redis;
+  bus: Bus;
+  log: Logger;
+}): Promise<SearchParts> {
   const { config, redis, bus, log } = deps;
   const embedders = await createEmbedders(config, log);
   const modelId = modelIdOf(embedders.write);
-  const pool = Array.from({ length: config.SEARCH_REDIS_POOL }, (_, i) => connectRedis(config.REDIS_URL, log, `search-vsim-${i}`));
+  const pool = Array.from({ length: config.SEARCH_REDIS_POOL }, (_, i) =>
+    connectRedis(config.REDIS_URL, log, `search-vsim-${i}`),
+  );
   await Promise.all(pool.map((c) => redisReady(c, log)));
   const store = createSearchStore(redis, pool);
   const apply = createApplier(store, embedders, modelId);

@@ -9,9 +9,13 @@ import { linkBindings } from "./handlers/links";
 
 const config = loadServiceConfig({});
 
-await runService({ name: "tags", version: "1.0.0", description: "Tags and memory↔tag links" }, config, async ({ nc, redis, bus }) => {
-  await ensureStream(nc, STREAMS.EVENTS, config.JETSTREAM_REPLICAS);
-  const store = createTagStore(redis);
-  const notify = createNotifier({ store, js: nc.jetstream(), bus });
-  return { bindings: [...tagBindings({ store, notify }), ...linkBindings({ store, notify })] };
-});
+await runService(
+  { name: "tags", version: "1.0.0", description: "Tags and memory↔tag links" },
+  config,
+  async ({ nc, redis, bus }) => {
+    await ensureStream(nc, STREAMS.EVENTS, config.JETSTREAM_REPLICAS);
+    const store = createTagStore(redis);
+    const notify = createNotifier({ store, js: nc.jetstream(), bus });
+    return { bindings: [...tagBindings({ store, notify }), ...linkBindings({ store, notify })] };
+  },
+);

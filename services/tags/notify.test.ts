@@ -71,15 +71,35 @@ test("publishes tags_changed with a snapshot and msgID <id>:<version>, and waits
     updated_at: new Date(5000).toISOString(),
     version: 7,
   };
-  expect(event).toEqual({ type: "tags_changed", tenant: space.tenant, env: "test", memory_id: m, version: 7, changed: [], memory: snapshot, at: expect.any(String) });
-  expect(f.calls).toEqual([{ input: { upserts: [snapshot], deletes: [] }, ctx: { requestId: "req-1", caller }, opts: { timeoutMs: INDEX_WAIT_MS } }]);
+  expect(event).toEqual({
+    type: "tags_changed",
+    tenant: space.tenant,
+    env: "test",
+    memory_id: m,
+    version: 7,
+    changed: [],
+    memory: snapshot,
+    at: expect.any(String),
+  });
+  expect(f.calls).toEqual([
+    {
+      input: { upserts: [snapshot], deletes: [] },
+      ctx: { requestId: "req-1", caller },
+      opts: { timeoutMs: INDEX_WAIT_MS },
+    },
+  ]);
 });
 
 test("a failing index call does not fail the write", async () => {
   const space = newSpace();
   const m = await writeMemoryHashForTests(env.redis, space);
   const f = fakes(true);
-  await createNotifier({ store: createTagStore(env.redis), js: f.js, bus: f.bus })(ctxFor(space).caller!, "r", [m], quietLog);
+  await createNotifier({ store: createTagStore(env.redis), js: f.js, bus: f.bus })(
+    ctxFor(space).caller!,
+    "r",
+    [m],
+    quietLog,
+  );
   expect(f.calls).toHaveLength(1);
   expect(f.published).toHaveLength(1);
 });
@@ -87,7 +107,12 @@ test("a failing index call does not fail the write", async () => {
 test("nothing is sent for memories that no longer exist", async () => {
   const f = fakes();
   const space = newSpace();
-  await createNotifier({ store: createTagStore(env.redis), js: f.js, bus: f.bus })(ctxFor(space).caller!, "r", [crypto.randomUUID()], quietLog);
+  await createNotifier({ store: createTagStore(env.redis), js: f.js, bus: f.bus })(
+    ctxFor(space).caller!,
+    "r",
+    [crypto.randomUUID()],
+    quietLog,
+  );
   expect(f.published).toHaveLength(0);
   expect(f.calls).toHaveLength(0);
 });

@@ -30,11 +30,26 @@ export function createNotifier(deps: { store: TagStore; js: JetStreamClient; bus
       const at = new Date().toISOString();
       const published = Promise.all(
         snapshots.map((memory) => {
-          const event: MemoryEvent = { type: "tags_changed", tenant: caller.tenant, env: caller.env, memory_id: memory.id, version: memory.version, changed: [], memory, at };
-          return deps.js.publish(memoryEventSubject("tags_changed"), encodeJson(event), { msgID: `${memory.id}:${memory.version}` });
+          const event: MemoryEvent = {
+            type: "tags_changed",
+            tenant: caller.tenant,
+            env: caller.env,
+            memory_id: memory.id,
+            version: memory.version,
+            changed: [],
+            memory,
+            at,
+          };
+          return deps.js.publish(memoryEventSubject("tags_changed"), encodeJson(event), {
+            msgID: `${memory.id}:${memory.version}`,
+          });
         }),
-      ).catch((err) => log.error("tags_changed event not published", { memories: snapshots.length, ...errorFields(err) }));
-      const indexed = indexNow({ upserts: snapshots, deletes: [] }, { requestId, caller }, log, { memories: snapshots.length });
+      ).catch((err) =>
+        log.error("tags_changed event not published", { memories: snapshots.length, ...errorFields(err) }),
+      );
+      const indexed = indexNow({ upserts: snapshots, deletes: [] }, { requestId, caller }, log, {
+        memories: snapshots.length,
+      });
       await Promise.all([published, indexed]);
     }
   };

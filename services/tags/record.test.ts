@@ -31,10 +31,20 @@ test("ties of count and created_at fall back to the name, ascending, whatever th
 });
 
 test("sortRefs sorts case-insensitively", () => {
-  expect(sortRefs([{ id: "1", name: "b", color: null }, { id: "2", name: "A", color: null }]).map((r) => r.name)).toEqual(["A", "b"]);
+  expect(
+    sortRefs([
+      { id: "1", name: "b", color: null },
+      { id: "2", name: "A", color: null },
+    ]).map((r) => r.name),
+  ).toEqual(["A", "b"]);
 });
 
 test("toSnapshot tolerates absent optional fields and bad metadata", () => {
-  const s = toSnapshot({ id: "m", hash: { content: "c", metadata: "[1]", created_at: "0", updated_at: "0" }, tagIds: [], entityIds: [] });
+  const s = toSnapshot({
+    id: "m",
+    hash: { content: "c", metadata: "[1]", created_at: "0", updated_at: "0" },
+    tagIds: [],
+    entityIds: [],
+  });
   expect(s).toMatchObject({ parent_memory_id: null, external_id: null, metadata: {}, version: 0 });
 });

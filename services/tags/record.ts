@@ -35,7 +35,8 @@ export interface SortRow {
  * never overlap); ties of `memory_count` / `created_at` fall back to the name, ascending.
  */
 export function compareRows(sort: TagSort, order: "asc" | "desc") {
-  const byName = (a: SortRow, b: SortRow) => (a.lname < b.lname ? -1 : a.lname > b.lname ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const byName = (a: SortRow, b: SortRow) =>
+    a.lname < b.lname ? -1 : a.lname > b.lname ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   const dir = order === "asc" ? 1 : -1;
   return (a: SortRow, b: SortRow) => {
     if (sort === "name") return dir * byName(a, b);

@@ -28,7 +28,10 @@ function findWrk(): string | null {
   let found = Bun.which("wrk");
   if (!found && process.getuid?.() === 0) {
     // wrk is far lighter than a JS load generator on a 2-core machine; Debian packages it.
-    spawnSync("apt-get", ["install", "-y", "wrk"], { stdio: "ignore", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    spawnSync("apt-get", ["install", "-y", "wrk"], {
+      stdio: "ignore",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
     found = Bun.which("wrk");
   }
   wrkPath = found ?? null;
@@ -53,7 +56,9 @@ function runWrk(wrk: string, spec: LoadSpec): LoadResult {
   const dir = mkdtempSync(join(tmpdir(), "wrk-"));
   const script = join(dir, "s.lua");
   const bodies = spec.bodies ?? (spec.body ? [spec.body] : []);
-  const headerLines = Object.entries(spec.headers ?? {}).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`);
+  const headerLines = Object.entries(spec.headers ?? {}).map(
+    ([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`,
+  );
   // No `response` callback: it makes wrk hand every status, header and body to Lua, which cost more
   // than the server's work on 20 KiB list pages (non-2xx are counted by wrk itself). Requests with
   // several bodies are formatted once, in init, and only rotated per request.
@@ -68,7 +73,11 @@ function runWrk(wrk: string, spec: LoadSpec): LoadResult {
     );
   }
   writeFileSync(script, lines.join("\n"));
-  const out = spawnSync(wrk, ["-t2", `-c${spec.connections}`, `-d${spec.durationS}s`, "--latency", "-s", script, spec.url], { encoding: "utf8" });
+  const out = spawnSync(
+    wrk,
+    ["-t2", `-c${spec.connections}`, `-d${spec.durationS}s`, "--latency", "-s", script, spec.url],
+    { encoding: "utf8" },
+  );
   const text = out.stdout;
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0);
   const p50 = ms(/\s50%\s+(\S+)/.exec(text)?.[1] ?? "");
@@ -91,7 +100,13 @@ async function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
     connections: spec.connections,
     duration: spec.durationS,
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, requests: result.requests.total };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors,
+    requests: result.requests.total,
+  };
 }
 
 export const median = (xs: number[]) => {
@@ -112,4 +127,5 @@ export async function medianOf(runs: number, spec: LoadSpec): Promise<LoadResult
   };
 }
 
-export const fmt = (r: LoadResult) => `${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   errors ${r.errors}`;
+export const fmt = (r: LoadResult) =>
+  `${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   errors ${r.errors}`;

@@ -27,7 +27,13 @@ export interface Conversation {
   questions: Question[];
 }
 
-export const CATEGORY_NAMES: Record<number, string> = { 1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial" };
+export const CATEGORY_NAMES: Record<number, string> = {
+  1: "multi-hop",
+  2: "temporal",
+  3: "open-domain",
+  4: "single-hop",
+  5: "adversarial",
+};
 
 /** Turn content as the README prescribes: "<speaker>: <text>" plus " [shares <caption>]" for images. */
 export const turnContent = (t: { speaker: string; text: string; blip_caption?: string }) =>
@@ -65,7 +71,11 @@ export function loadLocomo(path = DEFAULT_LOCOMO_PATH): Conversation[] | null {
       sessions.push({
         index: i,
         dateTime: String(conv[`session_${i}_date_time`] ?? ""),
-        turns: turns.map((t: any) => ({ diaId: String(t.dia_id), speaker: String(t.speaker), content: turnContent(t) })),
+        turns: turns.map((t: any) => ({
+          diaId: String(t.dia_id),
+          speaker: String(t.speaker),
+          content: turnContent(t),
+        })),
       });
     }
     const known = new Set(sessions.flatMap((s) => s.turns.map((t) => t.diaId)));

@@ -2,7 +2,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startStack } from "../../scripts/stack/launch";
 import { newTenant, type ApiClient } from "../api";
-import { CATEGORY_NAMES, DEFAULT_LOCOMO_PATH, loadLocomo, recallAt, sessionContent, type Conversation } from "./locomo-data";
+import {
+  CATEGORY_NAMES,
+  DEFAULT_LOCOMO_PATH,
+  loadLocomo,
+  recallAt,
+  sessionContent,
+  type Conversation,
+} from "./locomo-data";
 
 /**
  * `npm run bench:locomo [path/to/locomo.json]`: retrieval quality on LoCoMo through the public API,
@@ -13,7 +20,9 @@ import { CATEGORY_NAMES, DEFAULT_LOCOMO_PATH, loadLocomo, recallAt, sessionConte
 const path = process.argv[2] ?? DEFAULT_LOCOMO_PATH;
 const data = loadLocomo(path);
 if (!data) {
-  console.log(`bench:locomo skipped: no LoCoMo data at ${path} (see ../shared/bench/locomo/README.md; the data set is never copied into this repository)`);
+  console.log(
+    `bench:locomo skipped: no LoCoMo data at ${path} (see ../shared/bench/locomo/README.md; the data set is never copied into this repository)`,
+  );
   process.exit(0);
 }
 const SESSIONS_IN_PARALLEL = Number(process.env.LOCOMO_CONCURRENCY ?? 8);
@@ -21,7 +30,10 @@ const KS = [5, 10, 20] as const;
 
 const root = resolve(".data-bench-locomo");
 mkdirSync(root, { recursive: true });
-const stack = await startStack({ dataDir: mkdtempSync(join(root, "stack-")), env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "10000000" } });
+const stack = await startStack({
+  dataDir: mkdtempSync(join(root, "stack-")),
+  env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "10000000" },
+});
 
 async function post(api: ApiClient, path: string, body: unknown) {
   for (let attempt = 0; ; attempt++) {
@@ -70,13 +82,19 @@ const pct = (xs: number[], p: number) => {
 };
 
 try {
-  const tenants = await Promise.all(data.map(() => newTenant(stack.baseUrl, stack.adminKey, { scopes: ["*"], rate_limit: 10_000_000 })));
-  console.log(`LoCoMo: ${data.length} conversations, ${data.reduce((n, c) => n + c.questions.length, 0)} questions (${path})`);
+  const tenants = await Promise.all(
+    data.map(() => newTenant(stack.baseUrl, stack.adminKey, { scopes: ["*"], rate_limit: 10_000_000 })),
+  );
+  console.log(
+    `LoCoMo: ${data.length} conversations, ${data.reduce((n, c) => n + c.questions.length, 0)} questions (${path})`,
+  );
 
   const t0 = performance.now();
   const ingested = (await Promise.all(data.map((c, i) => ingest(tenants[i]!.api, c)))).reduce((a, b) => a + b, 0);
   const ingestS = (performance.now() - t0) / 1000;
-  console.log(`ingested ${ingested} memories in ${ingestS.toFixed(1)} s: ${(ingested / ingestS).toFixed(1)} memories/s (${SESSIONS_IN_PARALLEL} sessions in parallel per conversation)`);
+  console.log(
+    `ingested ${ingested} memories in ${ingestS.toFixed(1)} s: ${(ingested / ingestS).toFixed(1)} memories/s (${SESSIONS_IN_PARALLEL} sessions in parallel per conversation)`,
+  );
 
   const sums = new Map<string, { n: number; r: number[] }>();
   const add = (key: string, r: number[]) => {
@@ -104,19 +122,33 @@ try {
   const row = (label: string, key: string) => {
     const s = sums.get(key);
     if (!s) return;
-    console.log(`${label.padEnd(24)} ${String(s.n).padStart(5)}  ${s.r.map((x) => ((100 * x) / s.n).toFixed(1).padStart(6)).join("  ")}`);
+    console.log(
+      `${label.padEnd(24)} ${String(s.n).padStart(5)}  ${s.r.map((x) => ((100 * x) / s.n).toFixed(1).padStart(6)).join("  ")}`,
+    );
   };
   console.log(`\n${"recall".padEnd(24)} ${"n".padStart(5)}  ${KS.map((k) => `@${k}`.padStart(6)).join("  ")}`);
   for (const c of [1, 2, 3, 4, 5]) row(`${c} ${CATEGORY_NAMES[c]}`, `c${c}`);
   row("categories 1-4", "1-4");
   row("categories 1-5", "1-5");
-  console.log(`\nquery latency (single client, limit 20): client p50 ${pct(clientMs, 50).toFixed(1)} ms, p99 ${pct(clientMs, 99).toFixed(1)} ms; server p50 ${pct(serverMs, 50).toFixed(1)} ms, p99 ${pct(serverMs, 99).toFixed(1)} ms`);
+  console.log(
+    `\nquery latency (single client, limit 20): client p50 ${pct(clientMs, 50).toFixed(1)} ms, p99 ${pct(clientMs, 99).toFixed(1)} ms; server p50 ${pct(serverMs, 50).toFixed(1)} ms, p99 ${pct(serverMs, 99).toFixed(1)} ms`,
+  );
 
   const result = {
     at: new Date().toISOString(),
     ingest: { memories: ingested, seconds: ingestS, perSecond: ingested / ingestS },
-    recall: Object.fromEntries([...sums].map(([k, s]) => [k, { n: s.n, ...Object.fromEntries(KS.map((kk, i) => [`@${kk}`, (100 * s.r[i]!) / s.n])) }])),
-    latencyMs: { clientP50: pct(clientMs, 50), clientP99: pct(clientMs, 99), serverP50: pct(serverMs, 50), serverP99: pct(serverMs, 99) },
+    recall: Object.fromEntries(
+      [...sums].map(([k, s]) => [
+        k,
+        { n: s.n, ...Object.fromEntries(KS.map((kk, i) => [`@${kk}`, (100 * s.r[i]!) / s.n])) },
+      ]),
+    ),
+    latencyMs: {
+      clientP50: pct(clientMs, 50),
+      clientP99: pct(clientMs, 99),
+      serverP50: pct(serverMs, 50),
+      serverP99: pct(serverMs, 99),
+    },
   };
   writeFileSync(join(root, "results.json"), JSON.stringify(result, null, 2));
 } finally {

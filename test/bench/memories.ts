@@ -35,13 +35,25 @@ export const memoriesSection: BenchSection = {
       const seed = await t.api.post("/v1/memories", { content: KIB_CONTENT });
       const id = seed.body.data.id;
       for (let i = 0; i < 20; i++) await t.api.post("/v1/memories", { content: `${i} ${KIB_CONTENT}` });
-      const bodies = Array.from({ length: 64 }, (_, i) => JSON.stringify({ content: `${i} ${KIB_CONTENT}`, tier: ["short", "medium", "long"][i % 3] }));
+      const bodies = Array.from({ length: 64 }, (_, i) =>
+        JSON.stringify({ content: `${i} ${KIB_CONTENT}`, tier: ["short", "medium", "long"][i % 3] }),
+      );
       const spec = { connections: ctx.connections, durationS: ctx.durationS };
-      const create = await medianOf(ctx.runs, { ...spec, url: `${stack.baseUrl}/v1/memories`, method: "POST", headers, bodies });
+      const create = await medianOf(ctx.runs, {
+        ...spec,
+        url: `${stack.baseUrl}/v1/memories`,
+        method: "POST",
+        headers,
+        bodies,
+      });
       console.log(`POST /v1/memories (1 KiB)            ${fmt(create)}   /hello ${ratio(create, ctx.baseline)}`);
       const get = await medianOf(ctx.runs, { ...spec, url: `${stack.baseUrl}/v1/memories/${id}`, headers });
       console.log(`GET /v1/memories/:id                 ${fmt(get)}   /hello ${ratio(get, ctx.baseline)}`);
-      const list = await medianOf(ctx.runs, { ...spec, url: `${stack.baseUrl}/v1/memories?limit=20&tier=short`, headers });
+      const list = await medianOf(ctx.runs, {
+        ...spec,
+        url: `${stack.baseUrl}/v1/memories?limit=20&tier=short`,
+        headers,
+      });
       console.log(`GET /v1/memories?limit=20&tier=short ${fmt(list)}   /hello ${ratio(list, ctx.baseline)}`);
 
       // Redis bytes per memory, measured in a fresh tenant from INFO memory.

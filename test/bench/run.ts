@@ -22,12 +22,20 @@ const dataDir = mkdtempSync(join(root, "stack-"));
 console.log(`bench: ${RUNS} runs × ${DURATION_S}s at ${CONNECTIONS} connections (medians)`);
 
 const helloPort = await freePort();
-const hello = Bun.spawn([process.execPath, resolve(import.meta.dir, "hello.ts")], { env: { ...process.env, PORT: String(helloPort) }, stdout: "ignore", stderr: "inherit" });
+const hello = Bun.spawn([process.execPath, resolve(import.meta.dir, "hello.ts")], {
+  env: { ...process.env, PORT: String(helloPort) },
+  stdout: "ignore",
+  stderr: "inherit",
+});
 const stack: Stack = await startStack({ dataDir, env: { LOG_LEVEL: "warn" } });
 await Bun.sleep(300);
 
 try {
-  const baseline = await medianOf(RUNS, { url: `http://127.0.0.1:${helloPort}/hello`, connections: CONNECTIONS, durationS: DURATION_S });
+  const baseline = await medianOf(RUNS, {
+    url: `http://127.0.0.1:${helloPort}/hello`,
+    connections: CONNECTIONS,
+    durationS: DURATION_S,
+  });
   console.log(`\n(a) bare Elysia hello-world          ${fmt(baseline)}`);
   const tenant = await newTenant(stack.baseUrl, stack.adminKey, { scopes: ["*"], rate_limit: 10_000_000 });
   const ctx = { stack, tenant, baseline, runs: RUNS, durationS: DURATION_S, connections: CONNECTIONS };

@@ -20,7 +20,11 @@ const TAGGED_EVERY = 10;
 
 async function pool(count: number, concurrency: number, task: (i: number) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => { while (next < count) await task(next++); }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
 }
 
 /** Until the event indexer has nothing left to apply: query latency is measured at steady state. */
@@ -46,13 +50,15 @@ async function rewriteAof(redis: Redis, timeoutMs = 300_000): Promise<number> {
   await Bun.sleep(200);
   for (;;) {
     const info = await redis.info("persistence");
-    if (/aof_rewrite_in_progress:0/.test(info) && /aof_rewrite_scheduled:0/.test(info)) return (performance.now() - started) / 1000;
+    if (/aof_rewrite_in_progress:0/.test(info) && /aof_rewrite_scheduled:0/.test(info))
+      return (performance.now() - started) / 1000;
     if (performance.now() - started > timeoutMs) throw new Error("the AOF rewrite did not finish");
     await Bun.sleep(200);
   }
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 export const searchSection: BenchSection = {
   name: "search",
@@ -69,15 +75,26 @@ export const searchSection: BenchSection = {
         const from = have;
         await pool(size - from, INGEST_IN_FLIGHT, async (j) => {
           const i = from + j;
-          const res = await api.post("/v1/memories", { content: sentence(i), tier: ["short", "medium", "long"][i % 3] });
+          const res = await api.post("/v1/memories", {
+            content: sentence(i),
+            tier: ["short", "medium", "long"][i % 3],
+          });
           if (res.status !== 200) return void failures++;
-          if (i % TAGGED_EVERY === 0 && (await api.post(`/v1/memories/${res.body.data.id}/tags`, { tag_ids: [tag] })).status !== 200) failures++;
+          if (
+            i % TAGGED_EVERY === 0 &&
+            (await api.post(`/v1/memories/${res.body.data.id}/tags`, { tag_ids: [tag] })).status !== 200
+          )
+            failures++;
         });
         have = size;
         const ingestS = (performance.now() - started) / 1000;
-        console.log(`${size} memories: ingested ${size - from} in ${ingestS.toFixed(0)} s = ${((size - from) / ingestS).toFixed(1)} memories/s at ${INGEST_IN_FLIGHT} in flight (${failures} failures)`);
+        console.log(
+          `${size} memories: ingested ${size - from} in ${ingestS.toFixed(0)} s = ${((size - from) / ingestS).toFixed(1)} memories/s at ${INGEST_IN_FLIGHT} in flight (${failures} failures)`,
+        );
         // Every write was searchable when it returned; the events behind it are no-ops by now.
-        console.log(`  event indexer caught up ${(await indexerDrained(ctx.stack.natsUrl)).toFixed(1)} s after the last write`);
+        console.log(
+          `  event indexer caught up ${(await indexerDrained(ctx.stack.natsUrl)).toFixed(1)} s after the last write`,
+        );
         // After a bulk load Redis soon rewrites its AOF by itself (a fork, then seconds of CPU in the
         // child on these two cores), typically in the middle of the queries: the tail measured would
         // be the rewrite's. As an operator would after a bulk import, rewrite it now and measure after.
@@ -90,12 +107,20 @@ export const searchSection: BenchSection = {
         do {
           const [next, keys] = await redis.scan(cursor, "MATCH", `s:\\{${t.tenant}:live\\}:*`, "COUNT", 1000);
           cursor = next;
-          const sizes = await Promise.all(keys.map((k) => redis.memory("USAGE", k, "SAMPLES", "0") as Promise<number | null>));
+          const sizes = await Promise.all(
+            keys.map((k) => redis.memory("USAGE", k, "SAMPLES", "0") as Promise<number | null>),
+          );
           bytes += sizes.reduce<number>((a, b) => a + (b ?? 0), 0);
         } while (cursor !== "0");
-        console.log(`  search index: ${(bytes / size / 1024).toFixed(2)} KiB per memory (vector int8 512 + HNSW links + attributes + postings + filter sets)`);
+        console.log(
+          `  search index: ${(bytes / size / 1024).toFixed(2)} KiB per memory (vector int8 512 + HNSW links + attributes + postings + filter sets)`,
+        );
 
-        const cases = [["no filter", {}], ["tier filter", { tier: "short" }], ["tag filter", { tags: [tag] }]] as const;
+        const cases = [
+          ["no filter", {}],
+          ["tier filter", { tier: "short" }],
+          ["tag filter", { tags: [tag] }],
+        ] as const;
         for (const [n, [label, filters]] of cases.entries()) {
           // Distinct queries per case: a repeated query would be served from the embedding cache.
           const seed = (size * 10 + n) * 100_000;
@@ -106,9 +131,20 @@ export const searchSection: BenchSection = {
             if (res.status !== 200) throw new Error(`search failed: ${res.status} ${JSON.stringify(res.body)}`);
             lat.push(performance.now() - s);
           }
-          const bodies = Array.from({ length: 2000 }, (_, q) => JSON.stringify({ query: query(seed + 50_000 + q), limit: 10, ...filters }));
-          const load = await medianOf(1, { url: `${ctx.stack.baseUrl}/v1/search`, method: "POST", headers: { Authorization: `Bearer ${t.key}`, "Content-Type": "application/json" }, bodies, connections: 8, durationS: ctx.durationS });
-          console.log(`  ${label.padEnd(12)} single client p50 ${pct(lat, 50).toFixed(1)} ms p99 ${pct(lat, 99).toFixed(1)} ms | 8 clients ${fmt(load)}`);
+          const bodies = Array.from({ length: 2000 }, (_, q) =>
+            JSON.stringify({ query: query(seed + 50_000 + q), limit: 10, ...filters }),
+          );
+          const load = await medianOf(1, {
+            url: `${ctx.stack.baseUrl}/v1/search`,
+            method: "POST",
+            headers: { Authorization: `Bearer ${t.key}`, "Content-Type": "application/json" },
+            bodies,
+            connections: 8,
+            durationS: ctx.durationS,
+          });
+          console.log(
+            `  ${label.padEnd(12)} single client p50 ${pct(lat, 50).toFixed(1)} ms p99 ${pct(lat, 99).toFixed(1)} ms | 8 clients ${fmt(load)}`,
+          );
         }
       }
     } finally {

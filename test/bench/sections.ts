@@ -26,7 +26,12 @@ const gatewaySection: BenchSection = {
   name: "gateway",
   async run(ctx) {
     const headers = { Authorization: `Bearer ${ctx.tenant.key}` };
-    const r = await medianOf(ctx.runs, { url: `${ctx.stack.baseUrl}/v1/keys?limit=10`, headers, connections: ctx.connections, durationS: ctx.durationS });
+    const r = await medianOf(ctx.runs, {
+      url: `${ctx.stack.baseUrl}/v1/keys?limit=10`,
+      headers,
+      connections: ctx.connections,
+      durationS: ctx.durationS,
+    });
     console.log(`(b) GET /v1/keys (auth+limit+NATS)  ${fmt(r)}   b/a ${ratio(r, ctx.baseline)}`);
   },
 };

@@ -1,9 +1,70 @@
 /** Synthetic but realistic memories and queries for the search speed benchmark (deterministic). */
-const PEOPLE = ["Alice", "Bob", "Carmen", "Dmitri", "Elena", "Farid", "Grace", "Hiro", "Ines", "Jonas", "Kemal", "Lucia", "Maya", "Noah", "Olga", "Pavel"];
-const ACTIONS = ["met", "called", "emailed", "visited", "argued with", "had lunch with", "interviewed", "thanked", "helped", "planned a trip with"];
-const OBJECTS = ["the plumber", "the landlord", "a recruiter", "the dentist", "an old friend", "the project manager", "the bank advisor", "a neighbour", "the coach", "the vet"];
-const PLACES = ["at the train station", "in the office", "at the harbour", "near the museum", "at the gym", "in the park", "at the airport", "in a small cafe", "at the hospital", "downtown"];
-const TIMES = ["on Monday", "last weekend", "this morning", "yesterday evening", "in early May", "after the holidays", "on Friday night", "during the conference", "before the deadline", "at noon"];
+const PEOPLE = [
+  "Alice",
+  "Bob",
+  "Carmen",
+  "Dmitri",
+  "Elena",
+  "Farid",
+  "Grace",
+  "Hiro",
+  "Ines",
+  "Jonas",
+  "Kemal",
+  "Lucia",
+  "Maya",
+  "Noah",
+  "Olga",
+  "Pavel",
+];
+const ACTIONS = [
+  "met",
+  "called",
+  "emailed",
+  "visited",
+  "argued with",
+  "had lunch with",
+  "interviewed",
+  "thanked",
+  "helped",
+  "planned a trip with",
+];
+const OBJECTS = [
+  "the plumber",
+  "the landlord",
+  "a recruiter",
+  "the dentist",
+  "an old friend",
+  "the project manager",
+  "the bank advisor",
+  "a neighbour",
+  "the coach",
+  "the vet",
+];
+const PLACES = [
+  "at the train station",
+  "in the office",
+  "at the harbour",
+  "near the museum",
+  "at the gym",
+  "in the park",
+  "at the airport",
+  "in a small cafe",
+  "at the hospital",
+  "downtown",
+];
+const TIMES = [
+  "on Monday",
+  "last weekend",
+  "this morning",
+  "yesterday evening",
+  "in early May",
+  "after the holidays",
+  "on Friday night",
+  "during the conference",
+  "before the deadline",
+  "at noon",
+];
 const TOPICS = [
   "to discuss the leaking roof",
   "about the quarterly budget",
@@ -18,11 +79,19 @@ const TOPICS = [
   "to review the contract",
   "about the garden project",
 ];
-const FOLLOWUPS = ["It went well.", "We agreed to meet again.", "Nothing was decided.", "I need to follow up next week.", "It was stressful.", "Everyone was happy with it.", ""];
+const FOLLOWUPS = [
+  "It went well.",
+  "We agreed to meet again.",
+  "Nothing was decided.",
+  "I need to follow up next week.",
+  "It was stressful.",
+  "Everyone was happy with it.",
+  "",
+];
 
 function rng(seed: number) {
   let s = seed >>> 0 || 1;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 const pick = <X>(r: () => number, xs: X[]) => xs[Math.floor(r() * xs.length)]!;
 

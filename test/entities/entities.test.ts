@@ -1,6 +1,17 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { ApiClient } from "../api";
-import { createMemory, expectError, expectNotFound, ids, ISO_MS, listAll, ok, tenant, UNKNOWN_ID, UUID } from "../memories/memory-helpers";
+import {
+  createMemory,
+  expectError,
+  expectNotFound,
+  ids,
+  ISO_MS,
+  listAll,
+  ok,
+  tenant,
+  UNKNOWN_ID,
+  UUID,
+} from "../memories/memory-helpers";
 
 /** Entities: resource rules. Links to memories: entities-links.test.ts. */
 let api: ApiClient;
@@ -14,7 +25,12 @@ const UNIQUE = ["An entity with this name and type already exists", { field: "na
 
 describe("POST /v1/entities", () => {
   test("creates an entity with every field", async () => {
-    const res = await api.post("/v1/entities", { name: "Ada Lovelace", type: "person", description: "First programmer", metadata: { born: 1815, tags: ["math"] } });
+    const res = await api.post("/v1/entities", {
+      name: "Ada Lovelace",
+      type: "person",
+      description: "First programmer",
+      metadata: { born: 1815, tags: ["math"] },
+    });
     expect(res.status).toBe(200);
     const e = res.body.data;
     expect(e).toEqual({
@@ -33,63 +49,139 @@ describe("POST /v1/entities", () => {
   });
 
   test("description and metadata are optional (null and {})", async () => {
-    expect(await ok(api.post("/v1/entities", { name: "Minimal", type: "other" }))).toMatchObject({ description: null, metadata: {}, memory_count: 0 });
-    expect(await ok(api.post("/v1/entities", { name: "Nulls", type: "other", description: null }))).toMatchObject({ description: null });
+    expect(await ok(api.post("/v1/entities", { name: "Minimal", type: "other" }))).toMatchObject({
+      description: null,
+      metadata: {},
+      memory_count: 0,
+    });
+    expect(await ok(api.post("/v1/entities", { name: "Nulls", type: "other", description: null }))).toMatchObject({
+      description: null,
+    });
   });
 
   test("name 1 to 200 characters; type one of the seven; Unicode round-trips", async () => {
     for (const type of TYPES) expect((await ok(api.post("/v1/entities", { name: `n-${type}`, type }))).type).toBe(type);
     expect((await ok(api.post("/v1/entities", { name: "n".repeat(200), type: "concept" }))).name).toBe("n".repeat(200));
     expect((await ok(api.post("/v1/entities", { name: "Zürich 🇨🇭 東京", type: "place" }))).name).toBe("Zürich 🇨🇭 東京");
-    expectError(await api.post("/v1/entities", { name: "n".repeat(201), type: "concept" }), 400, "VALIDATION_ERROR", "name must be at most 200 characters", { field: "name", constraint: "max_length", max: 200 });
-    expectError(await api.post("/v1/entities", { name: "", type: "concept" }), 400, "VALIDATION_ERROR", "name must not be empty", { field: "name", constraint: "required" });
-    expectError(await api.post("/v1/entities", { type: "concept" }), 400, "VALIDATION_ERROR", "name is required", { field: "name", constraint: "required" });
-    expectError(await api.post("/v1/entities", { name: "x" }), 400, "VALIDATION_ERROR", "type is required", { field: "type", constraint: "required" });
-    expectError(await api.post("/v1/entities", { name: "x", type: "animal" }), 400, "VALIDATION_ERROR", `type must be one of ${TYPES.join(", ")}`, { field: "type", constraint: "enum", allowed: TYPES });
+    expectError(
+      await api.post("/v1/entities", { name: "n".repeat(201), type: "concept" }),
+      400,
+      "VALIDATION_ERROR",
+      "name must be at most 200 characters",
+      { field: "name", constraint: "max_length", max: 200 },
+    );
+    expectError(
+      await api.post("/v1/entities", { name: "", type: "concept" }),
+      400,
+      "VALIDATION_ERROR",
+      "name must not be empty",
+      { field: "name", constraint: "required" },
+    );
+    expectError(await api.post("/v1/entities", { type: "concept" }), 400, "VALIDATION_ERROR", "name is required", {
+      field: "name",
+      constraint: "required",
+    });
+    expectError(await api.post("/v1/entities", { name: "x" }), 400, "VALIDATION_ERROR", "type is required", {
+      field: "type",
+      constraint: "required",
+    });
+    expectError(
+      await api.post("/v1/entities", { name: "x", type: "animal" }),
+      400,
+      "VALIDATION_ERROR",
+      `type must be one of ${TYPES.join(", ")}`,
+      { field: "type", constraint: "enum", allowed: TYPES },
+    );
   });
 
   test("description at most 1000 characters; metadata limits as for memories", async () => {
-    expect((await ok(api.post("/v1/entities", { name: "d1000", type: "other", description: "d".repeat(1000) }))).description).toBe("d".repeat(1000));
-    expectError(await api.post("/v1/entities", { name: "d1001", type: "other", description: "d".repeat(1001) }), 400, "VALIDATION_ERROR", "description must be at most 1000 characters", {
-      field: "description",
-      constraint: "max_length",
-      max: 1000,
-    });
-    expectError(await api.post("/v1/entities", { name: "deep", type: "other", metadata: { a: { b: { c: { d: { e: { f: 1 } } } } } } }), 400, "VALIDATION_ERROR", "metadata must be at most 5 levels deep", {
-      field: "metadata",
-      constraint: "max_depth",
-      max: 5,
-    });
-    expectError(await api.post("/v1/entities", { name: "big", type: "other", metadata: { k: "x".repeat(16_377) } }), 400, "VALIDATION_ERROR", "metadata must be at most 16384 bytes serialized", {
-      field: "metadata",
-      constraint: "max_bytes",
-      max: 16384,
-    });
-    expectError(await api.post("/v1/entities", { name: "arr", type: "other", metadata: [] }), 400, "VALIDATION_ERROR", "metadata must be object", { field: "metadata", constraint: "type" });
+    expect(
+      (await ok(api.post("/v1/entities", { name: "d1000", type: "other", description: "d".repeat(1000) }))).description,
+    ).toBe("d".repeat(1000));
+    expectError(
+      await api.post("/v1/entities", { name: "d1001", type: "other", description: "d".repeat(1001) }),
+      400,
+      "VALIDATION_ERROR",
+      "description must be at most 1000 characters",
+      {
+        field: "description",
+        constraint: "max_length",
+        max: 1000,
+      },
+    );
+    expectError(
+      await api.post("/v1/entities", {
+        name: "deep",
+        type: "other",
+        metadata: { a: { b: { c: { d: { e: { f: 1 } } } } } },
+      }),
+      400,
+      "VALIDATION_ERROR",
+      "metadata must be at most 5 levels deep",
+      {
+        field: "metadata",
+        constraint: "max_depth",
+        max: 5,
+      },
+    );
+    expectError(
+      await api.post("/v1/entities", { name: "big", type: "other", metadata: { k: "x".repeat(16_377) } }),
+      400,
+      "VALIDATION_ERROR",
+      "metadata must be at most 16384 bytes serialized",
+      {
+        field: "metadata",
+        constraint: "max_bytes",
+        max: 16384,
+      },
+    );
+    expectError(
+      await api.post("/v1/entities", { name: "arr", type: "other", metadata: [] }),
+      400,
+      "VALIDATION_ERROR",
+      "metadata must be object",
+      { field: "metadata", constraint: "type" },
+    );
   });
 
   test("unknown fields are rejected", async () => {
     for (const field of ["id", "memory_count", "created_at", "tenant"]) {
-      expectError(await api.post("/v1/entities", { name: "u", type: "other", [field]: 1 }), 400, "VALIDATION_ERROR", `${field} is not an accepted field`, { field, constraint: "unknown_field" });
+      expectError(
+        await api.post("/v1/entities", { name: "u", type: "other", [field]: 1 }),
+        400,
+        "VALIDATION_ERROR",
+        `${field} is not an accepted field`,
+        { field, constraint: "unknown_field" },
+      );
     }
   });
 
   test("(name, type) is unique per tenant, case-insensitively; the same name with another type is fine", async () => {
     const t = (await tenant()).api;
     await ok(t.post("/v1/entities", { name: "Acme Corp", type: "organization" }));
-    for (const name of ["Acme Corp", "acme corp", "ACME CORP"]) expectError(await t.post("/v1/entities", { name, type: "organization" }), 400, "VALIDATION_ERROR", ...UNIQUE);
+    for (const name of ["Acme Corp", "acme corp", "ACME CORP"])
+      expectError(await t.post("/v1/entities", { name, type: "organization" }), 400, "VALIDATION_ERROR", ...UNIQUE);
     expect((await ok(t.post("/v1/entities", { name: "Acme Corp", type: "product" }))).type).toBe("product");
     await ok(t.post("/v1/entities", { name: "École", type: "place" }));
     expectError(await t.post("/v1/entities", { name: "ÉCOLE", type: "place" }), 400, "VALIDATION_ERROR", ...UNIQUE);
     // Composed and decomposed forms of é are the same name.
-    expectError(await t.post("/v1/entities", { name: "E\u0301cole", type: "place" }), 400, "VALIDATION_ERROR", ...UNIQUE);
+    expectError(
+      await t.post("/v1/entities", { name: "E\u0301cole", type: "place" }),
+      400,
+      "VALIDATION_ERROR",
+      ...UNIQUE,
+    );
     // Another tenant may use the name.
-    expect((await ok((await tenant()).api.post("/v1/entities", { name: "Acme Corp", type: "organization" }))).name).toBe("Acme Corp");
+    expect(
+      (await ok((await tenant()).api.post("/v1/entities", { name: "Acme Corp", type: "organization" }))).name,
+    ).toBe("Acme Corp");
   });
 
   test("concurrent creates of one (name, type): exactly one succeeds", async () => {
     const t = (await tenant()).api;
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => t.post("/v1/entities", { name: i % 2 ? "RACE" : "race", type: "event" })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => t.post("/v1/entities", { name: i % 2 ? "RACE" : "race", type: "event" })),
+    );
     expect(results.filter((r) => r.status === 200).length).toBe(1);
     for (const r of results.filter((x) => x.status !== 200)) expectError(r, 400, "VALIDATION_ERROR", ...UNIQUE);
     expect((await t.get("/v1/entities")).body.meta.total).toBe(1);
@@ -105,13 +197,21 @@ describe("GET /v1/entities/:id", () => {
 
 describe("PATCH /v1/entities/:id", () => {
   test("only sent fields change; description null removes it; metadata replaced; updated_at refreshed", async () => {
-    const e = await ok(api.post("/v1/entities", { name: "Patchable", type: "concept", description: "desc", metadata: { a: 1 } }));
+    const e = await ok(
+      api.post("/v1/entities", { name: "Patchable", type: "concept", description: "desc", metadata: { a: 1 } }),
+    );
     await Bun.sleep(3);
     const p1 = await ok(api.patch(`/v1/entities/${e.id}`, { description: null }));
     expect(p1).toEqual({ ...e, description: null, updated_at: p1.updated_at });
     expect(Date.parse(p1.updated_at)).toBeGreaterThan(Date.parse(e.updated_at));
     const p2 = await ok(api.patch(`/v1/entities/${e.id}`, { metadata: { b: 2 }, type: "product", name: "Patched" }));
-    expect(p2).toMatchObject({ name: "Patched", type: "product", description: null, metadata: { b: 2 }, created_at: e.created_at });
+    expect(p2).toMatchObject({
+      name: "Patched",
+      type: "product",
+      description: null,
+      metadata: { b: 2 },
+      created_at: e.created_at,
+    });
     expect(await ok(api.get(`/v1/entities/${e.id}`))).toEqual(p2);
     expect(await ok(api.patch(`/v1/entities/${e.id}`, {}))).toEqual(p2);
   });
@@ -134,11 +234,35 @@ describe("PATCH /v1/entities/:id", () => {
   test("same validation as create; unknown or malformed id → 404", async () => {
     const e = await ok(api.post("/v1/entities", { name: "Validated", type: "other" }));
     const path = `/v1/entities/${e.id}`;
-    expectError(await api.patch(path, { name: "" }), 400, "VALIDATION_ERROR", "name must not be empty", { field: "name", constraint: "required" });
-    expectError(await api.patch(path, { name: null }), 400, "VALIDATION_ERROR", "name must be string", { field: "name", constraint: "type" });
-    expectError(await api.patch(path, { type: "animal" }), 400, "VALIDATION_ERROR", `type must be one of ${TYPES.join(", ")}`, { field: "type", constraint: "enum", allowed: TYPES });
-    expectError(await api.patch(path, { description: "d".repeat(1001) }), 400, "VALIDATION_ERROR", "description must be at most 1000 characters", { field: "description", constraint: "max_length", max: 1000 });
-    expectError(await api.patch(path, { memory_count: 3 }), 400, "VALIDATION_ERROR", "memory_count is not an accepted field", { field: "memory_count", constraint: "unknown_field" });
+    expectError(await api.patch(path, { name: "" }), 400, "VALIDATION_ERROR", "name must not be empty", {
+      field: "name",
+      constraint: "required",
+    });
+    expectError(await api.patch(path, { name: null }), 400, "VALIDATION_ERROR", "name must be string", {
+      field: "name",
+      constraint: "type",
+    });
+    expectError(
+      await api.patch(path, { type: "animal" }),
+      400,
+      "VALIDATION_ERROR",
+      `type must be one of ${TYPES.join(", ")}`,
+      { field: "type", constraint: "enum", allowed: TYPES },
+    );
+    expectError(
+      await api.patch(path, { description: "d".repeat(1001) }),
+      400,
+      "VALIDATION_ERROR",
+      "description must be at most 1000 characters",
+      { field: "description", constraint: "max_length", max: 1000 },
+    );
+    expectError(
+      await api.patch(path, { memory_count: 3 }),
+      400,
+      "VALIDATION_ERROR",
+      "memory_count is not an accepted field",
+      { field: "memory_count", constraint: "unknown_field" },
+    );
     expect(await ok(api.get(path))).toEqual(e);
     expectNotFound(await api.patch(`/v1/entities/${UNKNOWN_ID}`, { name: "x" }), "Entity");
     expectNotFound(await api.patch("/v1/entities/bad", { name: "x" }), "Entity");
@@ -205,7 +329,8 @@ describe("GET /v1/entities", () => {
       ["search=", "search must not be empty", { field: "search", constraint: "required" }],
       ["sort=name", "sort is not an accepted field", { field: "sort", constraint: "unknown_field" }],
     ];
-    for (const [qs, message, details] of cases) expectError(await api.get(`/v1/entities?${qs}`), 400, "VALIDATION_ERROR", message, details);
+    for (const [qs, message, details] of cases)
+      expectError(await api.get(`/v1/entities?${qs}`), 400, "VALIDATION_ERROR", message, details);
   });
 });
 
@@ -225,12 +350,24 @@ describe("isolation and scopes", () => {
       expect((await other.get("/v1/entities")).body.meta.total).toBe(0);
       // Their own entity cannot link a foreign memory.
       const own = await ok(other.post("/v1/entities", { name: "Own", type: "concept" }));
-      expectError(await other.post(`/v1/entities/${own.id}/memories`, { memory_ids: [m.id] }), 404, "NOT_FOUND", "Memory not found", { missing: [m.id] });
-      expectError(await other.post("/v1/entities", { name: "Own2", type: "concept", memory_ids: [m.id] }), 400, "VALIDATION_ERROR", "memory_ids must name existing memories", {
-        field: "memory_ids",
-        constraint: "exists",
-        missing: [m.id],
-      });
+      expectError(
+        await other.post(`/v1/entities/${own.id}/memories`, { memory_ids: [m.id] }),
+        404,
+        "NOT_FOUND",
+        "Memory not found",
+        { missing: [m.id] },
+      );
+      expectError(
+        await other.post("/v1/entities", { name: "Own2", type: "concept", memory_ids: [m.id] }),
+        400,
+        "VALIDATION_ERROR",
+        "memory_ids must name existing memories",
+        {
+          field: "memory_ids",
+          constraint: "exists",
+          missing: [m.id],
+        },
+      );
     }
     expect(await ok(a.api.get(`/v1/entities/${e.id}`))).toEqual(e);
   });
@@ -252,7 +389,12 @@ describe("isolation and scopes", () => {
       expectError(res, 403, "FORBIDDEN", "Missing required scope: memories:write");
     }
     const writer = await tenant({ tenant: owner.tenant, scopes: ["memories:write"] });
-    expectError(await writer.api.get(`/v1/entities/${e.id}`), 403, "FORBIDDEN", "Missing required scope: memories:read");
+    expectError(
+      await writer.api.get(`/v1/entities/${e.id}`),
+      403,
+      "FORBIDDEN",
+      "Missing required scope: memories:read",
+    );
     expectError(await writer.api.get("/v1/entities"), 403, "FORBIDDEN", "Missing required scope: memories:read");
   });
 });

@@ -37,8 +37,13 @@ test("kill -9 of a replica of each service under load: only 503s, all within 2 s
 
   // The gateway's metrics show the reads it sent again (outcome "lost" = the replica died mid-request).
   const metrics = await (await fetch(stack.metricsUrl)).text();
-  const lost = [...metrics.matchAll(/^nats_request_duration_seconds_count\{subject="([^"]+)",outcome="lost"\} (\d+)/gm)].map((m) => `${m[1]} ${m[2]}`);
-  figure("2 kill9", `gateway calls whose replica died mid-request (reads among them were sent again and succeeded): ${lost.join(", ") || "none"}`);
+  const lost = [
+    ...metrics.matchAll(/^nats_request_duration_seconds_count\{subject="([^"]+)",outcome="lost"\} (\d+)/gm),
+  ].map((m) => `${m[1]} ${m[2]}`);
+  figure(
+    "2 kill9",
+    `gateway calls whose replica died mid-request (reads among them were sent again and succeeded): ${lost.join(", ") || "none"}`,
+  );
 
   expect(samples.length).toBeGreaterThan(500);
   expect(errors.filter((e) => e.status !== 503)).toEqual([]);

@@ -5,7 +5,19 @@ import { createBus } from "../../services/kit/bus";
 import { createMemory, listMemories } from "../../services/contract/memories";
 import { listTags } from "../../services/contract/tags";
 import { verifyKey } from "../../services/contract/keys";
-import { type Client, closedLoop, exitedProcesses, figure, fileStack, fmtSummary, percentile, Recorder, summarize, tenantClient, waitFor } from "./support";
+import {
+  type Client,
+  closedLoop,
+  exitedProcesses,
+  figure,
+  fileStack,
+  fmtSummary,
+  percentile,
+  Recorder,
+  summarize,
+  tenantClient,
+  waitFor,
+} from "./support";
 
 /**
  * Fault 3: kill -9 of Redis during a burst of creates (each followed by a tag attach), then a restart
@@ -39,7 +51,12 @@ test("kill -9 of Redis during a burst of creates with tags: 0 acknowledged write
     const r = await client.call("seed", "POST", "/v1/tags", { name: `burst-${i}` });
     tagIds.push(r.body.data.id);
   }
-  const probe = new Redis(stack.redisUrl, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const probe = new Redis(stack.redisUrl, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   await probe.connect();
   const aofBefore = /aof_delayed_fsync:(\d+)/.exec(await probe.info("persistence"))?.[1];
   probe.disconnect();
@@ -77,7 +94,12 @@ test("kill -9 of Redis during a burst of creates with tags: 0 acknowledged write
   const down: { ms: number; status: number }[] = [];
   for (let i = 0; i < 40; i++) {
     const t = performance.now();
-    const r = await client.call("down", i % 2 ? "GET" : "POST", i % 2 ? "/v1/memories?limit=5" : "/v1/memories", i % 2 ? undefined : { content: "x" });
+    const r = await client.call(
+      "down",
+      i % 2 ? "GET" : "POST",
+      i % 2 ? "/v1/memories?limit=5" : "/v1/memories",
+      i % 2 ? undefined : { content: "x" },
+    );
     down.push({ ms: performance.now() - t, status: r.status });
   }
   // The gateway's limiter refuses first (fail closed); the services must be as quick on their own:
@@ -93,7 +115,10 @@ test("kill -9 of Redis during a burst of creates with tags: 0 acknowledged write
     ["keys.verify", () => bus.call(verifyKey, { hash: "0".repeat(64) }, { requestId: "down-4" })],
   ] as const) {
     const t = performance.now();
-    const code = await (call as () => Promise<unknown>)().then(() => "OK", (e) => (e as { code: string }).code);
+    const code = await (call as () => Promise<unknown>)().then(
+      () => "OK",
+      (e) => (e as { code: string }).code,
+    );
     direct.push({ op: name, ms: performance.now() - t, code });
   }
   await nc.close();
@@ -104,7 +129,10 @@ test("kill -9 of Redis during a burst of creates with tags: 0 acknowledged write
   await stack.redis!.restart();
   const restartMs = performance.now() - restartStarted;
   const readyMs = await waitFor(async () => (await fetch(`${stack.baseUrl}/readyz`)).status === 200, 15_000);
-  const firstOkMs = await waitFor(async () => (await client.call("verify", "GET", "/v1/memories?limit=1")).status === 200, 15_000);
+  const firstOkMs = await waitFor(
+    async () => (await client.call("verify", "GET", "/v1/memories?limit=1")).status === 200,
+    15_000,
+  );
 
   // 1. Every acknowledged create is readable, with its content and at least its acknowledged tags.
   const missing: string[] = [];
@@ -129,23 +157,48 @@ test("kill -9 of Redis during a burst of creates with tags: 0 acknowledged write
       const tag = await client.call("verify", "GET", `/v1/tags/${tagId}`);
       const filtered = await listAll(client, `/v1/memories?tag_id=${tagId}`);
       const carrying = all.items.filter((m) => (m.tags as { id: string }[]).some((t) => t.id === tagId)).length;
-      return { count: tag.body.data.memory_count as number, filteredTotal: filtered.total, filteredItems: filtered.items.length, carrying };
+      return {
+        count: tag.body.data.memory_count as number,
+        filteredTotal: filtered.total,
+        filteredItems: filtered.items.length,
+        carrying,
+      };
     }),
   );
 
   const duringBurst = rec.samples.filter((s) => s.op === "create" || s.op === "attach");
   const afterKill = duringBurst.filter((s) => s.start >= killedAt);
-  figure("3 redis", `burst: 16 concurrent create(+attach) loops; ${createdBeforeKill} creates acknowledged before kill -9 of Redis, ${created.size} in all, ${attempts} attempted`);
+  figure(
+    "3 redis",
+    `burst: 16 concurrent create(+attach) loops; ${createdBeforeKill} creates acknowledged before kill -9 of Redis, ${created.size} in all, ${attempts} attempted`,
+  );
   figure("3 redis", `requests sent after the kill: ${fmtSummary(summarize(afterKill))}`);
   figure(
     "3 redis",
     `Redis down: ${down.length} requests → statuses ${JSON.stringify(summarize(down.map((d, i) => ({ op: "down", start: 0, end: d.ms, status: d.status, i }))).byStatus)}, ` +
-      `p50 ${percentile(down.map((d) => d.ms), 50).toFixed(1)} ms, max ${Math.max(...down.map((d) => d.ms)).toFixed(1)} ms; /healthz ${healthz}, /readyz ${readyzDown}`,
+      `p50 ${percentile(
+        down.map((d) => d.ms),
+        50,
+      ).toFixed(
+        1,
+      )} ms, max ${Math.max(...down.map((d) => d.ms)).toFixed(1)} ms; /healthz ${healthz}, /readyz ${readyzDown}`,
   );
-  figure("3 redis", `Redis down, services called directly over NATS: ${direct.map((d) => `${d.op} ${d.code} in ${d.ms.toFixed(1)} ms`).join(", ")}`);
-  figure("3 redis", `restart from AOF: ${restartMs.toFixed(0)} ms; /readyz 200 ${readyMs?.toFixed(0)} ms later, first API 200 after ${firstOkMs?.toFixed(0)} ms (aof_delayed_fsync before kill: ${aofBefore})`);
-  figure("3 redis", `acknowledged creates lost: ${missing.length} of ${created.size}; acknowledged attaches lost: ${wrongTags.length} of ${attached.size}`);
-  figure("3 redis", `list total ${all.total}, listed ${listed.size}; per tag (memory_count / filtered total / carrying): ${tagChecks.map((t) => `${t.count}/${t.filteredTotal}/${t.carrying}`).join(", ")}`);
+  figure(
+    "3 redis",
+    `Redis down, services called directly over NATS: ${direct.map((d) => `${d.op} ${d.code} in ${d.ms.toFixed(1)} ms`).join(", ")}`,
+  );
+  figure(
+    "3 redis",
+    `restart from AOF: ${restartMs.toFixed(0)} ms; /readyz 200 ${readyMs?.toFixed(0)} ms later, first API 200 after ${firstOkMs?.toFixed(0)} ms (aof_delayed_fsync before kill: ${aofBefore})`,
+  );
+  figure(
+    "3 redis",
+    `acknowledged creates lost: ${missing.length} of ${created.size}; acknowledged attaches lost: ${wrongTags.length} of ${attached.size}`,
+  );
+  figure(
+    "3 redis",
+    `list total ${all.total}, listed ${listed.size}; per tag (memory_count / filtered total / carrying): ${tagChecks.map((t) => `${t.count}/${t.filteredTotal}/${t.carrying}`).join(", ")}`,
+  );
 
   expect(exitedProcesses(stack)).toEqual([]); // reconnected by themselves, nobody crashed
   expect(createdBeforeKill).toBeGreaterThanOrEqual(150);

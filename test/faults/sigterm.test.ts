@@ -34,8 +34,14 @@ test("SIGTERM of one replica of each service under mixed load: 0 failed requests
   const samples = rec.samples.filter((s) => s.start >= loadStart);
   const s = summarize(samples);
   figure("1 sigterm", `services ${names.join(",")} × 2 replicas, 8 concurrent clients, mixed reads/writes`);
-  figure("1 sigterm", `SIGTERM wave 1 (one replica of each): all exited in ${stop1Ms.toFixed(0)} ms, codes ${codes1.join(",")}`);
-  figure("1 sigterm", `SIGTERM wave 2 (the other originals, after ${replacements.length} replacements started): ${stop2Ms.toFixed(0)} ms, codes ${codes2.join(",")}`);
+  figure(
+    "1 sigterm",
+    `SIGTERM wave 1 (one replica of each): all exited in ${stop1Ms.toFixed(0)} ms, codes ${codes1.join(",")}`,
+  );
+  figure(
+    "1 sigterm",
+    `SIGTERM wave 2 (the other originals, after ${replacements.length} replacements started): ${stop2Ms.toFixed(0)} ms, codes ${codes2.join(",")}`,
+  );
   figure("1 sigterm", fmtSummary(s));
   const failures = samples.filter((x) => x.status !== 200);
   if (failures.length) console.log("failures:", failures.slice(0, 20));
@@ -60,8 +66,14 @@ test("SIGTERM of the gateway under load: every request it had accepted is answer
   const samples = rec.samples.filter((s) => s.start >= loadStart);
   const before = samples.filter((s) => s.start < stopAt - 5); // sent before the signal (5 ms of slack for the socket write)
   const answeredAfter = before.filter((s) => s.end > stopAt);
-  figure("1 sigterm", `gateway SIGTERM under 8 concurrent clients: exit code ${code} after ${exitMs.toFixed(0)} ms; ${answeredAfter.length} requests in flight at the signal, all answered: ${fmtSummary(summarize(answeredAfter))}`);
-  figure("1 sigterm", `requests sent before the signal: ${fmtSummary(summarize(before))}; sent after it (refused: the listener is closed): ${samples.length - before.length}`);
+  figure(
+    "1 sigterm",
+    `gateway SIGTERM under 8 concurrent clients: exit code ${code} after ${exitMs.toFixed(0)} ms; ${answeredAfter.length} requests in flight at the signal, all answered: ${fmtSummary(summarize(answeredAfter))}`,
+  );
+  figure(
+    "1 sigterm",
+    `requests sent before the signal: ${fmtSummary(summarize(before))}; sent after it (refused: the listener is closed): ${samples.length - before.length}`,
+  );
 
   expect(code).toBe(0);
   expect(before.filter((s) => s.status !== 200)).toEqual([]);

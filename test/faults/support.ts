@@ -21,7 +21,10 @@ async function faultStack(name: string, opts: Omit<StackOptions, "dataDir"> = {}
  * The stack of one fault test file (call at its top level): started before its tests, stopped after
  * them. Tests read `.stack`. `when: false` starts nothing (a topology without the part under test).
  */
-export function fileStack(name: string, opts: Omit<StackOptions, "dataDir"> & { when?: boolean } = {}): { readonly stack: Stack } {
+export function fileStack(
+  name: string,
+  opts: Omit<StackOptions, "dataDir"> & { when?: boolean } = {},
+): { readonly stack: Stack } {
   const { when = true, ...stackOpts } = opts;
   const holder = {} as { stack: Stack };
   beforeAll(async () => {
@@ -69,7 +72,10 @@ export class Recorder {
         try {
           const res = await fetch(baseUrl + path, {
             method,
-            headers: { Authorization: `Bearer ${key}`, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
+            headers: {
+              Authorization: `Bearer ${key}`,
+              ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+            },
             body: body === undefined ? undefined : JSON.stringify(body),
             signal: AbortSignal.timeout(HANG_MS),
           });
@@ -139,7 +145,12 @@ export const figure = (tag: string, line: string) => console.log(`[fault ${tag}]
 // ------------------------------------------------------------------ load shapes
 
 /** `concurrency` workers, each issuing one request after the other until `until()` is true or `maxMs` has passed. */
-export async function closedLoop(opts: { concurrency: number; maxMs: number; until?: () => boolean; task: (worker: number) => Promise<unknown> }) {
+export async function closedLoop(opts: {
+  concurrency: number;
+  maxMs: number;
+  until?: () => boolean;
+  task: (worker: number) => Promise<unknown>;
+}) {
   const deadline = performance.now() + opts.maxMs;
   await Promise.all(
     Array.from({ length: opts.concurrency }, async (_, w) => {
@@ -154,7 +165,12 @@ export async function closedLoop(opts: { concurrency: number; maxMs: number; unt
  * slowing the sender). At most `maxInFlight` outstanding; a tick that finds the cap reached counts the
  * requests it could not send in `dropped`.
  */
-export async function fixedRate(opts: { rate: number; durationMs: number; maxInFlight: number; task: (i: number) => Promise<unknown> }) {
+export async function fixedRate(opts: {
+  rate: number;
+  durationMs: number;
+  maxInFlight: number;
+  task: (i: number) => Promise<unknown>;
+}) {
   const started = performance.now();
   const tickMs = 10;
   let sent = 0;
@@ -179,10 +195,19 @@ export async function fixedRate(opts: { rate: number; durationMs: number; maxInF
 }
 
 /** Polls `check` every `everyMs` until it returns true or `maxMs` passes; resolves the elapsed ms or null. */
-export async function waitFor(check: () => Promise<boolean> | boolean, maxMs: number, everyMs = 50): Promise<number | null> {
+export async function waitFor(
+  check: () => Promise<boolean> | boolean,
+  maxMs: number,
+  everyMs = 50,
+): Promise<number | null> {
   const started = performance.now();
   while (performance.now() - started < maxMs) {
-    if (await Promise.resolve().then(check).catch(() => false)) return performance.now() - started;
+    if (
+      await Promise.resolve()
+        .then(check)
+        .catch(() => false)
+    )
+      return performance.now() - started;
     await Bun.sleep(everyMs);
   }
   return null;
@@ -201,10 +226,16 @@ export function mixedWorkload(client: Client) {
   const tagIds: string[] = [];
   let n = 0;
   const ops: [number, () => Promise<unknown>][] = [
-    [20, async () => {
-      const r = await client.call("memories.create", "POST", "/v1/memories", { content: `load memory ${n++} ${crypto.randomUUID()}`, tier: pick(["short", "medium", "long"]) });
-      if (r.status === 200) memoryIds.push(r.body.data.id);
-    }],
+    [
+      20,
+      async () => {
+        const r = await client.call("memories.create", "POST", "/v1/memories", {
+          content: `load memory ${n++} ${crypto.randomUUID()}`,
+          tier: pick(["short", "medium", "long"]),
+        });
+        if (r.status === 200) memoryIds.push(r.body.data.id);
+      },
+    ],
     [30, () => client.call("memories.get", "GET", `/v1/memories/${pick(memoryIds)}`)],
     [15, () => client.call("memories.list", "GET", `/v1/memories?limit=20&tier=${pick(["short", "medium", "long"])}`)],
     [10, () => client.call("memories.update", "PATCH", `/v1/memories/${pick(memoryIds)}`, { metadata: { n: n++ } })],
@@ -218,7 +249,9 @@ export function mixedWorkload(client: Client) {
     tagIds,
     async seed(memories = 20, tags = 5) {
       for (let i = 0; i < tags; i++) {
-        const r = await client.call("seed", "POST", "/v1/tags", { name: `tag-${i}-${crypto.randomUUID().slice(0, 6)}` });
+        const r = await client.call("seed", "POST", "/v1/tags", {
+          name: `tag-${i}-${crypto.randomUUID().slice(0, 6)}`,
+        });
         if (r.status !== 200) throw new Error(`seed tag: ${r.status} ${JSON.stringify(r.body)}`);
         tagIds.push(r.body.data.id);
       }
@@ -256,7 +289,12 @@ export async function replicasAnswering(natsUrl: string, name: string, waitMs = 
 }
 
 /** Waits until `count` replicas of each service answer PING (bounded by `maxMs`). */
-export async function waitReplicas(natsUrl: string, names: readonly string[], count: number, maxMs = 20_000): Promise<void> {
+export async function waitReplicas(
+  natsUrl: string,
+  names: readonly string[],
+  count: number,
+  maxMs = 20_000,
+): Promise<void> {
   for (const name of names) {
     const ok = await waitFor(async () => (await replicasAnswering(natsUrl, name)) >= count, maxMs, 100);
     if (ok === null) throw new Error(`${name}: fewer than ${count} replicas answer PING after ${maxMs} ms`);
@@ -273,7 +311,8 @@ export async function consumersBacklog(natsUrl: string) {
     const out: { name: string; pending: number; ackPending: number }[] = [];
     for (const s of Object.values(STREAMS)) {
       for await (const c of jsm.consumers.list(s.name)) {
-        if (c.config.durable_name) out.push({ name: `${s.name}/${c.name}`, pending: c.num_pending, ackPending: c.num_ack_pending });
+        if (c.config.durable_name)
+          out.push({ name: `${s.name}/${c.name}`, pending: c.num_pending, ackPending: c.num_ack_pending });
       }
     }
     return out;
@@ -284,7 +323,9 @@ export async function consumersBacklog(natsUrl: string) {
 
 /** Names of the stack's processes that have exited (none should, whatever Redis or NATS do). */
 export const exitedProcesses = (stack: Stack) =>
-  [stack.gateway, ...Object.values(stack.services).flat()].filter((c) => c.proc.exitCode !== null || c.proc.signalCode !== null).map((c) => c.name);
+  [stack.gateway, ...Object.values(stack.services).flat()]
+    .filter((c) => c.proc.exitCode !== null || c.proc.signalCode !== null)
+    .map((c) => c.name);
 
 /**
  * A fresh tenant's seeded mixed workload from 8 clients in a closed loop (for at most `maxMs`);
@@ -299,7 +340,12 @@ export async function mixedLoad(stack: Stack, opts: { maxMs?: number; beforeStar
   await opts.beforeStart?.();
   const start = rec.now();
   let done = false;
-  const traffic = closedLoop({ concurrency: 8, maxMs: opts.maxMs ?? 60_000, until: () => done, task: () => load.next() });
+  const traffic = closedLoop({
+    concurrency: 8,
+    maxMs: opts.maxMs ?? 60_000,
+    until: () => done,
+    task: () => load.next(),
+  });
   return {
     rec,
     client,

@@ -1,5 +1,17 @@
 import { expect, test } from "bun:test";
-import { closedLoop, consumersBacklog, figure, fileStack, fixedRate, fmtSummary, mixedWorkload, Recorder, summarize, tenantClient, waitFor } from "./support";
+import {
+  closedLoop,
+  consumersBacklog,
+  figure,
+  fileStack,
+  fixedRate,
+  fmtSummary,
+  mixedWorkload,
+  Recorder,
+  summarize,
+  tenantClient,
+  waitFor,
+} from "./support";
 
 /**
  * Fault 6 (the baseline the others are read against): measure the maximum throughput of the mixed
@@ -24,17 +36,30 @@ test(`sustained mixed load at 50% of the measured maximum for ${SUSTAIN_S} s: 0 
   const max = summarize(rec.samples.filter((s) => s.start >= maxFrom));
   const okRps = (max.rps * (max.requests - max.failed)) / Math.max(1, max.requests);
   // Background work the burst queued (index events, usage batches) finishes before the steady phase.
-  const quietMs = await waitFor(async () => (await consumersBacklog(stack.natsUrl)).every((c) => c.pending === 0 && c.ackPending === 0), 60_000, 250);
+  const quietMs = await waitFor(
+    async () => (await consumersBacklog(stack.natsUrl)).every((c) => c.pending === 0 && c.ackPending === 0),
+    60_000,
+    250,
+  );
 
   // 2. Half of it, open loop, for SUSTAIN_S seconds.
   const rate = Math.max(10, Math.floor(okRps / 2));
   const steadyFrom = rec.now();
-  const { sent, dropped } = await fixedRate({ rate, durationMs: SUSTAIN_S * 1000, maxInFlight: 512, task: () => load.next() });
+  const { sent, dropped } = await fixedRate({
+    rate,
+    durationMs: SUSTAIN_S * 1000,
+    maxInFlight: 512,
+    task: () => load.next(),
+  });
   const steady = summarize(rec.samples.filter((s) => s.start >= steadyFrom));
   const byOp = new Map<string, number[]>();
-  for (const s of rec.samples.filter((x) => x.start >= steadyFrom)) byOp.set(s.op, [...(byOp.get(s.op) ?? []), s.end - s.start]);
+  for (const s of rec.samples.filter((x) => x.start >= steadyFrom))
+    byOp.set(s.op, [...(byOp.get(s.op) ?? []), s.end - s.start]);
 
-  figure("6 sustained", `maximum (32 closed-loop clients, 8 s, mixed 20% create / 30% get / 15% list / 10% update / 10% attach / 15% tags): ${fmtSummary(max)}`);
+  figure(
+    "6 sustained",
+    `maximum (32 closed-loop clients, 8 s, mixed 20% create / 30% get / 15% list / 10% update / 10% attach / 15% tags): ${fmtSummary(max)}`,
+  );
   figure("6 sustained", `background work drained ${quietMs?.toFixed(0)} ms after the burst`);
   figure(
     "6 sustained",

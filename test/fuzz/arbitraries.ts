@@ -46,8 +46,13 @@ export const nastyNumber = fc.oneof(
 
 /** Nested objects or arrays `depth` deep, as text (JSON.stringify itself would overflow on the deepest). */
 export const deepJson = fc
-  .record({ depth: fc.oneof(fc.integer({ min: 30, max: 40 }), fc.constantFrom(1_000, 10_000, 50_000)), arrays: fc.boolean() })
-  .map(({ depth, arrays }) => (arrays ? `${"[".repeat(depth)}${"]".repeat(depth)}` : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`));
+  .record({
+    depth: fc.oneof(fc.integer({ min: 30, max: 40 }), fc.constantFrom(1_000, 10_000, 50_000)),
+    arrays: fc.boolean(),
+  })
+  .map(({ depth, arrays }) =>
+    arrays ? `${"[".repeat(depth)}${"]".repeat(depth)}` : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`,
+  );
 
 /** Any JSON value, with prototype keys and nasty leaves. */
 export const nastyJson: fc.Arbitrary<unknown> = fc.letrec((tie) => ({

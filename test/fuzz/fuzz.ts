@@ -45,7 +45,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
     if (req.write) {
       if (refused(req, answer)) {
         const after = await state();
-        if (after !== fingerprint) failures.push(`${describe(req)} → ${answer.status} was refused but stored: ${fingerprint} → ${after}`);
+        if (after !== fingerprint)
+          failures.push(`${describe(req)} → ${answer.status} was refused but stored: ${fingerprint} → ${after}`);
         fingerprint = after;
       } else fingerprint = null;
     }
@@ -122,10 +123,12 @@ function brokenPromise(req: FuzzRequest, a: Answer): string | null {
   }
   const bodyId = body?.meta?.request_id ?? body?.extensions?.request_id;
   if (!headerId && typeof bodyId !== "string") return "no request id";
-  const envelope = typeof body?.meta?.request_id === "string" && (body.data !== undefined || typeof body.error?.code === "string");
+  const envelope =
+    typeof body?.meta?.request_id === "string" && (body.data !== undefined || typeof body.error?.code === "string");
   const graphqlResponse = req.path.startsWith("/graphql") && (body?.data !== undefined || Array.isArray(body?.errors));
   if (!envelope && !graphqlResponse) return `neither the envelope nor a GraphQL response: ${a.text.slice(0, 200)}`;
-  if (a.status >= 400 && !graphqlResponse && typeof body.error?.message !== "string") return "an error without a message";
+  if (a.status >= 400 && !graphqlResponse && typeof body.error?.message !== "string")
+    return "an error without a message";
   return null;
 }
 
@@ -143,6 +146,11 @@ function refused(req: FuzzRequest, a: Answer): boolean {
 }
 
 function describe(req: FuzzRequest): string {
-  const body = req.body === undefined ? "" : typeof req.body === "string" ? req.body : `bytes ${Buffer.from(req.body).toString("hex")}`;
+  const body =
+    req.body === undefined
+      ? ""
+      : typeof req.body === "string"
+        ? req.body
+        : `bytes ${Buffer.from(req.body).toString("hex")}`;
   return `${req.method} ${req.path.slice(0, 200)} ${JSON.stringify(req.headers)} ${body.slice(0, 300)}`;
 }

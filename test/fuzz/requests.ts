@@ -61,56 +61,70 @@ function restRequest(known: Known): fc.Arbitrary<FuzzRequest> {
     const params = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
     const fields = propertiesOf(route.op.input);
     const hasBody = route.method === "POST" || route.method === "PATCH";
-    return fc.record({
-      method: fc.oneof({ weight: 12, arbitrary: fc.constant(route.method) }, fc.constantFrom("PUT", "OPTIONS", "HEAD")),
-      ids: fc.tuple(...params.map((p) => pathId(idsFor(p, route.path, known)))),
-      query: queryString(fields),
-      body: hasBody
-        ? fc.oneof(
-            { weight: 5, arbitrary: nastyBody(fields).map((b) => JSON.stringify(b)) },
-            { weight: 1, arbitrary: nastyJson.map((b) => JSON.stringify(b) ?? "null") },
-            { weight: 2, arbitrary: rawBody },
-            { weight: 1, arbitrary: deepField(fields) },
-          )
-        : fc.constant(undefined),
-      type: contentType,
-      accept,
-      prefix: fc.constantFrom("/v1", "/v1", "/api/v1"),
-    }).map(({ method, ids, query, body, type, accept, prefix }) => {
-      let i = 0;
-      const path = route.path.replace(/:(\w+)/g, () => enc(String(ids[i++] ?? "")));
-      const headers: Record<string, string> = {};
-      if (type) headers["content-type"] = type;
-      if (accept) headers.accept = accept;
-      const sendsBody = body !== undefined && method !== "HEAD" && method !== "GET";
-      return {
-        method,
-        path: prefix + path + (route.method === "GET" || route.method === "DELETE" ? query : ""),
-        headers,
-        body: sendsBody ? body : undefined,
-        write: method !== "GET" && method !== "HEAD" && method !== "OPTIONS",
-        label: `${route.method} ${route.path}`,
-      };
-    });
+    return fc
+      .record({
+        method: fc.oneof(
+          { weight: 12, arbitrary: fc.constant(route.method) },
+          fc.constantFrom("PUT", "OPTIONS", "HEAD"),
+        ),
+        ids: fc.tuple(...params.map((p) => pathId(idsFor(p, route.path, known)))),
+        query: queryString(fields),
+        body: hasBody
+          ? fc.oneof(
+              { weight: 5, arbitrary: nastyBody(fields).map((b) => JSON.stringify(b)) },
+              { weight: 1, arbitrary: nastyJson.map((b) => JSON.stringify(b) ?? "null") },
+              { weight: 2, arbitrary: rawBody },
+              { weight: 1, arbitrary: deepField(fields) },
+            )
+          : fc.constant(undefined),
+        type: contentType,
+        accept,
+        prefix: fc.constantFrom("/v1", "/v1", "/api/v1"),
+      })
+      .map(({ method, ids, query, body, type, accept, prefix }) => {
+        let i = 0;
+        const path = route.path.replace(/:(\w+)/g, () => enc(String(ids[i++] ?? "")));
+        const headers: Record<string, string> = {};
+        if (type) headers["content-type"] = type;
+        if (accept) headers.accept = accept;
+        const sendsBody = body !== undefined && method !== "HEAD" && method !== "GET";
+        return {
+          method,
+          path: prefix + path + (route.method === "GET" || route.method === "DELETE" ? query : ""),
+          headers,
+          body: sendsBody ? body : undefined,
+          write: method !== "GET" && method !== "HEAD" && method !== "OPTIONS",
+          label: `${route.method} ${route.path}`,
+        };
+      });
   });
 }
 
 /** GraphQL documents of every root field, with fuzzed variables, and broken documents. */
 const GRAPHQL_DOCUMENTS: { query: string; write: boolean; vars: string[] }[] = [
   { query: "query($id: ID!) { memory(id: $id) { id content tags { id name } } }", write: false, vars: ["id"] },
-  { query: "query($f: MemoryFilter, $l: Int, $o: Int) { memories(filter: $f, limit: $l, offset: $o) { total } }",
-    write: false, vars: ["f", "l", "o"] },
+  {
+    query: "query($f: MemoryFilter, $l: Int, $o: Int) { memories(filter: $f, limit: $l, offset: $o) { total } }",
+    write: false,
+    vars: ["f", "l", "o"],
+  },
   { query: "query($s: String, $l: Int) { tags(search: $s, limit: $l) { total } }", write: false, vars: ["s", "l"] },
   { query: "query($s: String) { entities(search: $s) { total } }", write: false, vars: ["s"] },
   { query: "query($i: SearchInput!) { search(input: $i) { results { id } } }", write: false, vars: ["i"] },
   { query: "query($i: ContextInput!) { context(input: $i) { __typename } }", write: false, vars: ["i"] },
   { query: "query { keys { total } }", write: false, vars: [] },
   { query: "mutation($i: CreateMemoryInput!) { createMemory(input: $i) { id } }", write: true, vars: ["i"] },
-  { query: "mutation($id: ID!, $i: UpdateMemoryInput!) { updateMemory(id: $id, input: $i) { id } }", write: true,
-    vars: ["id", "i"] },
+  {
+    query: "mutation($id: ID!, $i: UpdateMemoryInput!) { updateMemory(id: $id, input: $i) { id } }",
+    write: true,
+    vars: ["id", "i"],
+  },
   { query: "mutation($i: CreateTagInput!) { createTag(input: $i) { id } }", write: true, vars: ["i"] },
-  { query: "mutation($m: ID!, $t: [ID!]!) { attachTags(memoryId: $m, tagIds: $t) { __typename } }", write: true,
-    vars: ["m", "t"] },
+  {
+    query: "mutation($m: ID!, $t: [ID!]!) { attachTags(memoryId: $m, tagIds: $t) { __typename } }",
+    write: true,
+    vars: ["m", "t"],
+  },
   { query: "mutation($i: CreateEntityInput!) { createEntity(input: $i) { id } }", write: true, vars: ["i"] },
   { query: "mutation($i: CreateKeyInput!) { createKey(input: $i) { __typename } }", write: true, vars: ["i"] },
   { query: "mutation($id: ID!) { deleteTag(id: $id) { __typename } }", write: true, vars: ["id"] },
@@ -124,16 +138,32 @@ const brokenDocument = fc.oneof(
     return `query { ...F${levels} } ${parts.join(" ")}`;
   }),
   fc.integer({ min: 1, max: 300 }).map((d) => `query { ${"memories { items { ".repeat(d)}id${" } }".repeat(d)} }`),
-  fc.integer({ min: 1, max: 500 }).map((n) => `query { ${Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(" ")} }`),
+  fc
+    .integer({ min: 1, max: 500 })
+    .map((n) => `query { ${Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(" ")} }`),
   fc.constant("subscription { memoryEvents { type } }"),
   fc.constant("query { __schema { types { name } } }"),
 );
 
 function graphqlRequest(known: Known): fc.Arbitrary<FuzzRequest> {
   const anyId = [...known.memories, ...known.tags, ...known.entities];
-  const variable = fc.oneof(nastyJson, anyId.length ? fc.constantFrom(...anyId) : fc.uuid(), nastyBody(
-    ["content", "name", "query", "limit", "threshold", "tier", "tags", "metadata", "scopes", "rate_limit", "plan"],
-  ));
+  const variable = fc.oneof(
+    nastyJson,
+    anyId.length ? fc.constantFrom(...anyId) : fc.uuid(),
+    nastyBody([
+      "content",
+      "name",
+      "query",
+      "limit",
+      "threshold",
+      "tier",
+      "tags",
+      "metadata",
+      "scopes",
+      "rate_limit",
+      "plan",
+    ]),
+  );
   return fc
     .record({
       doc: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...GRAPHQL_DOCUMENTS) }, fc.constant(null)),
@@ -142,8 +172,11 @@ function graphqlRequest(known: Known): fc.Arbitrary<FuzzRequest> {
       raw: fc.oneof(
         { weight: 8, arbitrary: fc.constant(undefined) },
         rawBody,
-        deepJson.map((deep) => `{"query": "query($i: SearchInput!) { search(input: $i) { results { id } } }", ` +
-          `"variables": {"i": {"query": "x", "filter": {"metadata": ${deep}}}}}`),
+        deepJson.map(
+          (deep) =>
+            `{"query": "query($i: SearchInput!) { search(input: $i) { results { id } } }", ` +
+            `"variables": {"i": {"query": "x", "filter": {"metadata": ${deep}}}}}`,
+        ),
       ),
       batch: fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, fc.constant(true)),
       accept,
@@ -175,5 +208,9 @@ export function fuzzRequest(known: Known): fc.Arbitrary<FuzzRequest> {
       label: "stray path",
     }),
   );
-  return fc.oneof({ weight: 10, arbitrary: restRequest(known) }, { weight: 4, arbitrary: graphqlRequest(known) }, stray);
+  return fc.oneof(
+    { weight: 10, arbitrary: restRequest(known) },
+    { weight: 4, arbitrary: graphqlRequest(known) },
+    stray,
+  );
 }

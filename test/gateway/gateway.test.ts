@@ -207,7 +207,10 @@ describe("keys", () => {
   });
 
   test("an expired key is rejected", async () => {
-    const created = await root.post("/v1/keys", { name: "short-lived", expires_at: new Date(Date.now() + 1500).toISOString() });
+    const created = await root.post("/v1/keys", {
+      name: "short-lived",
+      expires_at: new Date(Date.now() + 1500).toISOString(),
+    });
     const api = apiClient(stack.baseUrl, created.body.data.key);
     expect((await api.get("/v1/tags")).status).not.toBe(401);
     await Bun.sleep(1700);
@@ -291,7 +294,10 @@ describe("usage", () => {
       report = (await admin.api.get(`/v1/usage?key_id=${t.keyId}`)).body.data;
     } while (report.totals.requests < 7 && Date.now() < deadline);
     expect(report.totals).toEqual({ requests: 7, errors: 0, rate_limited: 3 });
-    expect(report.by_endpoint.find((e: any) => e.endpoint === "GET /v1/keys")).toMatchObject({ requests: 6, rate_limited: 2 });
+    expect(report.by_endpoint.find((e: any) => e.endpoint === "GET /v1/keys")).toMatchObject({
+      requests: 6,
+      rate_limited: 2,
+    });
     expect(report.by_key).toEqual([{ key_id: t.keyId, requests: 7, errors: 0, rate_limited: 3 }]);
     expect(report.by_day.length).toBe(1);
   });

@@ -31,7 +31,12 @@ beforeAll(async () => {
     await post(`/v1/memories/${kid.id}/tags`, { tag_ids: [tags[i % 5].id, tags[(i + 1) % 5].id] });
     kids.push(kid.id);
   }
-  for (let i = 0; i < 5; i++) await post("/v1/entities", { name: `entity ${i}`, type: "concept", memory_ids: kids.filter((_, k) => k % 5 === i) });
+  for (let i = 0; i < 5; i++)
+    await post("/v1/entities", {
+      name: `entity ${i}`,
+      type: "concept",
+      memory_ids: kids.filter((_, k) => k % 5 === i),
+    });
 }, 120_000);
 
 const QUERY = (limit: number) => `{ memories(filter: { root: false }, limit: ${limit}) {
@@ -51,7 +56,12 @@ describe("DataLoaders batch each level into one operation", () => {
       expect(m.tags[0].description).toMatch(/^about \d$/);
       expect(m.entities).toHaveLength(1);
     }
-    expect(counted.bySubject).toEqual({ "memories.list": 1, "memories.getMany": 1, "tags.getMany": 1, "entities.getMany": 1 });
+    expect(counted.bySubject).toEqual({
+      "memories.list": 1,
+      "memories.getMany": 1,
+      "tags.getMany": 1,
+      "entities.getMany": 1,
+    });
   });
 
   test("the number of requests does not grow with the number of memories", async () => {
@@ -61,17 +71,25 @@ describe("DataLoaders batch each level into one operation", () => {
   });
 
   test("tags asked only for id, name and color come with the memories: no tag request at all", async () => {
-    const counted = await countOpRequests(() => gql.request(`{ memories(limit: 100) { items { id tags { id name color } } } }`));
+    const counted = await countOpRequests(() =>
+      gql.request(`{ memories(limit: 100) { items { id tags { id name color } } } }`),
+    );
     expect(counted.bySubject).toEqual({ "memories.list": 1 });
   });
 
   test("two levels up and the tags of every level: one batch per level (tags already loaded are not asked again)", async () => {
-    const counted = await countOpRequests(() => gql.request(`{ memories(filter: { root: false }, limit: 100) { items { tags { description } parent { tags { description } parent { id } } } } }`));
+    const counted = await countOpRequests(() =>
+      gql.request(
+        `{ memories(filter: { root: false }, limit: 100) { items { tags { description } parent { tags { description } parent { id } } } } }`,
+      ),
+    );
     expect(counted.bySubject).toEqual({ "memories.list": 1, "memories.getMany": 1, "tags.getMany": 2 });
   });
 
   test("a memory already read in the request is not read again as a parent", async () => {
-    const counted = await countOpRequests(() => gql.request(`{ memories(limit: 100, order: ASC) { items { id parent { id } } } }`));
+    const counted = await countOpRequests(() =>
+      gql.request(`{ memories(limit: 100, order: ASC) { items { id parent { id } } } }`),
+    );
     expect(counted.bySubject).toEqual({ "memories.list": 1 }); // the 10 oldest are the parents: all on the one page
   });
 });

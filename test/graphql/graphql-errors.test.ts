@@ -28,18 +28,46 @@ function expectSameError(rest: ApiResponse, r: GqlResponse, field: string) {
 describe("errors of the services keep REST's code, message and details", () => {
   test("VALIDATION_ERROR of inputs names the REST field and constraint", async () => {
     const cases: [ApiResponse, string, Record<string, unknown>][] = [
-      [await api.post("/v1/memories", { content: "" }), `mutation($i: CreateMemoryInput!) { createMemory(input: $i) { id } }`, { i: { content: "" } }],
-      [await api.post("/v1/memories", { content: "x".repeat(100_001) }), `mutation($i: CreateMemoryInput!) { createMemory(input: $i) { id } }`, { i: { content: "x".repeat(100_001) } }],
+      [
+        await api.post("/v1/memories", { content: "" }),
+        `mutation($i: CreateMemoryInput!) { createMemory(input: $i) { id } }`,
+        { i: { content: "" } },
+      ],
+      [
+        await api.post("/v1/memories", { content: "x".repeat(100_001) }),
+        `mutation($i: CreateMemoryInput!) { createMemory(input: $i) { id } }`,
+        { i: { content: "x".repeat(100_001) } },
+      ],
       [
         await api.post("/v1/memories", { content: "deep", metadata: { a: { b: { c: { d: { e: { f: 1 } } } } } } }),
         `mutation($i: CreateMemoryInput!) { createMemory(input: $i) { id } }`,
         { i: { content: "deep", metadata: { a: { b: { c: { d: { e: { f: 1 } } } } } } } },
       ],
-      [await api.post("/v1/memories", { content: "x", parent_memory_id: "not-a-uuid" }), `mutation($i: CreateMemoryInput!) { createMemory(input: $i) { id } }`, { i: { content: "x", parentMemoryId: "not-a-uuid" } }],
-      [await api.post("/v1/memories", { content: "x", parent_memory_id: UNKNOWN_ID }), `mutation($i: CreateMemoryInput!) { createMemory(input: $i) { id } }`, { i: { content: "x", parentMemoryId: UNKNOWN_ID } }],
-      [await api.post("/v1/tags", { name: "y".repeat(51) }), `mutation($i: CreateTagInput!) { createTag(input: $i) { id } }`, { i: { name: "y".repeat(51) } }],
-      [await api.post("/v1/tags", { name: "c", color: "red" }), `mutation($i: CreateTagInput!) { createTag(input: $i) { id } }`, { i: { name: "c", color: "red" } }],
-      [await api.post("/v1/entities", { name: "", type: "person" }), `mutation($i: CreateEntityInput!) { createEntity(input: $i) { id } }`, { i: { name: "", type: "PERSON" } }],
+      [
+        await api.post("/v1/memories", { content: "x", parent_memory_id: "not-a-uuid" }),
+        `mutation($i: CreateMemoryInput!) { createMemory(input: $i) { id } }`,
+        { i: { content: "x", parentMemoryId: "not-a-uuid" } },
+      ],
+      [
+        await api.post("/v1/memories", { content: "x", parent_memory_id: UNKNOWN_ID }),
+        `mutation($i: CreateMemoryInput!) { createMemory(input: $i) { id } }`,
+        { i: { content: "x", parentMemoryId: UNKNOWN_ID } },
+      ],
+      [
+        await api.post("/v1/tags", { name: "y".repeat(51) }),
+        `mutation($i: CreateTagInput!) { createTag(input: $i) { id } }`,
+        { i: { name: "y".repeat(51) } },
+      ],
+      [
+        await api.post("/v1/tags", { name: "c", color: "red" }),
+        `mutation($i: CreateTagInput!) { createTag(input: $i) { id } }`,
+        { i: { name: "c", color: "red" } },
+      ],
+      [
+        await api.post("/v1/entities", { name: "", type: "person" }),
+        `mutation($i: CreateEntityInput!) { createEntity(input: $i) { id } }`,
+        { i: { name: "", type: "PERSON" } },
+      ],
     ];
     const fields = [];
     for (const [rest, query, variables] of cases) {
@@ -55,20 +83,41 @@ describe("errors of the services keep REST's code, message and details", () => {
   });
 
   test("limit and offset follow REST's ranges", async () => {
-    expectSameError(await api.get("/v1/memories?limit=500"), await gql.raw(`{ memories(limit: 500) { total } }`), "memories");
-    expectSameError(await api.get("/v1/memories?limit=0"), await gql.raw(`{ memories(limit: 0) { total } }`), "memories");
+    expectSameError(
+      await api.get("/v1/memories?limit=500"),
+      await gql.raw(`{ memories(limit: 500) { total } }`),
+      "memories",
+    );
+    expectSameError(
+      await api.get("/v1/memories?limit=0"),
+      await gql.raw(`{ memories(limit: 0) { total } }`),
+      "memories",
+    );
     expectSameError(await api.get("/v1/tags?offset=-1"), await gql.raw(`{ tags(offset: -1) { total } }`), "tags");
-    expectGqlError(await gql.raw(`{ entities(limit: 101) { total } }`), "VALIDATION_ERROR", "limit must be <= 100", { field: "limit", constraint: "maximum", max: 100 }, ["entities"]);
+    expectGqlError(
+      await gql.raw(`{ entities(limit: 101) { total } }`),
+      "VALIDATION_ERROR",
+      "limit must be <= 100",
+      { field: "limit", constraint: "maximum", max: 100 },
+      ["entities"],
+    );
   });
 
   test("conflicts: a duplicate tag name, an unknown tag to attach", async () => {
     const { api: own, gql: ownGql } = await gqlTenant();
     await own.post("/v1/tags", { name: "Dup" });
-    expectSameError(await own.post("/v1/tags", { name: "dup" }), await ownGql.raw(`mutation { createTag(input: { name: "DUP" }) { id } }`), "createTag");
+    expectSameError(
+      await own.post("/v1/tags", { name: "dup" }),
+      await ownGql.raw(`mutation { createTag(input: { name: "DUP" }) { id } }`),
+      "createTag",
+    );
     const m = (await own.post("/v1/memories", { content: "m" })).body.data;
     expectSameError(
       await own.post(`/v1/memories/${m.id}/tags`, { tag_ids: [UNKNOWN_ID] }),
-      await ownGql.raw(`mutation($m: ID!, $t: [ID!]!) { attachTags(memoryId: $m, tagIds: $t) { added } }`, { m: m.id, t: [UNKNOWN_ID] }),
+      await ownGql.raw(`mutation($m: ID!, $t: [ID!]!) { attachTags(memoryId: $m, tagIds: $t) { added } }`, {
+        m: m.id,
+        t: [UNKNOWN_ID],
+      }),
       "attachTags",
     );
   });
@@ -86,17 +135,44 @@ describe("errors of the services keep REST's code, message and details", () => {
       expect(rest.body.error.code).toBe("NOT_FOUND");
       expectSameError(rest, await gql.raw(query), field);
     }
-    expectSameError(await api.patch(`/v1/memories/${UNKNOWN_ID}`, { content: "x" }), await gql.raw(`mutation { updateMemory(id: "${UNKNOWN_ID}", input: { content: "x" }) { id } }`), "updateMemory");
-    expectSameError(await api.delete(`/v1/tags/${UNKNOWN_ID}`), await gql.raw(`mutation { deleteTag(id: "${UNKNOWN_ID}") { id } }`), "deleteTag");
-    expectSameError(await api.delete("/v1/keys/nope"), await gql.raw(`mutation { revokeKey(id: "nope") { id } }`), "revokeKey");
-    expectGqlError(await gql.raw(`{ memory(id: "${UNKNOWN_ID}") { id } }`), "NOT_FOUND", "Memory not found", undefined, ["memory"]);
+    expectSameError(
+      await api.patch(`/v1/memories/${UNKNOWN_ID}`, { content: "x" }),
+      await gql.raw(`mutation { updateMemory(id: "${UNKNOWN_ID}", input: { content: "x" }) { id } }`),
+      "updateMemory",
+    );
+    expectSameError(
+      await api.delete(`/v1/tags/${UNKNOWN_ID}`),
+      await gql.raw(`mutation { deleteTag(id: "${UNKNOWN_ID}") { id } }`),
+      "deleteTag",
+    );
+    expectSameError(
+      await api.delete("/v1/keys/nope"),
+      await gql.raw(`mutation { revokeKey(id: "nope") { id } }`),
+      "revokeKey",
+    );
+    expectGqlError(
+      await gql.raw(`{ memory(id: "${UNKNOWN_ID}") { id } }`),
+      "NOT_FOUND",
+      "Memory not found",
+      undefined,
+      ["memory"],
+    );
   });
 
   test("another tenant's memory is NOT_FOUND, as if it did not exist", async () => {
     const other = await gqlTenant();
     const m = (await other.api.post("/v1/memories", { content: "theirs" })).body.data;
-    expectGqlError(await gql.raw(`query($id: ID!) { memory(id: $id) { id } }`, { id: m.id }), "NOT_FOUND", "Memory not found", undefined, ["memory"]);
-    expect((await gql.request(`query($id: ID!) { memories(filter: { parentMemoryId: $id }) { total } }`, { id: m.id })).memories.total).toBe(0);
+    expectGqlError(
+      await gql.raw(`query($id: ID!) { memory(id: $id) { id } }`, { id: m.id }),
+      "NOT_FOUND",
+      "Memory not found",
+      undefined,
+      ["memory"],
+    );
+    expect(
+      (await gql.request(`query($id: ID!) { memories(filter: { parentMemoryId: $id }) { total } }`, { id: m.id }))
+        .memories.total,
+    ).toBe(0);
   });
 
   test("one failing root field does not void the others", async () => {
@@ -110,44 +186,97 @@ describe("request errors are VALIDATION_ERROR with details (HTTP 400)", () => {
   test("syntax error", async () => {
     const r = await gql.raw(`{ memories { total `);
     expect(r.status).toBe(400);
-    expectGqlError(r, "VALIDATION_ERROR", "Syntax Error: Expected Name, found <EOF>.", { field: "query", constraint: "syntax" });
+    expectGqlError(r, "VALIDATION_ERROR", "Syntax Error: Expected Name, found <EOF>.", {
+      field: "query",
+      constraint: "syntax",
+    });
   });
 
   test("unknown field, wrong argument type", async () => {
     const r = await gql.raw(`{ memories { total nope } }`);
     expect(r.status).toBe(400);
-    expectGqlError(r, "VALIDATION_ERROR", 'Cannot query field "nope" on type "MemoryPage".', { field: "query", constraint: "schema" });
-    expectGqlError(await gql.raw(`{ memories(limit: "ten") { total } }`), "VALIDATION_ERROR", 'Int cannot represent non-integer value: "ten"', { field: "query", constraint: "schema" });
+    expectGqlError(r, "VALIDATION_ERROR", 'Cannot query field "nope" on type "MemoryPage".', {
+      field: "query",
+      constraint: "schema",
+    });
+    expectGqlError(
+      await gql.raw(`{ memories(limit: "ten") { total } }`),
+      "VALIDATION_ERROR",
+      'Int cannot represent non-integer value: "ten"',
+      { field: "query", constraint: "schema" },
+    );
   });
 
   test("a missing required input field or argument names it", async () => {
-    expectGqlError(await gql.raw(`mutation { createTag(input: {}) { id } }`), "VALIDATION_ERROR", 'Field "CreateTagInput.name" of required type "String!" was not provided.', { field: "name", constraint: "required" });
-    expectGqlError(await gql.raw(`{ memory { id } }`), "VALIDATION_ERROR", 'Field "memory" argument "id" of type "ID!" is required, but it was not provided.', { field: "query", constraint: "schema" });
-    const r = await gql.raw(`mutation($i: CreateMemoryInput!) { createMemory(input: $i) { id } }`, { i: { tier: "LONG" } });
+    expectGqlError(
+      await gql.raw(`mutation { createTag(input: {}) { id } }`),
+      "VALIDATION_ERROR",
+      'Field "CreateTagInput.name" of required type "String!" was not provided.',
+      { field: "name", constraint: "required" },
+    );
+    expectGqlError(
+      await gql.raw(`{ memory { id } }`),
+      "VALIDATION_ERROR",
+      'Field "memory" argument "id" of type "ID!" is required, but it was not provided.',
+      { field: "query", constraint: "schema" },
+    );
+    const r = await gql.raw(`mutation($i: CreateMemoryInput!) { createMemory(input: $i) { id } }`, {
+      i: { tier: "LONG" },
+    });
     expect(r.errors![0]!.extensions.details).toEqual({ field: "content", constraint: "required" });
   });
 
   test("a body over the gateway's limit or not JSON: VALIDATION_ERROR as REST says it", async () => {
     const { key } = await gqlTenant();
-    const post = (body: string) => fetch(`${baseUrl}/graphql`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body });
-    const big = await post(JSON.stringify({ query: `{ memories { total } }`, variables: { pad: "x".repeat(1024 * 1024) } }));
+    const post = (body: string) =>
+      fetch(`${baseUrl}/graphql`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+        body,
+      });
+    const big = await post(
+      JSON.stringify({ query: `{ memories { total } }`, variables: { pad: "x".repeat(1024 * 1024) } }),
+    );
     expect(big.status).toBe(400);
     const bigBody = await big.json();
     const rest = await api.post("/v1/memories", { content: "x".repeat(1024 * 1024) });
-    expect(bigBody).toEqual({ errors: [{ message: rest.body.error.message, extensions: { code: "VALIDATION_ERROR", details: rest.body.error.details, request_id: big.headers.get("x-request-id") } }] });
+    expect(bigBody).toEqual({
+      errors: [
+        {
+          message: rest.body.error.message,
+          extensions: {
+            code: "VALIDATION_ERROR",
+            details: rest.body.error.details,
+            request_id: big.headers.get("x-request-id"),
+          },
+        },
+      ],
+    });
     const bad = await post("{ not json");
     expect(bad.status).toBe(400);
-    expect((await bad.json()).errors[0].extensions).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "body", constraint: "json" } });
+    expect((await bad.json()).errors[0].extensions).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { field: "body", constraint: "json" },
+    });
     expect(bad.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
     const lone = await post('{"query":"{ memories { total } }","variables":{"c":"\\ud800"}}');
     expect(lone.status).toBe(200); // a well-formed request, without Accept: application/json (see below)
-    expect((await lone.json()).errors[0].extensions).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "variables.c", constraint: "unicode" } });
+    expect((await lone.json()).errors[0].extensions).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { field: "variables.c", constraint: "unicode" },
+    });
   });
 
   test("a bad variable value names the field as REST does", async () => {
-    const r = await gql.raw(`query($f: MemoryFilter) { memories(filter: $f) { total } }`, { f: { createdAfter: "yesterday" } });
+    const r = await gql.raw(`query($f: MemoryFilter) { memories(filter: $f) { total } }`, {
+      f: { createdAfter: "yesterday" },
+    });
     expect(r.status).toBe(400);
-    expect(r.errors![0]!.extensions).toEqual({ code: "VALIDATION_ERROR", details: { field: "created_after", constraint: "type" }, request_id: r.headers.get("x-request-id")! });
+    expect(r.errors![0]!.extensions).toEqual({
+      code: "VALIDATION_ERROR",
+      details: { field: "created_after", constraint: "type" },
+      request_id: r.headers.get("x-request-id")!,
+    });
     const e = await gql.raw(`query($t: Tier) { memories(filter: { tier: $t }) { total } }`, { t: "huge" });
     expect(e.errors![0]!.extensions.details).toEqual({ field: "t", constraint: "type" });
   });
@@ -209,7 +338,11 @@ describe("HTTP status by media type (GraphQL over HTTP), 406 in the envelope", (
   test("a body that is no GraphQL request (a batch, not JSON, too large): 400 in every media type", async () => {
     const big = JSON.stringify({ query: `{ memories { total } }`, variables: { pad: "x".repeat(1024 * 1024) } });
     for (const accept of [GRAPHQL_RESPONSE, "application/json"]) {
-      const bodies = [[`[{"query":"{ tags { total } }"}]`, "type"], ["{ not json", "json"], [big, "max_bytes"]];
+      const bodies = [
+        [`[{"query":"{ tags { total } }"}]`, "type"],
+        ["{ not json", "json"],
+        [big, "max_bytes"],
+      ];
       for (const [body, constraint] of bodies) {
         const res = await send(body, accept);
         expect(res.status).toBe(400);
@@ -269,9 +402,27 @@ describe("scopes are checked per field, with the operation's own scope", () => {
     const w = await reader.gql.raw(`mutation { createTag(input: { name: "nope" }) { id } }`);
     expectGqlError(w, "FORBIDDEN", "Missing required scope: memories:write", undefined, ["createTag"]);
     expect(w.status).toBe(200);
-    expectGqlError(await reader.gql.raw(`{ usage { totals { requests } } }`), "FORBIDDEN", "Missing required scope: admin", undefined, ["usage"]);
-    expectGqlError(await reader.gql.raw(`mutation { createKey(input: { name: "k" }) { key } }`), "FORBIDDEN", "Missing required scope: admin", undefined, ["createKey"]);
-    expectGqlError(await reader.gql.raw(`mutation { revokeKey(id: "${UNKNOWN_ID}") { id } }`), "FORBIDDEN", "Missing required scope: admin", undefined, ["revokeKey"]);
+    expectGqlError(
+      await reader.gql.raw(`{ usage { totals { requests } } }`),
+      "FORBIDDEN",
+      "Missing required scope: admin",
+      undefined,
+      ["usage"],
+    );
+    expectGqlError(
+      await reader.gql.raw(`mutation { createKey(input: { name: "k" }) { key } }`),
+      "FORBIDDEN",
+      "Missing required scope: admin",
+      undefined,
+      ["createKey"],
+    );
+    expectGqlError(
+      await reader.gql.raw(`mutation { revokeKey(id: "${UNKNOWN_ID}") { id } }`),
+      "FORBIDDEN",
+      "Missing required scope: admin",
+      undefined,
+      ["revokeKey"],
+    );
     // REST says the same for the same key.
     const rest = await reader.api.post("/v1/tags", { name: "nope" });
     expect(rest.body.error).toEqual({ code: "FORBIDDEN", message: "Missing required scope: memories:write" });
@@ -281,10 +432,19 @@ describe("scopes are checked per field, with the operation's own scope", () => {
     const owner = await gqlTenant();
     const writer = await gqlTenant({ scopes: ["memories:write"], tenant: owner.tenant });
     const root = (await owner.api.post("/v1/memories", { content: "root" })).body.data;
-    const r = await writer.gql.raw(`mutation($p: ID!) { createMemory(input: { content: "kid", parentMemoryId: $p }) { content parent { id } } }`, { p: root.id });
+    const r = await writer.gql.raw(
+      `mutation($p: ID!) { createMemory(input: { content: "kid", parentMemoryId: $p }) { content parent { id } } }`,
+      { p: root.id },
+    );
     expect(r.data).toEqual({ createMemory: { content: "kid", parent: null } });
     expectGqlError(r, "FORBIDDEN", "Missing required scope: memories:read", undefined, ["createMemory", "parent"]);
-    expectGqlError(await writer.gql.raw(`{ memories { total } }`), "FORBIDDEN", "Missing required scope: memories:read", undefined, ["memories"]);
+    expectGqlError(
+      await writer.gql.raw(`{ memories { total } }`),
+      "FORBIDDEN",
+      "Missing required scope: memories:read",
+      undefined,
+      ["memories"],
+    );
   });
 
   test("admin-only keys: keys and usage work, memories do not", async () => {
@@ -301,7 +461,10 @@ describe("authentication and rate limits: the gateway's guard, REST's envelope",
       const r = await gqlClient(baseUrl, key).raw(`{ memories { total } }`);
       const rest = await apiClient(baseUrl, key).get("/v1/memories");
       expect(r.status).toBe(401);
-      expect(r.body).toEqual({ error: { code: "UNAUTHORIZED", message: "Invalid or missing API key" }, meta: { request_id: r.headers.get("x-request-id") } });
+      expect(r.body).toEqual({
+        error: { code: "UNAUTHORIZED", message: "Invalid or missing API key" },
+        meta: { request_id: r.headers.get("x-request-id") },
+      });
       expect(r.body.error).toEqual(rest.body.error);
     }
     // Introspection is for authenticated callers only.
@@ -322,7 +485,11 @@ describe("authentication and rate limits: the gateway's guard, REST's envelope",
     const over = await limited.gql.raw(big);
     expect(over.status).toBe(429);
     expect(over.body).toEqual({
-      error: { code: "RATE_LIMITED", message: "Rate limit exceeded, retry after the reset time", details: { retry_after: expect.any(Number) } },
+      error: {
+        code: "RATE_LIMITED",
+        message: "Rate limit exceeded, retry after the reset time",
+        details: { retry_after: expect.any(Number) },
+      },
       meta: { request_id: over.headers.get("x-request-id") },
     });
     expect(over.headers.get("x-ratelimit-remaining")).toBe("0");

@@ -22,7 +22,11 @@ async function subscribe(key: string | undefined, query: string, variables?: Rec
   const res = await fetch(`${baseUrl}/graphql`, {
     method: "POST",
     signal: ctrl.signal,
-    headers: { "Content-Type": "application/json", Accept: "text/event-stream", ...(key ? { Authorization: `Bearer ${key}` } : {}) },
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "text/event-stream",
+      ...(key ? { Authorization: `Bearer ${key}` } : {}),
+    },
     body: JSON.stringify({ query, variables }),
   });
   const reader = res.body!.getReader();
@@ -73,17 +77,32 @@ describe("memoryEvents", () => {
 
     const m = (await t.api.post("/v1/memories", { content: "hello" })).body.data;
     const created = await sse.next();
-    expect(created.data.memoryEvents).toEqual({ type: "CREATED", memoryId: m.id, version: expect.any(Number), changed: [], at: expect.any(String), memory: { id: m.id, content: "hello", tier: "MEDIUM", tags: [], parent: null } });
+    expect(created.data.memoryEvents).toEqual({
+      type: "CREATED",
+      memoryId: m.id,
+      version: expect.any(Number),
+      changed: [],
+      at: expect.any(String),
+      memory: { id: m.id, content: "hello", tier: "MEDIUM", tags: [], parent: null },
+    });
 
     await t.api.patch(`/v1/memories/${m.id}`, { content: "hello again", tier: "long" });
     const updated = (await sse.next()).data.memoryEvents;
-    expect(updated).toMatchObject({ type: "UPDATED", memoryId: m.id, memory: { content: "hello again", tier: "LONG" } });
+    expect(updated).toMatchObject({
+      type: "UPDATED",
+      memoryId: m.id,
+      memory: { content: "hello again", tier: "LONG" },
+    });
     expect(updated.changed.sort()).toEqual(["content", "tier"]);
     expect(updated.version).toBeGreaterThan(created.data.memoryEvents.version);
 
     const tag = (await t.api.post("/v1/tags", { name: "greeting", description: "hi" })).body.data;
     await t.api.post(`/v1/memories/${m.id}/tags`, { tag_ids: [tag.id] });
-    expect((await sse.next()).data.memoryEvents).toMatchObject({ type: "TAGS_CHANGED", memoryId: m.id, memory: { tags: [{ name: "greeting", description: "hi" }] } });
+    expect((await sse.next()).data.memoryEvents).toMatchObject({
+      type: "TAGS_CHANGED",
+      memoryId: m.id,
+      memory: { tags: [{ name: "greeting", description: "hi" }] },
+    });
 
     await t.api.delete(`/v1/memories/${m.id}`);
     expect((await sse.next()).data.memoryEvents).toMatchObject({ type: "DELETED", memoryId: m.id, memory: null });
@@ -109,7 +128,11 @@ describe("memoryEvents", () => {
     await t.api.patch(`/v1/memories/${a.id}`, { content: "a2" });
     await t.api.post("/v1/memories", { content: "c" });
     await t.api.patch(`/v1/memories/${b.id}`, { content: "b2" });
-    expect((await sse.next()).data.memoryEvents).toMatchObject({ type: "UPDATED", memoryId: b.id, changed: ["content"] });
+    expect((await sse.next()).data.memoryEvents).toMatchObject({
+      type: "UPDATED",
+      memoryId: b.id,
+      changed: ["content"],
+    });
     await t.api.delete(`/v1/memories/${a.id}`);
     await t.api.delete(`/v1/memories/${b.id}`);
     expect((await sse.next()).data.memoryEvents).toMatchObject({ type: "DELETED", memoryId: b.id });

@@ -24,9 +24,14 @@ describe("faults", () => {
       expect(down.data).toEqual({ tags: null, memories: { total: 1 } });
       expectGqlError(down, "SERVICE_UNAVAILABLE", "The service is unavailable, retry shortly", undefined, ["tags"]);
 
-      nc.subscribe("tags.getMany", { callback: (_err, msg) => msg.respond(new TextEncoder().encode(JSON.stringify({ data: { items: "secret-internals" } }))) });
+      nc.subscribe("tags.getMany", {
+        callback: (_err, msg) =>
+          msg.respond(new TextEncoder().encode(JSON.stringify({ data: { items: "secret-internals" } }))),
+      });
       await nc.flush();
-      const broken = await t.gql.raw(`query($id: ID!) { memory(id: $id) { content tags { description } } }`, { id: m.id });
+      const broken = await t.gql.raw(`query($id: ID!) { memory(id: $id) { content tags { description } } }`, {
+        id: m.id,
+      });
       expect(broken.status).toBe(200);
       expect(broken.data).toEqual({ memory: null }); // tags is non-null: the error nulls the memory
       expectGqlError(broken, "INTERNAL_ERROR", "An unexpected error occurred", undefined, ["memory", "tags"]);

@@ -23,26 +23,49 @@ export interface GqlResponse<T = any> {
 export function gqlClient(baseUrl: string, key?: string) {
   const client = new GraphQLClient(`${baseUrl}/graphql`, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
   /** Any outcome, errors included, as one value. */
-  const raw = async <T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GqlResponse<T>> => {
+  const raw = async <T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<GqlResponse<T>> => {
     try {
       const r = await client.rawRequest<T>(query, variables, headers);
-      return { status: r.status, data: r.data, errors: r.errors as GqlError[] | undefined, headers: r.headers, body: undefined };
+      return {
+        status: r.status,
+        data: r.data,
+        errors: r.errors as GqlError[] | undefined,
+        headers: r.headers,
+        body: undefined,
+      };
     } catch (err) {
       if (!(err instanceof ClientError)) throw err;
-      const res = err.response as unknown as { status: number; data?: T; errors?: GqlError[]; headers: Headers; body?: string };
+      const res = err.response as unknown as {
+        status: number;
+        data?: T;
+        errors?: GqlError[];
+        headers: Headers;
+        body?: string;
+      };
       let body: any = res.body;
       try {
         body = typeof res.body === "string" ? JSON.parse(res.body) : res.body;
       } catch {
         /* keep text */
       }
-      return { status: res.status, data: res.data ?? body?.data, errors: res.errors ?? body?.errors, headers: res.headers instanceof Headers ? res.headers : new Headers(res.headers as never), body };
+      return {
+        status: res.status,
+        data: res.data ?? body?.data,
+        errors: res.errors ?? body?.errors,
+        headers: res.headers instanceof Headers ? res.headers : new Headers(res.headers as never),
+        body,
+      };
     }
   };
   /** The data of a query that must succeed. */
   const request = async <T = any>(query: string, variables?: Record<string, unknown>): Promise<T> => {
     const r = await raw<T>(query, variables);
-    if (r.errors?.length || r.status !== 200) throw new Error(`GraphQL failed (${r.status}): ${JSON.stringify(r.errors ?? r.body)}`);
+    if (r.errors?.length || r.status !== 200)
+      throw new Error(`GraphQL failed (${r.status}): ${JSON.stringify(r.errors ?? r.body)}`);
     return r.data as T;
   };
   return { request, raw, client };
@@ -58,10 +81,20 @@ export async function gqlTenant(opts: Parameters<typeof newTenant>[2] = {}) {
 }
 
 /** The one error of a response, checked in full: code, message, details and the request id. */
-export function expectGqlError(r: GqlResponse, code: string, message: string, details?: Record<string, unknown>, path?: (string | number)[]) {
+export function expectGqlError(
+  r: GqlResponse,
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+  path?: (string | number)[],
+) {
   expect(r.errors?.length).toBe(1);
   const e = r.errors![0]!;
-  expect({ code: e.extensions.code, message: e.message, details: e.extensions.details }).toEqual({ code, message, details });
+  expect({ code: e.extensions.code, message: e.message, details: e.extensions.details }).toEqual({
+    code,
+    message,
+    details,
+  });
   if (path) expect(e.path).toEqual(path);
   expect(e.extensions.request_id).toBe(r.headers.get("x-request-id")!);
 }
@@ -70,7 +103,10 @@ export function expectGqlError(r: GqlResponse, code: string, message: string, de
 const NOT_QUERY_OPS = new Set(["keys.verify", "usage.batch"]);
 
 /** Counts the requests sent to contract operations (not replies, not events) while `fn` runs. */
-export async function countOpRequests(fn: () => Promise<unknown>, prefixes = ["memories.", "tags.", "entities.", "keys.", "usage.", "search."]) {
+export async function countOpRequests(
+  fn: () => Promise<unknown>,
+  prefixes = ["memories.", "tags.", "entities.", "keys.", "usage.", "search."],
+) {
   const nc: NatsConnection = await connect({ servers: (await testStack()).natsUrl });
   const counts = new Map<string, number>();
   const sub = nc.subscribe(">", {
@@ -109,13 +145,22 @@ export const E = (value: string) => (value === "*" ? "ALL" : value.replace(/[^A-
 
 const ENUM_FIELDS = new Set(["contentType", "tier", "memoryNature", "type", "scopes", "plan", "environment", "role"]);
 const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const enumValue = (v: string) => (v === "ALL" ? "*" : v === "MEMORIES_READ" ? "memories:read" : v === "MEMORIES_WRITE" ? "memories:write" : v === "SEARCH_READ" ? "search:read" : v.toLowerCase());
+const enumValue = (v: string) =>
+  v === "ALL"
+    ? "*"
+    : v === "MEMORIES_READ"
+      ? "memories:read"
+      : v === "MEMORIES_WRITE"
+        ? "memories:write"
+        : v === "SEARCH_READ"
+          ? "search:read"
+          : v.toLowerCase();
 
 /** GraphQL data spelled as REST spells it: snake_case keys, contract enum values; metadata untouched. */
 export function toRest(value: any, key = ""): any {
   if (Array.isArray(value)) return value.map((v) => toRest(v, key));
-  if (value === null || typeof value !== "object") return ENUM_FIELDS.has(key) && typeof value === "string" ? enumValue(value) : value;
+  if (value === null || typeof value !== "object")
+    return ENUM_FIELDS.has(key) && typeof value === "string" ? enumValue(value) : value;
   if (key === "metadata") return value; // client JSON: keys as sent
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [snake(k), toRest(v, k)]));
 }
-

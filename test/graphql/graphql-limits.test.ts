@@ -26,11 +26,13 @@ async function refused(query: string): Promise<GqlResponse> {
   expect(r.status).toBe(400);
   expect(r.data).toBeUndefined();
   expect(counted.total).toBe(0);
-  for (const e of r.errors!) expect(e.extensions).toMatchObject({ code: "VALIDATION_ERROR", request_id: r.headers.get("x-request-id") });
+  for (const e of r.errors!)
+    expect(e.extensions).toMatchObject({ code: "VALIDATION_ERROR", request_id: r.headers.get("x-request-id") });
   return r;
 }
 
-const withConstraint = (r: GqlResponse, constraint: string) => r.errors!.find((e) => e.extensions.details?.constraint === constraint);
+const withConstraint = (r: GqlResponse, constraint: string) =>
+  r.errors!.find((e) => e.extensions.details?.constraint === constraint);
 
 describe("limits of a document", () => {
   test("a depth-40 query is refused: max depth 10", async () => {
@@ -69,7 +71,10 @@ describe("limits of a document", () => {
   });
 
   test("more than 50 directives are refused", async () => {
-    const e = withConstraint(await refused(`{ memories { ${"total @include(if: true) ".repeat(51)} } }`), "max_directives")!;
+    const e = withConstraint(
+      await refused(`{ memories { ${"total @include(if: true) ".repeat(51)} } }`),
+      "max_directives",
+    )!;
     expect(e.message).toBe("Directives limit of 50 exceeded, found 51.");
     expect(e.extensions.details).toEqual({ field: "query", constraint: "max_directives", max: 50 });
   });
@@ -82,8 +87,13 @@ describe("limits of a document", () => {
 
 describe("list-aware call budget (fan-out)", () => {
   test("nested lists whose limits multiply past 250 service calls are refused", async () => {
-    const e = withConstraint(await refused(`{ memories(limit: 100) { items { children(limit: 100) { items { children { total } } } } } }`), "max_calls")!;
-    expect(e.message).toBe("Query too expensive: it could make 10101 service calls, the limit is 250. Lower the `limit` of nested lists or split the query.");
+    const e = withConstraint(
+      await refused(`{ memories(limit: 100) { items { children(limit: 100) { items { children { total } } } } } }`),
+      "max_calls",
+    )!;
+    expect(e.message).toBe(
+      "Query too expensive: it could make 10101 service calls, the limit is 250. Lower the `limit` of nested lists or split the query.",
+    );
     expect(e.extensions.details).toEqual({ field: "query", constraint: "max_calls", max: 250 });
   });
 
@@ -93,8 +103,16 @@ describe("list-aware call budget (fan-out)", () => {
   });
 
   test("the same shape with small limits, and batched fields at any width, are allowed", async () => {
-    expect(await gql.request(`{ memories(limit: 10) { items { children(limit: 10) { items { children(limit: 2) { total } } } } } }`)).toHaveProperty("memories");
-    expect(await gql.request(`{ memories(limit: 100) { items { parent { parent { tags { id } entities { id } } } tags { description } } } }`)).toHaveProperty("memories");
+    expect(
+      await gql.request(
+        `{ memories(limit: 10) { items { children(limit: 10) { items { children(limit: 2) { total } } } } } }`,
+      ),
+    ).toHaveProperty("memories");
+    expect(
+      await gql.request(
+        `{ memories(limit: 100) { items { parent { parent { tags { id } entities { id } } } tags { description } } } }`,
+      ),
+    ).toHaveProperty("memories");
   });
 });
 

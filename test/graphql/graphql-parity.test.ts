@@ -28,11 +28,36 @@ beforeAll(async () => {
   gql = t.gql;
   api = t.api;
   keyId = t.keyId;
-  root = (await api.post("/v1/memories", { content: "root", tier: "long", external_id: "root-1", metadata: { source_app: "chat", nested: { a_b: [1, 2] } } })).body.data;
-  for (let i = 0; i < 4; i++) kids.push((await api.post("/v1/memories", { content: `turn ${i}`, parent_memory_id: root.id, content_type: "conversation", memory_nature: "semantic" })).body.data);
-  for (const name of ["Zeta", "alpha", "Mid"]) tagIds.push((await api.post("/v1/tags", { name, color: "#AbCdEf", description: `${name} tag` })).body.data.id);
+  root = (
+    await api.post("/v1/memories", {
+      content: "root",
+      tier: "long",
+      external_id: "root-1",
+      metadata: { source_app: "chat", nested: { a_b: [1, 2] } },
+    })
+  ).body.data;
+  for (let i = 0; i < 4; i++)
+    kids.push(
+      (
+        await api.post("/v1/memories", {
+          content: `turn ${i}`,
+          parent_memory_id: root.id,
+          content_type: "conversation",
+          memory_nature: "semantic",
+        })
+      ).body.data,
+    );
+  for (const name of ["Zeta", "alpha", "Mid"])
+    tagIds.push((await api.post("/v1/tags", { name, color: "#AbCdEf", description: `${name} tag` })).body.data.id);
   await api.post(`/v1/memories/${kids[1].id}/tags`, { tag_ids: tagIds });
-  entityId = (await api.post("/v1/entities", { name: "Ann", type: "person", metadata: { role_name: "x" }, memory_ids: [kids[1].id, kids[2].id] })).body.data.id;
+  entityId = (
+    await api.post("/v1/entities", {
+      name: "Ann",
+      type: "person",
+      metadata: { role_name: "x" },
+      memory_ids: [kids[1].id, kids[2].id],
+    })
+  ).body.data.id;
   await api.post("/v1/entities", { name: "Berlin", type: "place" });
 });
 
@@ -46,38 +71,59 @@ describe("same operation, same data", () => {
   });
 
   test("memories.list with filters, paging and order", async () => {
-    const rest = await api.get(`/v1/memories?parent_memory_id=${root.id}&content_type=conversation&limit=2&offset=1&order=asc&sort=updated_at`);
-    const data = await gql.request(`query($p: ID!) { memories(filter: { parentMemoryId: $p, contentType: CONVERSATION }, limit: 2, offset: 1, order: ASC, sort: UPDATED_AT) { total limit offset hasMore items { ${MEMORY} } } }`, { p: root.id });
+    const rest = await api.get(
+      `/v1/memories?parent_memory_id=${root.id}&content_type=conversation&limit=2&offset=1&order=asc&sort=updated_at`,
+    );
+    const data = await gql.request(
+      `query($p: ID!) { memories(filter: { parentMemoryId: $p, contentType: CONVERSATION }, limit: 2, offset: 1, order: ASC, sort: UPDATED_AT) { total limit offset hasMore items { ${MEMORY} } } }`,
+      { p: root.id },
+    );
     expect(toRest(data.memories.items)).toEqual(rest.body.data);
     expect(pageMeta(data.memories)).toEqual(restMeta(rest.body.meta));
-    const children = await gql.request(`query($id: ID!) { memory(id: $id) { children(limit: 2, offset: 1, order: ASC, sort: UPDATED_AT) { total limit offset hasMore items { ${MEMORY} } } } }`, { id: root.id });
+    const children = await gql.request(
+      `query($id: ID!) { memory(id: $id) { children(limit: 2, offset: 1, order: ASC, sort: UPDATED_AT) { total limit offset hasMore items { ${MEMORY} } } } }`,
+      { id: root.id },
+    );
     expect(toRest(children.memory.children.items)).toEqual(rest.body.data);
     const tagged = await api.get(`/v1/memories?tag_id=${tagIds[0]}&tag_id=${tagIds[2]}`);
-    const gTagged = await gql.request(`query($t: [ID!]) { memories(filter: { tagIds: $t }) { total items { ${MEMORY} } } }`, { t: [tagIds[0], tagIds[2]] });
+    const gTagged = await gql.request(
+      `query($t: [ID!]) { memories(filter: { tagIds: $t }) { total items { ${MEMORY} } } }`,
+      { t: [tagIds[0], tagIds[2]] },
+    );
     expect(toRest(gTagged.memories.items)).toEqual(tagged.body.data);
   });
 
   test("tags.get and tags.list", async () => {
     const rest = await api.get(`/v1/tags?sort=name&order=desc&limit=2&search=a`);
-    const data = await gql.request(`{ tags(sort: NAME, order: DESC, limit: 2, search: "a") { total limit offset hasMore items { ${TAG} } } }`);
+    const data = await gql.request(
+      `{ tags(sort: NAME, order: DESC, limit: 2, search: "a") { total limit offset hasMore items { ${TAG} } } }`,
+    );
     expect(toRest(data.tags.items)).toEqual(rest.body.data);
     expect(pageMeta(data.tags)).toEqual(restMeta(rest.body.meta));
     const one = await gql.request(`query($id: ID!) { tag(id: $id) { ${TAG} } }`, { id: tagIds[1] });
     expect(toRest(one.tag)).toEqual((await api.get(`/v1/tags/${tagIds[1]}`)).body.data);
     // A memory's tags: full tags in GraphQL, refs in REST, same ids in the same order.
     const m = await gql.request(`query($id: ID!) { memory(id: $id) { tags { id description } } }`, { id: kids[1].id });
-    expect(m.memory.tags.map((t: { id: string }) => t.id)).toEqual((await api.get(`/v1/memories/${kids[1].id}`)).body.data.tags.map((t: { id: string }) => t.id));
+    expect(m.memory.tags.map((t: { id: string }) => t.id)).toEqual(
+      (await api.get(`/v1/memories/${kids[1].id}`)).body.data.tags.map((t: { id: string }) => t.id),
+    );
   });
 
   test("entities.get and entities.list", async () => {
     const rest = await api.get(`/v1/entities?limit=1&offset=1`);
-    const data = await gql.request(`{ entities(limit: 1, offset: 1) { total limit offset hasMore items { ${ENTITY} } } }`);
+    const data = await gql.request(
+      `{ entities(limit: 1, offset: 1) { total limit offset hasMore items { ${ENTITY} } } }`,
+    );
     expect(toRest(data.entities.items)).toEqual(rest.body.data);
     expect(pageMeta(data.entities)).toEqual(restMeta(rest.body.meta));
     const one = await gql.request(`query($id: ID!) { entity(id: $id) { ${ENTITY} } }`, { id: entityId });
     expect(toRest(one.entity)).toEqual((await api.get(`/v1/entities/${entityId}`)).body.data);
-    const linked = await gql.request(`query($id: ID!) { entity(id: $id) { memories { total items { ${MEMORY} } } } }`, { id: entityId });
-    expect(toRest(linked.entity.memories.items)).toEqual((await api.get(`/v1/memories?entity_id=${entityId}`)).body.data);
+    const linked = await gql.request(`query($id: ID!) { entity(id: $id) { memories { total items { ${MEMORY} } } } }`, {
+      id: entityId,
+    });
+    expect(toRest(linked.entity.memories.items)).toEqual(
+      (await api.get(`/v1/memories?entity_id=${entityId}`)).body.data,
+    );
   });
 
   test("keys.list and usage.report", async () => {
@@ -90,18 +136,36 @@ describe("same operation, same data", () => {
     // Usage of a key never used is stable between the two reads.
     const unused = (await api.post("/v1/keys", { name: "unused" })).body.data.id;
     const report = `query($k: ID) { usage(from: "2025-01-01", to: "2025-01-31", keyId: $k) { from to keyId totals { requests errors rateLimited } byDay { day requests errors rateLimited } byEndpoint { endpoint requests errors rateLimited } byKey { keyId requests errors rateLimited } } }`;
-    expect(toRest((await gql.request(report, { k: unused })).usage)).toEqual((await api.get(`/v1/usage?from=2025-01-01&to=2025-01-31&key_id=${unused}`)).body.data);
+    expect(toRest((await gql.request(report, { k: unused })).usage)).toEqual(
+      (await api.get(`/v1/usage?from=2025-01-01&to=2025-01-31&key_id=${unused}`)).body.data,
+    );
     expect(keyId).toEqual(expect.any(String));
   });
 });
 
 describe("same write, same result", () => {
   test("createMemory and POST /v1/memories store the same memory", async () => {
-    const body = { content: "same", content_type: "fact", tier: "short", memory_nature: "semantic", parent_memory_id: root.id, metadata: { camelKey: { snake_key: true } } };
+    const body = {
+      content: "same",
+      content_type: "fact",
+      tier: "short",
+      memory_nature: "semantic",
+      parent_memory_id: root.id,
+      metadata: { camelKey: { snake_key: true } },
+    };
     const rest = (await api.post("/v1/memories", body)).body.data;
-    const g = (await gql.request(`mutation($i: CreateMemoryInput!) { createMemory(input: $i) { ${MEMORY} } }`, {
-      i: { content: "same", contentType: "FACT", tier: "SHORT", memoryNature: "SEMANTIC", parentMemoryId: root.id, metadata: { camelKey: { snake_key: true } } },
-    })).createMemory;
+    const g = (
+      await gql.request(`mutation($i: CreateMemoryInput!) { createMemory(input: $i) { ${MEMORY} } }`, {
+        i: {
+          content: "same",
+          contentType: "FACT",
+          tier: "SHORT",
+          memoryNature: "SEMANTIC",
+          parentMemoryId: root.id,
+          metadata: { camelKey: { snake_key: true } },
+        },
+      })
+    ).createMemory;
     const ignore = (m: any) => ({ ...m, id: undefined, created_at: undefined, updated_at: undefined });
     expect(ignore(toRest(g))).toEqual(ignore(rest));
     expect(toRest(g)).toEqual((await api.get(`/v1/memories/${g.id}`)).body.data);
@@ -111,7 +175,12 @@ describe("same write, same result", () => {
     const a = (await api.post("/v1/tags", { name: "pa", color: "#000000", description: "d" })).body.data;
     const b = (await api.post("/v1/tags", { name: "pb", color: "#000000", description: "d" })).body.data;
     const rest = (await api.patch(`/v1/tags/${a.id}`, { color: null, description: "new" })).body.data;
-    const g = (await gql.request(`mutation($id: ID!) { updateTag(id: $id, input: { color: null, description: "new" }) { ${TAG} } }`, { id: b.id })).updateTag;
+    const g = (
+      await gql.request(
+        `mutation($id: ID!) { updateTag(id: $id, input: { color: null, description: "new" }) { ${TAG} } }`,
+        { id: b.id },
+      )
+    ).updateTag;
     const ignore = (t: any) => ({ ...t, id: undefined, name: undefined, created_at: undefined, updated_at: undefined });
     expect(ignore(toRest(g))).toEqual(ignore(rest));
   });

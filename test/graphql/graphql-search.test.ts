@@ -15,9 +15,15 @@ beforeAll(async () => {
   api = t.api;
   root = (await api.post("/v1/memories", { content: "Trip planning with Ann for Lisbon", tier: "long" })).body.data;
   tagId = (await api.post("/v1/tags", { name: "travel" })).body.data.id;
-  const lines = ["We booked the flight to Lisbon for May", "Ann prefers a hotel near the river", "Dinner plans: grilled sardines in Alfama", "Remember to renew the passport"];
+  const lines = [
+    "We booked the flight to Lisbon for May",
+    "Ann prefers a hotel near the river",
+    "Dinner plans: grilled sardines in Alfama",
+    "Remember to renew the passport",
+  ];
   for (const content of lines) {
-    const m = (await api.post("/v1/memories", { content, parent_memory_id: root.id, metadata: { topic: "trip" } })).body.data;
+    const m = (await api.post("/v1/memories", { content, parent_memory_id: root.id, metadata: { topic: "trip" } })).body
+      .data;
     await api.post(`/v1/memories/${m.id}/tags`, { tag_ids: [tagId] });
   }
   await api.post("/v1/memories", { content: "Unrelated note about the garden" });
@@ -36,25 +42,45 @@ const hitToRest = (h: any) => ({ ...toRest(h.memory), score: h.score, scores: h.
 
 describe("search", () => {
   test("returns what POST /v1/search returns, with filters", async () => {
-    const body = { query: "Lisbon hotel flight", limit: 3, tags: [tagId], tags_match: "all", parent_memory_id: root.id, metadata: { topic: "trip" } };
+    const body = {
+      query: "Lisbon hotel flight",
+      limit: 3,
+      tags: [tagId],
+      tags_match: "all",
+      parent_memory_id: root.id,
+      metadata: { topic: "trip" },
+    };
     const rest = await api.post("/v1/search", body);
     expect(rest.status).toBe(200);
-    const data = await gql.request(`query($i: SearchInput!) { search(input: $i) { results { score scores { semantic lexical thread } memory { ${MEMORY} } } } }`, {
-      i: { query: "Lisbon hotel flight", limit: 3, tags: [tagId], tagsMatch: "ALL", parentMemoryId: root.id, metadata: { topic: "trip" } },
-    });
+    const data = await gql.request(
+      `query($i: SearchInput!) { search(input: $i) { results { score scores { semantic lexical thread } memory { ${MEMORY} } } } }`,
+      {
+        i: {
+          query: "Lisbon hotel flight",
+          limit: 3,
+          tags: [tagId],
+          tagsMatch: "ALL",
+          parentMemoryId: root.id,
+          metadata: { topic: "trip" },
+        },
+      },
+    );
     expect(data.search.results.length).toBeGreaterThan(0);
     expect(data.search.results.map(hitToRest)).toEqual(rest.body.data.results);
   });
 
   test("match-all with a tier filter", async () => {
     const rest = await api.post("/v1/search", { query: "*", tier: "long" });
-    const data = await gql.request(`{ search(input: { query: "*", tier: LONG }) { results { score scores { semantic lexical thread } memory { ${MEMORY} } } } }`);
+    const data = await gql.request(
+      `{ search(input: { query: "*", tier: LONG }) { results { score scores { semantic lexical thread } memory { ${MEMORY} } } } }`,
+    );
     expect(data.search.results.map(hitToRest)).toEqual(rest.body.data.results);
     expect(data.search.results.map((h: any) => h.memory.id)).toEqual([root.id]);
   });
 
   test("hits walk the graph with batched loads: the number of calls does not grow with the hits", async () => {
-    const query = (limit: number) => `{ search(input: { query: "*", limit: ${limit} }) { results { memory { id parent { id content } tags { description memoryCount } } } } }`;
+    const query = (limit: number) =>
+      `{ search(input: { query: "*", limit: ${limit} }) { results { memory { id parent { id content } tags { description memoryCount } } } } }`;
     let data: any;
     const large = await countOpRequests(async () => {
       data = await gql.request(query(50));
@@ -72,23 +98,63 @@ describe("search", () => {
 
   test("errors as REST: validation, scope", async () => {
     const rest = await api.post("/v1/search", { query: "" });
-    expectGqlError(await gql.raw(`{ search(input: { query: "" }) { results { score } } }`), rest.body.error.code, rest.body.error.message, rest.body.error.details, ["search"]);
+    expectGqlError(
+      await gql.raw(`{ search(input: { query: "" }) { results { score } } }`),
+      rest.body.error.code,
+      rest.body.error.message,
+      rest.body.error.details,
+      ["search"],
+    );
     const restLimit = await api.post("/v1/search", { query: "x", limit: 101 });
-    expectGqlError(await gql.raw(`{ search(input: { query: "x", limit: 101 }) { results { score } } }`), "VALIDATION_ERROR", restLimit.body.error.message, restLimit.body.error.details, ["search"]);
+    expectGqlError(
+      await gql.raw(`{ search(input: { query: "x", limit: 101 }) { results { score } } }`),
+      "VALIDATION_ERROR",
+      restLimit.body.error.message,
+      restLimit.body.error.details,
+      ["search"],
+    );
     const reader = await gqlTenant({ scopes: ["memories:read"] });
-    expectGqlError(await reader.gql.raw(`{ search(input: { query: "x" }) { results { score } } }`), "FORBIDDEN", "Missing required scope: search:read", undefined, ["search"]);
-    expectGqlError(await reader.gql.raw(`{ context(input: { query: "x" }) { context } }`), "FORBIDDEN", "Missing required scope: search:read", undefined, ["context"]);
+    expectGqlError(
+      await reader.gql.raw(`{ search(input: { query: "x" }) { results { score } } }`),
+      "FORBIDDEN",
+      "Missing required scope: search:read",
+      undefined,
+      ["search"],
+    );
+    expectGqlError(
+      await reader.gql.raw(`{ context(input: { query: "x" }) { context } }`),
+      "FORBIDDEN",
+      "Missing required scope: search:read",
+      undefined,
+      ["context"],
+    );
   });
 });
 
 describe("context", () => {
   test("returns what POST /v1/context returns", async () => {
-    const body = { query: "Where do we stay in Lisbon?", max_tokens: 200, limit: 3, include_ancestors: true, neighbors: 1, format: "markdown" };
+    const body = {
+      query: "Where do we stay in Lisbon?",
+      max_tokens: 200,
+      limit: 3,
+      include_ancestors: true,
+      neighbors: 1,
+      format: "markdown",
+    };
     const rest = await api.post("/v1/context", body);
     expect(rest.status).toBe(200);
     const data = await gql.request(
       `query($i: ContextInput!) { context(input: $i) { context tokenCount truncated omitted { id role score } memories { role score memory { ${MEMORY} } } } }`,
-      { i: { query: "Where do we stay in Lisbon?", maxTokens: 200, limit: 3, includeAncestors: true, neighbors: 1, format: "MARKDOWN" } },
+      {
+        i: {
+          query: "Where do we stay in Lisbon?",
+          maxTokens: 200,
+          limit: 3,
+          includeAncestors: true,
+          neighbors: 1,
+          format: "MARKDOWN",
+        },
+      },
     );
     const c = data.context;
     expect(c.context.length).toBeGreaterThan(0);

@@ -10,10 +10,13 @@ const ROOT = resolve(import.meta.dir, "../..");
 test("operator CLI: `keys create --tenant acme --scopes '*'` mints a working key in that tenant", async () => {
   const stack = await testStack();
   const tenant = `cli${crypto.randomUUID().slice(0, 6)}`;
-  const out = Bun.spawnSync([process.execPath, "services/keys/cli.ts", "create", "--tenant", tenant, "--scopes", "*", "--name", "ops"], {
-    cwd: ROOT,
-    env: { ...process.env, REDIS_URL: stack.redisUrl },
-  });
+  const out = Bun.spawnSync(
+    [process.execPath, "services/keys/cli.ts", "create", "--tenant", tenant, "--scopes", "*", "--name", "ops"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, REDIS_URL: stack.redisUrl },
+    },
+  );
   expect(out.exitCode).toBe(0);
   const created = JSON.parse(out.stdout.toString());
   expect(created.tenant_id).toBe(tenant);
@@ -25,10 +28,13 @@ test("operator CLI: `keys create --tenant acme --scopes '*'` mints a working key
 }, 30_000); // may start the stack
 
 test("operator CLI: invalid input is refused with the validation message", () => {
-  const out = Bun.spawnSync([process.execPath, "services/keys/cli.ts", "create", "--tenant", "x", "--scopes", "everything"], {
-    cwd: ROOT,
-    env: { ...process.env, REDIS_URL: "redis://127.0.0.1:1" },
-  });
+  const out = Bun.spawnSync(
+    [process.execPath, "services/keys/cli.ts", "create", "--tenant", "x", "--scopes", "everything"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, REDIS_URL: "redis://127.0.0.1:1" },
+    },
+  );
   expect(out.exitCode).toBe(1);
   expect(out.stderr.toString()).toContain("VALIDATION_ERROR");
 });

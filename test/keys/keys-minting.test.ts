@@ -54,11 +54,15 @@ async function expectRefused(by: Minter, body: Record<string, unknown>, details:
 describe("minting keys", () => {
   test("a free admin-only key cannot mint `*`, enterprise or 10,000,000/min (REST and GraphQL)", async () => {
     const admin = await minter({ scopes: ["admin"], plan: "free" });
-    await expectRefused(admin, { scopes: ["*"], plan: "enterprise", rate_limit: 10_000_000 }, {
-      field: "scopes",
-      refused: { scopes: ["*"], plan: "enterprise", rate_limit: 10_000_000 },
-      allowed: { scopes: ["admin"], plan: "free", rate_limit: 100 },
-    });
+    await expectRefused(
+      admin,
+      { scopes: ["*"], plan: "enterprise", rate_limit: 10_000_000 },
+      {
+        field: "scopes",
+        refused: { scopes: ["*"], plan: "enterprise", rate_limit: 10_000_000 },
+        allowed: { scopes: ["admin"], plan: "free", rate_limit: 100 },
+      },
+    );
     const keys = await admin.rest.get("/v1/keys");
     expect(keys.body.data.map((k: { name: string }) => k.name)).toEqual(["minter"]); // nothing was created
   });

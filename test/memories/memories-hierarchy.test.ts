@@ -9,17 +9,23 @@ beforeAll(async () => {
   api = (await tenant()).api;
 });
 
-const children = async (client: ApiClient, id: string) => ids(await listAll(client, `/v1/memories?parent_memory_id=${id}&order=asc`));
+const children = async (client: ApiClient, id: string) =>
+  ids(await listAll(client, `/v1/memories?parent_memory_id=${id}&order=asc`));
 
 const ACYCLIC = { field: "parent_memory_id", constraint: "acyclic" };
-const TOO_DEEP = ["A memory hierarchy may be at most 64 levels deep", { field: "parent_memory_id", constraint: "max_depth", max: 64 }] as const;
+const TOO_DEEP = [
+  "A memory hierarchy may be at most 64 levels deep",
+  { field: "parent_memory_id", constraint: "max_depth", max: 64 },
+] as const;
 
 /** A chain of `n` memories, root first. */
 async function chain(client: ApiClient, n: number): Promise<MemoryOut[]> {
   const out: MemoryOut[] = [];
   for (let i = 0; i < n; i++) {
     const parent = out.at(-1)?.id;
-    out.push(await createMemory(client, { content: `level ${i + 1}`, ...(parent ? { parent_memory_id: parent } : {}) }));
+    out.push(
+      await createMemory(client, { content: `level ${i + 1}`, ...(parent ? { parent_memory_id: parent } : {}) }),
+    );
   }
   return out;
 }
@@ -44,16 +50,34 @@ describe("parents and children", () => {
 
   test("a memory cannot be its own parent", async () => {
     const m = await createMemory(api);
-    expectError(await api.patch(`/v1/memories/${m.id}`, { parent_memory_id: m.id }), 400, "VALIDATION_ERROR", "A memory cannot be its own parent", ACYCLIC);
+    expectError(
+      await api.patch(`/v1/memories/${m.id}`, { parent_memory_id: m.id }),
+      400,
+      "VALIDATION_ERROR",
+      "A memory cannot be its own parent",
+      ACYCLIC,
+    );
     expect((await ok(api.get(`/v1/memories/${m.id}`))).parent_memory_id).toBeNull();
   });
 
   test("re-parenting under a descendant is a cycle: 400 acyclic, nothing changes", async () => {
     const [a, b, c] = await chain(api, 3);
     for (const descendant of [b!, c!]) {
-      expectError(await api.patch(`/v1/memories/${a!.id}`, { parent_memory_id: descendant.id }), 400, "VALIDATION_ERROR", "parent_memory_id would create a cycle (it is a descendant of this memory)", ACYCLIC);
+      expectError(
+        await api.patch(`/v1/memories/${a!.id}`, { parent_memory_id: descendant.id }),
+        400,
+        "VALIDATION_ERROR",
+        "parent_memory_id would create a cycle (it is a descendant of this memory)",
+        ACYCLIC,
+      );
     }
-    expectError(await api.patch(`/v1/memories/${b!.id}`, { parent_memory_id: c!.id }), 400, "VALIDATION_ERROR", "parent_memory_id would create a cycle (it is a descendant of this memory)", ACYCLIC);
+    expectError(
+      await api.patch(`/v1/memories/${b!.id}`, { parent_memory_id: c!.id }),
+      400,
+      "VALIDATION_ERROR",
+      "parent_memory_id would create a cycle (it is a descendant of this memory)",
+      ACYCLIC,
+    );
     expect((await ok(api.get(`/v1/memories/${a!.id}`))).parent_memory_id).toBeNull();
     expect(await children(api, c!.id)).toEqual([]);
     // Moving a leaf under a sibling branch is fine.
@@ -64,14 +88,31 @@ describe("parents and children", () => {
   test("a chain may be 64 levels deep, not 65 (create and re-parent)", async () => {
     const levels = await chain(api, 64);
     const deepest = levels[63]!;
-    expectError(await api.post("/v1/memories", { content: "level 65", parent_memory_id: deepest.id }), 400, "VALIDATION_ERROR", ...TOO_DEEP);
+    expectError(
+      await api.post("/v1/memories", { content: "level 65", parent_memory_id: deepest.id }),
+      400,
+      "VALIDATION_ERROR",
+      ...TOO_DEEP,
+    );
 
     // A two-level subtree fits under level 62 (→ 63, 64), not under level 63.
     const [top, bottom] = await chain(api, 2);
-    expectError(await api.patch(`/v1/memories/${top!.id}`, { parent_memory_id: levels[62]!.id }), 400, "VALIDATION_ERROR", ...TOO_DEEP);
+    expectError(
+      await api.patch(`/v1/memories/${top!.id}`, { parent_memory_id: levels[62]!.id }),
+      400,
+      "VALIDATION_ERROR",
+      ...TOO_DEEP,
+    );
     expect((await ok(api.get(`/v1/memories/${top!.id}`))).parent_memory_id).toBeNull();
-    expect((await ok(api.patch(`/v1/memories/${top!.id}`, { parent_memory_id: levels[61]!.id }))).parent_memory_id).toBe(levels[61]!.id);
-    expectError(await api.post("/v1/memories", { content: "too deep", parent_memory_id: bottom!.id }), 400, "VALIDATION_ERROR", ...TOO_DEEP);
+    expect(
+      (await ok(api.patch(`/v1/memories/${top!.id}`, { parent_memory_id: levels[61]!.id }))).parent_memory_id,
+    ).toBe(levels[61]!.id);
+    expectError(
+      await api.post("/v1/memories", { content: "too deep", parent_memory_id: bottom!.id }),
+      400,
+      "VALIDATION_ERROR",
+      ...TOO_DEEP,
+    );
     // A leaf can still hang under level 63.
     expect((await createMemory(api, { parent_memory_id: levels[62]!.id })).parent_memory_id).toBe(levels[62]!.id);
   });
@@ -81,7 +122,10 @@ describe("delete and the hierarchy", () => {
   test("without cascade the children become roots and keep their own children", async () => {
     const t = (await tenant()).api;
     const root = await createMemory(t, { content: "root" });
-    const kids = [await createMemory(t, { content: "k1", parent_memory_id: root.id }), await createMemory(t, { content: "k2", parent_memory_id: root.id })];
+    const kids = [
+      await createMemory(t, { content: "k1", parent_memory_id: root.id }),
+      await createMemory(t, { content: "k2", parent_memory_id: root.id }),
+    ];
     const grandchild = await createMemory(t, { content: "g", parent_memory_id: kids[0]!.id });
     await Bun.sleep(3);
     expect(await ok(t.delete(`/v1/memories/${root.id}`))).toEqual({ id: root.id, deleted: true });
@@ -104,20 +148,33 @@ describe("delete and the hierarchy", () => {
     const b = await createMemory(t, { parent_memory_id: root.id });
     const aa = await createMemory(t, { parent_memory_id: a.id, external_id: "aa-ext" });
     const sibling = await createMemory(t, { parent_memory_id: keep.id });
-    expect(await ok(t.delete(`/v1/memories/${a.id}?cascade=true`))).toEqual({ id: a.id, deleted: true, deleted_count: 2 });
+    expect(await ok(t.delete(`/v1/memories/${a.id}?cascade=true`))).toEqual({
+      id: a.id,
+      deleted: true,
+      deleted_count: 2,
+    });
     expectNotFound(await t.get(`/v1/memories/${aa.id}`));
     expect(await children(t, root.id)).toEqual([b.id]);
-    expect(await ok(t.delete(`/v1/memories/${root.id}?cascade=true`))).toEqual({ id: root.id, deleted: true, deleted_count: 2 });
+    expect(await ok(t.delete(`/v1/memories/${root.id}?cascade=true`))).toEqual({
+      id: root.id,
+      deleted: true,
+      deleted_count: 2,
+    });
     for (const gone of [root, a, b, aa]) expectNotFound(await t.get(`/v1/memories/${gone.id}`));
     expect(ids(await listAll(t, "/v1/memories?order=asc"))).toEqual([keep.id, sibling.id]);
     expect((await t.get("/v1/memories?root=true")).body.meta.total).toBe(1);
     // Every external_id of the subtree is free again.
-    for (const ext of ["root-ext", "a-ext", "aa-ext"]) expect((await createMemory(t, { external_id: ext })).external_id).toBe(ext);
+    for (const ext of ["root-ext", "a-ext", "aa-ext"])
+      expect((await createMemory(t, { external_id: ext })).external_id).toBe(ext);
   });
 
   test("cascade on a leaf deletes just it (deleted_count 1)", async () => {
     const m = await createMemory(api);
-    expect(await ok(api.delete(`/v1/memories/${m.id}?cascade=true`))).toEqual({ id: m.id, deleted: true, deleted_count: 1 });
+    expect(await ok(api.delete(`/v1/memories/${m.id}?cascade=true`))).toEqual({
+      id: m.id,
+      deleted: true,
+      deleted_count: 1,
+    });
   });
 
   test("a deleted memory's tag links are gone: the tags' memory_count drops, the tags stay", async () => {

@@ -26,8 +26,20 @@ describe("tenant isolation", () => {
     const foreign = await createMemory(a.api);
     const own = await createMemory(b.api);
     const exists = { field: "parent_memory_id", constraint: "exists" };
-    expectError(await b.api.post("/v1/memories", { content: "x", parent_memory_id: foreign.id }), 400, "VALIDATION_ERROR", "parent_memory_id must name an existing memory", exists);
-    expectError(await b.api.patch(`/v1/memories/${own.id}`, { parent_memory_id: foreign.id }), 400, "VALIDATION_ERROR", "parent_memory_id must name an existing memory", exists);
+    expectError(
+      await b.api.post("/v1/memories", { content: "x", parent_memory_id: foreign.id }),
+      400,
+      "VALIDATION_ERROR",
+      "parent_memory_id must name an existing memory",
+      exists,
+    );
+    expectError(
+      await b.api.patch(`/v1/memories/${own.id}`, { parent_memory_id: foreign.id }),
+      400,
+      "VALIDATION_ERROR",
+      "parent_memory_id must name an existing memory",
+      exists,
+    );
   });
 
   test("external_id is unique per tenant, not globally", async () => {
@@ -46,10 +58,16 @@ describe("tenant isolation", () => {
     expectNotFound(await testKey.api.delete(`/v1/memories/${m.id}`));
     expect((await testKey.api.get("/v1/memories")).body.meta.total).toBe(0);
     const t = await createMemory(testKey.api, { content: "test data", external_id: "env-ext" });
-    expectError(await testKey.api.post("/v1/memories", { content: "y", parent_memory_id: m.id }), 400, "VALIDATION_ERROR", "parent_memory_id must name an existing memory", {
-      field: "parent_memory_id",
-      constraint: "exists",
-    });
+    expectError(
+      await testKey.api.post("/v1/memories", { content: "y", parent_memory_id: m.id }),
+      400,
+      "VALIDATION_ERROR",
+      "parent_memory_id must name an existing memory",
+      {
+        field: "parent_memory_id",
+        constraint: "exists",
+      },
+    );
     expect(ids(await listAll(live.api, "/v1/memories"))).toEqual([m.id]);
     expect(ids(await listAll(testKey.api, "/v1/memories"))).toEqual([t.id]);
   });
@@ -58,11 +76,16 @@ describe("tenant isolation", () => {
 describe("concurrency", () => {
   test("ten concurrent creates with one external_id: exactly one succeeds", async () => {
     const { api } = await tenant();
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => api.post("/v1/memories", { content: `racer ${i}`, external_id: "race" })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => api.post("/v1/memories", { content: `racer ${i}`, external_id: "race" })),
+    );
     const wins = results.filter((r) => r.status === 200);
     expect(wins.length).toBe(1);
     for (const r of results.filter((x) => x.status !== 200)) {
-      expectError(r, 400, "VALIDATION_ERROR", "A memory with this external_id already exists", { field: "external_id", constraint: "unique" });
+      expectError(r, 400, "VALIDATION_ERROR", "A memory with this external_id already exists", {
+        field: "external_id",
+        constraint: "unique",
+      });
     }
     expect(ids(await listAll(api, "/v1/memories?external_id=race"))).toEqual([wins[0]!.body.data.id]);
     expect((await api.get("/v1/memories")).body.meta.total).toBe(1);
@@ -73,7 +96,9 @@ describe("concurrency", () => {
     const ms = await Promise.all(Array.from({ length: 8 }, () => createMemory(api)));
     const results = await Promise.all(ms.map((m) => api.patch(`/v1/memories/${m.id}`, { external_id: "contested" })));
     expect(results.filter((r) => r.status === 200).length).toBe(1);
-    const owners = (await Promise.all(ms.map((m) => ok(api.get(`/v1/memories/${m.id}`))))).filter((m) => m.external_id === "contested");
+    const owners = (await Promise.all(ms.map((m) => ok(api.get(`/v1/memories/${m.id}`))))).filter(
+      (m) => m.external_id === "contested",
+    );
     expect(owners.length).toBe(1);
     expect(ids(await listAll(api, "/v1/memories?external_id=contested"))).toEqual([owners[0].id]);
   });
@@ -81,7 +106,9 @@ describe("concurrency", () => {
   test("concurrent creates under one parent and concurrent deletes keep totals and children exact", async () => {
     const { api } = await tenant();
     const parent = await createMemory(api);
-    const kids = await Promise.all(Array.from({ length: 20 }, (_, i) => createMemory(api, { content: `kid ${i}`, parent_memory_id: parent.id })));
+    const kids = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => createMemory(api, { content: `kid ${i}`, parent_memory_id: parent.id })),
+    );
     expect((await api.get(`/v1/memories?parent_memory_id=${parent.id}`)).body.meta.total).toBe(20);
     await Promise.all(kids.slice(0, 10).map((k) => ok(api.delete(`/v1/memories/${k.id}`))));
     expect((await api.get(`/v1/memories?parent_memory_id=${parent.id}`)).body.meta.total).toBe(10);
@@ -117,7 +144,13 @@ describe("domain events", () => {
       const body = msg.json<any>();
       if (body.tenant === name) seen.push({ subject: msg.subject, msgId: msg.header?.get("Nats-Msg-Id"), body });
     }
-    const summary = seen.map((e) => [e.subject, e.body.memory_id === m.id ? "m" : "child", e.body.version, e.body.changed, e.msgId === `${e.body.memory_id}:${e.body.version}`]);
+    const summary = seen.map((e) => [
+      e.subject,
+      e.body.memory_id === m.id ? "m" : "child",
+      e.body.version,
+      e.body.changed,
+      e.msgId === `${e.body.memory_id}:${e.body.version}`,
+    ]);
     expect(summary).toEqual([
       ["events.memory.created", "m", 1, [], true],
       ["events.memory.created", "child", 1, [], true],
@@ -127,7 +160,10 @@ describe("domain events", () => {
       ["events.memory.updated", "child", 2, ["parent_memory_id"], true],
     ]);
     const [created, , updated, linked, deleted, orphaned] = seen.map((e) => e.body);
-    expect(created).toMatchObject({ env: "live", memory: { id: m.id, content: "evented", tier: "medium", tag_ids: [], entity_ids: [], version: 1 } });
+    expect(created).toMatchObject({
+      env: "live",
+      memory: { id: m.id, content: "evented", tier: "medium", tag_ids: [], entity_ids: [], version: 1 },
+    });
     expect(updated.memory).toMatchObject({ content: "evented 2", tier: "long", version: 2 });
     expect(linked.memory.entity_ids).toEqual([entity.id]);
     expect(orphaned.memory).toMatchObject({ id: child.id, parent_memory_id: null, version: 2 });

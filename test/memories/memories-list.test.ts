@@ -133,7 +133,13 @@ describe("GET /v1/memories filters", () => {
           const res = await api.get(query(filter, { sort, order, limit: 100 }));
           expect(res.status).toBe(200);
           const want = expected(filter, sort, order);
-          expect({ filter, sort, order, ids: ids(res.body.data), total: res.body.meta.total }).toEqual({ filter, sort, order, ids: want, total: want.length });
+          expect({ filter, sort, order, ids: ids(res.body.data), total: res.body.meta.total }).toEqual({
+            filter,
+            sort,
+            order,
+            ids: want,
+            total: want.length,
+          });
           checked++;
         }
       }
@@ -148,7 +154,12 @@ describe("GET /v1/memories filters", () => {
         const got: string[] = [];
         for (let offset = 0; offset < want.length + 3; offset += 3) {
           const res = await api.get(query(filter, { sort, limit: 3, offset }));
-          expect(res.body.meta).toMatchObject({ total: want.length, limit: 3, offset, has_more: offset + 3 < want.length });
+          expect(res.body.meta).toMatchObject({
+            total: want.length,
+            limit: 3,
+            offset,
+            has_more: offset + 3 < want.length,
+          });
           got.push(...ids(res.body.data));
         }
         expect(got).toEqual(want);
@@ -180,19 +191,55 @@ describe("GET /v1/memories validation", () => {
     ["limit=", "limit must be an integer", { field: "limit", constraint: "type" }],
     ["offset=-1", "offset must be >= 0", { field: "offset", constraint: "minimum", min: 0 }],
     ["offset=0.5", "offset must be an integer", { field: "offset", constraint: "type" }],
-    ["sort=name", "sort must be one of created_at, updated_at", { field: "sort", constraint: "enum", allowed: ["created_at", "updated_at"] }],
+    [
+      "sort=name",
+      "sort must be one of created_at, updated_at",
+      { field: "sort", constraint: "enum", allowed: ["created_at", "updated_at"] },
+    ],
     ["order=up", "order must be one of asc, desc", { field: "order", constraint: "enum", allowed: ["asc", "desc"] }],
-    ["tier=huge", "tier must be one of short, medium, long", { field: "tier", constraint: "enum", allowed: ["short", "medium", "long"] }],
-    ["content_type=blog", "content_type must be one of text, conversation, document, event, fact", { field: "content_type", constraint: "enum", allowed: TYPES }],
-    ["memory_nature=dream", "memory_nature must be one of episodic, semantic", { field: "memory_nature", constraint: "enum", allowed: NATURES }],
+    [
+      "tier=huge",
+      "tier must be one of short, medium, long",
+      { field: "tier", constraint: "enum", allowed: ["short", "medium", "long"] },
+    ],
+    [
+      "content_type=blog",
+      "content_type must be one of text, conversation, document, event, fact",
+      { field: "content_type", constraint: "enum", allowed: TYPES },
+    ],
+    [
+      "memory_nature=dream",
+      "memory_nature must be one of episodic, semantic",
+      { field: "memory_nature", constraint: "enum", allowed: NATURES },
+    ],
     ["root=maybe", "root must be boolean", { field: "root", constraint: "type" }],
-    ["parent_memory_id=nope", "parent_memory_id has an invalid format (expected uuid)", { field: "parent_memory_id", constraint: "format" }],
+    [
+      "parent_memory_id=nope",
+      "parent_memory_id has an invalid format (expected uuid)",
+      { field: "parent_memory_id", constraint: "format" },
+    ],
     ["entity_id=nope", "entity_id has an invalid format (expected uuid)", { field: "entity_id", constraint: "format" }],
     ["tag_id=nope", "tag_id.0 has an invalid format (expected uuid)", { field: "tag_id.0", constraint: "format" }],
-    [`tag_id=${UNKNOWN_ID}&tag_id=bad`, "tag_id.1 has an invalid format (expected uuid)", { field: "tag_id.1", constraint: "format" }],
-    ["created_after=yesterday", "created_after has an invalid format (expected date-time)", { field: "created_after", constraint: "format" }],
-    ["created_before=2024-13-45T00:00:00Z", "created_before has an invalid format (expected date-time)", { field: "created_before", constraint: "format" }],
-    [`external_id=${"x".repeat(256)}`, "external_id must be at most 255 characters", { field: "external_id", constraint: "max_length", max: 255 }],
+    [
+      `tag_id=${UNKNOWN_ID}&tag_id=bad`,
+      "tag_id.1 has an invalid format (expected uuid)",
+      { field: "tag_id.1", constraint: "format" },
+    ],
+    [
+      "created_after=yesterday",
+      "created_after has an invalid format (expected date-time)",
+      { field: "created_after", constraint: "format" },
+    ],
+    [
+      "created_before=2024-13-45T00:00:00Z",
+      "created_before has an invalid format (expected date-time)",
+      { field: "created_before", constraint: "format" },
+    ],
+    [
+      `external_id=${"x".repeat(256)}`,
+      "external_id must be at most 255 characters",
+      { field: "external_id", constraint: "max_length", max: 255 },
+    ],
     ["colour=red", "colour is not an accepted field", { field: "colour", constraint: "unknown_field" }],
   ];
   for (const [qs, message, details] of cases) {
@@ -222,7 +269,8 @@ describe("GET /v1/memories: large pages", () => {
     expect(large.status).toBe(200);
     expect(large.body.data.map((m: MemoryOut) => m.content)).toEqual(made.map((m) => m.content));
     expect(large.body.meta).toMatchObject({ total: 12, limit: 12, offset: 0, has_more: false });
-    for (const h of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Request-Id"]) expect(large.headers.get(h)).toBeTruthy();
+    for (const h of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Request-Id"])
+      expect(large.headers.get(h)).toBeTruthy();
     expect(large.headers.get("Content-Type")).toBe("application/json; charset=utf-8");
     // The large page goes out as one chunk (headers and body in one send; see gateway/http/envelope.ts).
     expect(large.headers.get("Transfer-Encoding")).toBe("chunked");

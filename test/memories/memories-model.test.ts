@@ -17,8 +17,19 @@ const TIERS = ["short", "medium", "long"];
 const tierArb = fc.constantFrom(...TIERS);
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("create" as const), parent: fc.nat(30), tier: tierArb }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("patch" as const), target: fc.nat(30), parent: fc.nat(30), tier: tierArb }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("delete" as const), target: fc.nat(30), cascade: fc.boolean() }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("patch" as const),
+      target: fc.nat(30),
+      parent: fc.nat(30),
+      tier: tierArb,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant("delete" as const), target: fc.nat(30), cascade: fc.boolean() }),
+  },
 );
 
 interface Node {
@@ -42,7 +53,10 @@ class Model {
     return false;
   }
   children(id: string) {
-    return [...this.nodes].filter(([, n]) => n.parent === id).map(([k]) => k).sort();
+    return [...this.nodes]
+      .filter(([, n]) => n.parent === id)
+      .map(([k]) => k)
+      .sort();
   }
   remove(id: string, cascade: boolean): number {
     const kids = this.children(id);
@@ -72,7 +86,10 @@ async function step(api: ApiClient, model: Model, op: Op): Promise<void> {
     const parent = model.pickParent(op.parent);
     const res = await api.patch(`/v1/memories/${target}`, { parent_memory_id: parent, tier: op.tier });
     if (parent !== null && model.isAncestorOrSelf(target, parent)) {
-      expect({ status: res.status, constraint: res.body.error?.details?.constraint }).toEqual({ status: 400, constraint: "acyclic" });
+      expect({ status: res.status, constraint: res.body.error?.details?.constraint }).toEqual({
+        status: 400,
+        constraint: "acyclic",
+      });
     } else {
       expect(res.status).toBe(200);
       model.nodes.set(target, { parent, tier: op.tier });
@@ -81,7 +98,9 @@ async function step(api: ApiClient, model: Model, op: Op): Promise<void> {
   }
   const res = await api.delete(`/v1/memories/${target}${op.cascade ? "?cascade=true" : ""}`);
   const count = model.remove(target, op.cascade);
-  expect(res.body.data).toEqual(op.cascade ? { id: target, deleted: true, deleted_count: count } : { id: target, deleted: true });
+  expect(res.body.data).toEqual(
+    op.cascade ? { id: target, deleted: true, deleted_count: count } : { id: target, deleted: true },
+  );
 }
 
 async function check(api: ApiClient, model: Model, full: boolean): Promise<void> {
@@ -90,7 +109,9 @@ async function check(api: ApiClient, model: Model, full: boolean): Promise<void>
   expect((await api.get("/v1/memories?root=true&limit=1")).body.meta.total).toBe(roots);
   if (!full) return;
   const listed = await listAll(api, "/v1/memories");
-  expect(Object.fromEntries(listed.map((m) => [m.id, { parent: m.parent_memory_id, tier: m.tier }]))).toEqual(Object.fromEntries(model.nodes));
+  expect(Object.fromEntries(listed.map((m) => [m.id, { parent: m.parent_memory_id, tier: m.tier }]))).toEqual(
+    Object.fromEntries(model.nodes),
+  );
   for (const tier of TIERS) {
     const want = [...model.nodes.values()].filter((n) => n.tier === tier).length;
     expect((await api.get(`/v1/memories?tier=${tier}&limit=1`)).body.meta.total).toBe(want);
@@ -101,21 +122,17 @@ async function check(api: ApiClient, model: Model, full: boolean): Promise<void>
   }
 }
 
-test(
-  "random create/patch/delete sequences keep totals and children lists equal to the model",
-  async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 20 }), async (ops) => {
-        const { api } = await tenant();
-        const model = new Model();
-        for (const op of ops) {
-          await step(api, model, op);
-          await check(api, model, false);
-        }
-        await check(api, model, true);
-      }),
-      { numRuns: 30 },
-    );
-  },
-  180_000,
-);
+test("random create/patch/delete sequences keep totals and children lists equal to the model", async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 20 }), async (ops) => {
+      const { api } = await tenant();
+      const model = new Model();
+      for (const op of ops) {
+        await step(api, model, op);
+        await check(api, model, false);
+      }
+      await check(api, model, true);
+    }),
+    { numRuns: 30 },
+  );
+}, 180_000);

@@ -11,22 +11,71 @@ const day = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 async function conversation(api: ApiClient, w: string) {
   const root = await createMemory(api, { content: "Trip planning chat", content_type: "conversation", tier: "long" });
   const turns: MemoryOut[] = [];
-  const lines = ["Ana: hello there", "Bo: are we still going?", `Ana: yes, the ${w} leaves at nine`, "Bo: great, I'll bring snacks", "Ana: see you then"];
-  for (const content of lines) turns.push(await createMemory(api, { content, parent_memory_id: root.id, content_type: "conversation", tier: "short" }));
+  const lines = [
+    "Ana: hello there",
+    "Bo: are we still going?",
+    `Ana: yes, the ${w} leaves at nine`,
+    "Bo: great, I'll bring snacks",
+    "Ana: see you then",
+  ];
+  for (const content of lines)
+    turns.push(
+      await createMemory(api, { content, parent_memory_id: root.id, content_type: "conversation", tier: "short" }),
+    );
   return { root, turns };
 }
 
 describe("POST /v1/context: validation", () => {
   const cases: [string, Record<string, unknown>, string, Record<string, unknown>][] = [
     ["query missing", {}, "query is required", { field: "query", constraint: "required" }],
-    ["max_tokens 0", { query: "x", max_tokens: 0 }, "max_tokens must be >= 1", { field: "max_tokens", constraint: "minimum", min: 1 }],
-    ["max_tokens too big", { query: "x", max_tokens: 32_001 }, "max_tokens must be <= 32000", { field: "max_tokens", constraint: "maximum", max: 32000 }],
-    ["limit 101", { query: "x", limit: 101 }, "limit must be <= 100", { field: "limit", constraint: "maximum", max: 100 }],
-    ["neighbors -1", { query: "x", neighbors: -1 }, "neighbors must be >= 0", { field: "neighbors", constraint: "minimum", min: 0 }],
-    ["neighbors 6", { query: "x", neighbors: 6 }, "neighbors must be <= 5", { field: "neighbors", constraint: "maximum", max: 5 }],
-    ["include_ancestors", { query: "x", include_ancestors: "yes" }, "include_ancestors must be boolean", { field: "include_ancestors", constraint: "type" }],
-    ["format", { query: "x", format: "html" }, "format must be one of text, markdown", { field: "format", constraint: "enum", allowed: ["text", "markdown"] }],
-    ["a filter", { query: "x", tier: "xl" }, "tier must be one of short, medium, long", { field: "tier", constraint: "enum", allowed: ["short", "medium", "long"] }],
+    [
+      "max_tokens 0",
+      { query: "x", max_tokens: 0 },
+      "max_tokens must be >= 1",
+      { field: "max_tokens", constraint: "minimum", min: 1 },
+    ],
+    [
+      "max_tokens too big",
+      { query: "x", max_tokens: 32_001 },
+      "max_tokens must be <= 32000",
+      { field: "max_tokens", constraint: "maximum", max: 32000 },
+    ],
+    [
+      "limit 101",
+      { query: "x", limit: 101 },
+      "limit must be <= 100",
+      { field: "limit", constraint: "maximum", max: 100 },
+    ],
+    [
+      "neighbors -1",
+      { query: "x", neighbors: -1 },
+      "neighbors must be >= 0",
+      { field: "neighbors", constraint: "minimum", min: 0 },
+    ],
+    [
+      "neighbors 6",
+      { query: "x", neighbors: 6 },
+      "neighbors must be <= 5",
+      { field: "neighbors", constraint: "maximum", max: 5 },
+    ],
+    [
+      "include_ancestors",
+      { query: "x", include_ancestors: "yes" },
+      "include_ancestors must be boolean",
+      { field: "include_ancestors", constraint: "type" },
+    ],
+    [
+      "format",
+      { query: "x", format: "html" },
+      "format must be one of text, markdown",
+      { field: "format", constraint: "enum", allowed: ["text", "markdown"] },
+    ],
+    [
+      "a filter",
+      { query: "x", tier: "xl" },
+      "tier must be one of short, medium, long",
+      { field: "tier", constraint: "enum", allowed: ["short", "medium", "long"] },
+    ],
   ];
   for (const [name, body, message, details] of cases) {
     test(name, async () => {
@@ -49,10 +98,17 @@ describe("POST /v1/context", () => {
       [turns[3]!.id, "neighbor"],
     ]);
     const match = data.memories[2];
-    expect(match).toEqual({ ...(await ok(api.get(`/v1/memories/${turns[2]!.id}`))), role: "match", score: expect.any(Number) });
+    expect(match).toEqual({
+      ...(await ok(api.get(`/v1/memories/${turns[2]!.id}`))),
+      role: "match",
+      score: expect.any(Number),
+    });
     expect(data.memories[0].score).toBeNull();
     expect(data.context).toBe(
-      ["--- Thread 1 ---", ...[root, turns[1]!, turns[2]!, turns[3]!].map((m) => `[${day(m.created_at)}] ${m.content}`)].join("\n"),
+      [
+        "--- Thread 1 ---",
+        ...[root, turns[1]!, turns[2]!, turns[3]!].map((m) => `[${day(m.created_at)}] ${m.content}`),
+      ].join("\n"),
     );
     expect(data.token_count).toBe(countTokens(data.context));
     expect(data.truncated).toBe(false);
@@ -74,7 +130,10 @@ describe("POST /v1/context", () => {
   test("max_tokens: what does not fit is omitted, lowest scores first, and reported", async () => {
     const { api } = await tenant();
     const w = word();
-    for (let i = 0; i < 6; i++) await createMemory(api, { content: `${w} ${i}: ${"a fairly long sentence about travel plans and packing lists ".repeat(3 + i)}` });
+    for (let i = 0; i < 6; i++)
+      await createMemory(api, {
+        content: `${w} ${i}: ${"a fairly long sentence about travel plans and packing lists ".repeat(3 + i)}`,
+      });
     const full = await context(api, { query: w, max_tokens: 32_000 });
     expect(full.truncated).toBe(false);
     const budget = Math.floor(full.token_count / 2);

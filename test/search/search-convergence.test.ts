@@ -15,9 +15,13 @@ async function expectConverged(api: ApiClient, words: Map<string, { now: string;
   const store: MemoryOut[] = await listAll(api, "/v1/memories");
   expect(sorted(await searchIds(api, { query: "*" }))).toEqual(sorted(store.map((m) => m.id)));
   for (const tier of ["short", "long"]) {
-    expect(sorted(await searchIds(api, { query: "*", tier }))).toEqual(sorted(store.filter((m) => m.tier === tier).map((m) => m.id)));
+    expect(sorted(await searchIds(api, { query: "*", tier }))).toEqual(
+      sorted(store.filter((m) => m.tier === tier).map((m) => m.id)),
+    );
   }
-  expect(sorted(await searchIds(api, { query: "*", tags: [tagId] }))).toEqual(sorted(store.filter((m) => m.tags.some((t) => t.id === tagId)).map((m) => m.id)));
+  expect(sorted(await searchIds(api, { query: "*", tags: [tagId] }))).toEqual(
+    sorted(store.filter((m) => m.tags.some((t) => t.id === tagId)).map((m) => m.id)),
+  );
   const alive = new Set(store.map((m) => m.id));
   for (const [id, w] of words) {
     const found = await search(api, { query: w.now, limit: 3 });
@@ -27,7 +31,8 @@ async function expectConverged(api: ApiClient, words: Map<string, { now: string;
     } else {
       expect(found.map((r) => r.id)).not.toContain(id);
     }
-    if (w.before) expect((await search(api, { query: w.before })).find((r) => r.id === id)?.scores.lexical ?? 0).toBe(0);
+    if (w.before)
+      expect((await search(api, { query: w.before })).find((r) => r.id === id)?.scores.lexical ?? 0).toBe(0);
   }
 }
 
@@ -43,11 +48,22 @@ describe("search index convergence", () => {
       words.set(m.id, { now: w });
       return m;
     };
-    const before = [await make("short"), await make("short"), await make("long"), await make("short"), await make("long")];
+    const before = [
+      await make("short"),
+      await make("short"),
+      await make("long"),
+      await make("short"),
+      await make("long"),
+    ];
 
     // Outage 1: a graceful stop.
     for (const s of stack.services.search) await s.stop();
-    expectError(await api.post("/v1/search", { query: "*" }), 503, "SERVICE_UNAVAILABLE", "The service is unavailable, retry shortly");
+    expectError(
+      await api.post("/v1/search", { query: "*" }),
+      503,
+      "SERVICE_UNAVAILABLE",
+      "The service is unavailable, retry shortly",
+    );
     const during = [await make("short"), await make("long"), await make("short")];
     for (const m of [before[0]!, during[0]!]) {
       const w = word();
@@ -87,7 +103,8 @@ describe("search index convergence", () => {
     const stack = await testStack();
     const { api, tenant: name } = await tenant();
     const made: MemoryOut[] = [];
-    for (let i = 0; i < 4; i++) made.push(await createMemory(api, { content: `kept ${word()}`, tier: i % 2 ? "long" : "short" }));
+    for (let i = 0; i < 4; i++)
+      made.push(await createMemory(api, { content: `kept ${word()}`, tier: i % 2 ? "long" : "short" }));
     await ok(api.delete(`/v1/memories/${made[0]!.id}`));
     expect(sorted(await searchIds(api, { query: "*" }))).toEqual(sorted(made.slice(1).map((m) => m.id)));
 
@@ -99,10 +116,14 @@ describe("search index convergence", () => {
     } finally {
       redis.disconnect();
     }
-    await eventually(async () => {
-      expect(sorted(await searchIds(api, { query: "*" }))).toEqual(sorted(made.slice(1).map((m) => m.id)));
-      expect(await searchIds(api, { query: "*", tier: "long" })).toEqual([made[3]!.id, made[1]!.id]);
-      expect((await search(api, { query: made[2]!.content.split(" ")[1]! }))[0]!.id).toBe(made[2]!.id);
-    }, 30_000, 300);
+    await eventually(
+      async () => {
+        expect(sorted(await searchIds(api, { query: "*" }))).toEqual(sorted(made.slice(1).map((m) => m.id)));
+        expect(await searchIds(api, { query: "*", tier: "long" })).toEqual([made[3]!.id, made[1]!.id]);
+        expect((await search(api, { query: made[2]!.content.split(" ")[1]! }))[0]!.id).toBe(made[2]!.id);
+      },
+      30_000,
+      300,
+    );
   }, 60_000);
 });

@@ -22,7 +22,8 @@ export async function search(api: ApiClient, body: Record<string, unknown>): Pro
   return (await ok(api.post("/v1/search", body))).results;
 }
 
-export const searchIds = async (api: ApiClient, body: Record<string, unknown>) => (await search(api, { limit: 100, ...body })).map((r) => r.id);
+export const searchIds = async (api: ApiClient, body: Record<string, unknown>) =>
+  (await search(api, { limit: 100, ...body })).map((r) => r.id);
 
 /** Polls until `check` passes (or the time is up, then fails with its last error). */
 export async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000, everyMs = 200): Promise<T> {

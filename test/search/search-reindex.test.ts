@@ -13,7 +13,8 @@ describe("bun run reindex", () => {
     const stack = await testStack();
     const { api, tenant: name } = await tenant();
     const made: MemoryOut[] = [];
-    for (let i = 0; i < 5; i++) made.push(await createMemory(api, { content: `repair ${word()}`, tier: i % 2 ? "long" : "short" }));
+    for (let i = 0; i < 5; i++)
+      made.push(await createMemory(api, { content: `repair ${word()}`, tier: i % 2 ? "long" : "short" }));
     await ok(api.delete(`/v1/memories/${made[4]!.id}`));
     const alive = made.slice(0, 4);
 
@@ -32,11 +33,14 @@ describe("bun run reindex", () => {
     }
     expect(await searchIds(api, { query: "*", tier: "long" })).toEqual([]);
 
-    const proc = Bun.spawn([process.execPath, resolve("services/search/reindex.ts"), "--tenant", name, "--env", "live"], {
-      env: { ...process.env, REDIS_URL: stack.redisUrl, NATS_URL: stack.natsUrl, LOG_LEVEL: "warn" },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const proc = Bun.spawn(
+      [process.execPath, resolve("services/search/reindex.ts"), "--tenant", name, "--env", "live"],
+      {
+        env: { ...process.env, REDIS_URL: stack.redisUrl, NATS_URL: stack.natsUrl, LOG_LEVEL: "warn" },
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
     const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
     expect(code).toBe(0);
     expect(err).toContain(`${name} (live) [##############################] 4/4`);
@@ -48,7 +52,10 @@ describe("bun run reindex", () => {
   }, 60_000);
 
   test("rejects a bad --env", async () => {
-    const proc = Bun.spawn([process.execPath, resolve("services/search/reindex.ts"), "--env", "prod"], { stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([process.execPath, resolve("services/search/reindex.ts"), "--env", "prod"], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
     expect(code).toBe(2);
     expect(err).toContain("usage: bun run reindex");

@@ -37,7 +37,10 @@ describe("npm start", () => {
     });
     let healthy = false;
     for (let i = 0; i < 120 && !healthy; i++) {
-      healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+      healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (!healthy) await Bun.sleep(500);
     }
     expect(healthy).toBe(true);

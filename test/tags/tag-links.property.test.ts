@@ -18,7 +18,11 @@ test("random attach/detach/tag-delete sequences keep every memory_count equal to
   const { api } = await newTenant(base, admin);
   const memories = await Promise.all(Array.from({ length: 3 }, (_, i) => memory(api, `pm${i}`)));
   const step = fc.oneof(
-    fc.record({ kind: fc.constant("attach" as const), m: fc.nat(2), t: fc.uniqueArray(fc.nat(2), { minLength: 1, maxLength: 3 }) }),
+    fc.record({
+      kind: fc.constant("attach" as const),
+      m: fc.nat(2),
+      t: fc.uniqueArray(fc.nat(2), { minLength: 1, maxLength: 3 }),
+    }),
     fc.record({ kind: fc.constant("detach" as const), m: fc.nat(2), t: fc.nat(2) }),
     fc.record({ kind: fc.constant("delete" as const), t: fc.nat(2) }),
   );
@@ -33,7 +37,11 @@ test("random attach/detach/tag-delete sequences keep every memory_count equal to
         if (s.kind === "attach") {
           const res = await api.post(`/v1/memories/${memories[s.m]}/tags`, { tag_ids: s.t.map((i) => slots[i]) });
           const skipped = s.t.filter((i) => model.get(slots[i]!)!.has(memories[s.m]!)).length;
-          expect([res.status, res.body.data.added, res.body.data.skipped]).toEqual([200, s.t.length - skipped, skipped]);
+          expect([res.status, res.body.data.added, res.body.data.skipped]).toEqual([
+            200,
+            s.t.length - skipped,
+            skipped,
+          ]);
           for (const i of s.t) model.get(slots[i]!)!.add(memories[s.m]!);
         } else if (s.kind === "detach") {
           const res = await api.delete(`/v1/memories/${memories[s.m]}/tags/${slots[s.t]}`);

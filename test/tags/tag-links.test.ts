@@ -56,7 +56,9 @@ describe("POST /v1/memories/:id/tags", () => {
     const m = await memory(api);
     const t = await tag(api, "visible", "#123456");
     await api.post(`/v1/memories/${m}/tags`, { tag_ids: [t.id] });
-    expect((await api.get(`/v1/memories/${m}`)).body.data.tags).toEqual([{ id: t.id, name: "visible", color: "#123456" }]);
+    expect((await api.get(`/v1/memories/${m}`)).body.data.tags).toEqual([
+      { id: t.id, name: "visible", color: "#123456" },
+    ]);
     await api.delete(`/v1/memories/${m}/tags/${t.id}`);
     expect((await api.get(`/v1/memories/${m}`)).body.data.tags).toEqual([]);
   });
@@ -65,10 +67,30 @@ describe("POST /v1/memories/:id/tags", () => {
     const { api } = await newTenant(base, admin);
     const m = await memory(api);
     const t = await tag(api, "real");
-    expectError(await api.post(`/v1/memories/${crypto.randomUUID()}/tags`, { tag_ids: [t.id] }), 404, "NOT_FOUND", "Memory not found");
-    expectError(await api.post("/v1/memories/not-a-uuid/tags", { tag_ids: [t.id] }), 404, "NOT_FOUND", "Memory not found");
-    expectError(await api.post(`/v1/memories/${m}/tags`, { tag_ids: [t.id, crypto.randomUUID()] }), 404, "NOT_FOUND", "Tag not found");
-    expectError(await api.post(`/v1/memories/${m}/tags`, { tag_ids: [t.id, "not-a-uuid"] }), 404, "NOT_FOUND", "Tag not found");
+    expectError(
+      await api.post(`/v1/memories/${crypto.randomUUID()}/tags`, { tag_ids: [t.id] }),
+      404,
+      "NOT_FOUND",
+      "Memory not found",
+    );
+    expectError(
+      await api.post("/v1/memories/not-a-uuid/tags", { tag_ids: [t.id] }),
+      404,
+      "NOT_FOUND",
+      "Memory not found",
+    );
+    expectError(
+      await api.post(`/v1/memories/${m}/tags`, { tag_ids: [t.id, crypto.randomUUID()] }),
+      404,
+      "NOT_FOUND",
+      "Tag not found",
+    );
+    expectError(
+      await api.post(`/v1/memories/${m}/tags`, { tag_ids: [t.id, "not-a-uuid"] }),
+      404,
+      "NOT_FOUND",
+      "Tag not found",
+    );
     expect(await count(api, t.id)).toBe(0);
   });
 
@@ -79,12 +101,21 @@ describe("POST /v1/memories/:id/tags", () => {
     const cases: [unknown, string, Record<string, unknown>][] = [
       [{}, "tag_ids is required", { field: "tag_ids", constraint: "required" }],
       [{ tag_ids: [] }, "tag_ids must have at least 1 item(s)", { field: "tag_ids", constraint: "min_items", min: 1 }],
-      [{ tag_ids: Array.from({ length: 101 }, () => t.id) }, "tag_ids must have at most 100 items", { field: "tag_ids", constraint: "max_items", max: 100 }],
+      [
+        { tag_ids: Array.from({ length: 101 }, () => t.id) },
+        "tag_ids must have at most 100 items",
+        { field: "tag_ids", constraint: "max_items", max: 100 },
+      ],
       [{ tag_ids: t.id }, "tag_ids must be array", { field: "tag_ids", constraint: "type" }],
       [{ tag_ids: [7] }, "tag_ids.0 must be string", { field: "tag_ids.0", constraint: "type" }],
-      [{ tag_ids: [t.id], extra: 1 }, "extra is not an accepted field", { field: "extra", constraint: "unknown_field" }],
+      [
+        { tag_ids: [t.id], extra: 1 },
+        "extra is not an accepted field",
+        { field: "extra", constraint: "unknown_field" },
+      ],
     ];
-    for (const [body, message, details] of cases) expectError(await api.post(`/v1/memories/${m}/tags`, body), 400, "VALIDATION_ERROR", message, details);
+    for (const [body, message, details] of cases)
+      expectError(await api.post(`/v1/memories/${m}/tags`, body), 400, "VALIDATION_ERROR", message, details);
     expect(await count(api, t.id)).toBe(0);
   });
 
@@ -93,13 +124,22 @@ describe("POST /v1/memories/:id/tags", () => {
     const m = await memory(api);
     const ids = (await Promise.all(Array.from({ length: 101 }, (_, i) => tag(api, `cap ${i}`)))).map((t) => t.id);
     expect((await api.post(`/v1/memories/${m}/tags`, { tag_ids: ids.slice(0, 99) })).body.data.added).toBe(99);
-    expectError(await api.post(`/v1/memories/${m}/tags`, { tag_ids: ids.slice(99) }), 400, "VALIDATION_ERROR", "A memory can carry at most 100 tags", {
-      field: "tag_ids",
-      constraint: "max_count",
-      max: 100,
-    });
+    expectError(
+      await api.post(`/v1/memories/${m}/tags`, { tag_ids: ids.slice(99) }),
+      400,
+      "VALIDATION_ERROR",
+      "A memory can carry at most 100 tags",
+      {
+        field: "tag_ids",
+        constraint: "max_count",
+        max: 100,
+      },
+    );
     expect(await count(api, ids[100]!)).toBe(0);
-    expect((await api.post(`/v1/memories/${m}/tags`, { tag_ids: [ids[99]!] })).body.data).toMatchObject({ added: 1, skipped: 0 });
+    expect((await api.post(`/v1/memories/${m}/tags`, { tag_ids: [ids[99]!] })).body.data).toMatchObject({
+      added: 1,
+      skipped: 0,
+    });
     expect((await api.post(`/v1/memories/${m}/tags`, { tag_ids: [ids[0]!] })).body.data.tags).toHaveLength(100);
   });
 });
@@ -125,7 +165,12 @@ describe("DELETE /v1/memories/:id/tags/:tagId", () => {
     const { api } = await newTenant(base, admin);
     const m = await memory(api);
     const t = await tag(api, "x");
-    expectError(await api.delete(`/v1/memories/${crypto.randomUUID()}/tags/${t.id}`), 404, "NOT_FOUND", "Memory not found");
+    expectError(
+      await api.delete(`/v1/memories/${crypto.randomUUID()}/tags/${t.id}`),
+      404,
+      "NOT_FOUND",
+      "Memory not found",
+    );
     expectError(await api.delete(`/v1/memories/nope/tags/${t.id}`), 404, "NOT_FOUND", "Memory not found");
     expectError(await api.delete(`/v1/memories/${m}/tags/${crypto.randomUUID()}`), 404, "NOT_FOUND", "Tag not found");
     expectError(await api.delete(`/v1/memories/${m}/tags/nope`), 404, "NOT_FOUND", "Tag not found");
@@ -188,7 +233,12 @@ describe("isolation and scopes", () => {
     expectError(await b.api.post(`/v1/memories/${mb}/tags`, { tag_ids: [ta.id] }), 404, "NOT_FOUND", "Tag not found");
     expectError(await b.api.delete(`/v1/memories/${mb}/tags/${ta.id}`), 404, "NOT_FOUND", "Tag not found");
     const tb = await tag(b.api, "b's");
-    expectError(await b.api.post(`/v1/memories/${ma}/tags`, { tag_ids: [tb.id] }), 404, "NOT_FOUND", "Memory not found");
+    expectError(
+      await b.api.post(`/v1/memories/${ma}/tags`, { tag_ids: [tb.id] }),
+      404,
+      "NOT_FOUND",
+      "Memory not found",
+    );
     expect(await count(a.api, ta.id)).toBe(0);
   });
 
@@ -198,9 +248,19 @@ describe("isolation and scopes", () => {
     const tl = await tag(live.api, "env");
     const ml = await memory(live.api);
     const ts = await tag(sandbox.api, "env");
-    expectError(await sandbox.api.post(`/v1/memories/${ml}/tags`, { tag_ids: [ts.id] }), 404, "NOT_FOUND", "Memory not found");
+    expectError(
+      await sandbox.api.post(`/v1/memories/${ml}/tags`, { tag_ids: [ts.id] }),
+      404,
+      "NOT_FOUND",
+      "Memory not found",
+    );
     const ms = await memory(sandbox.api);
-    expectError(await sandbox.api.post(`/v1/memories/${ms}/tags`, { tag_ids: [tl.id] }), 404, "NOT_FOUND", "Tag not found");
+    expectError(
+      await sandbox.api.post(`/v1/memories/${ms}/tags`, { tag_ids: [tl.id] }),
+      404,
+      "NOT_FOUND",
+      "Tag not found",
+    );
     expect((await sandbox.api.post(`/v1/memories/${ms}/tags`, { tag_ids: [ts.id] })).body.data.added).toBe(1);
     expect([await count(live.api, tl.id), await count(sandbox.api, ts.id)]).toEqual([0, 1]);
   });
@@ -210,8 +270,18 @@ describe("isolation and scopes", () => {
     const reader = await newTenant(base, admin, { tenant: owner.tenant, scopes: ["memories:read"] });
     const t = await tag(owner.api, "scoped");
     const m = await memory(owner.api);
-    expectError(await reader.api.post(`/v1/memories/${m}/tags`, { tag_ids: [t.id] }), 403, "FORBIDDEN", "Missing required scope: memories:write");
-    expectError(await reader.api.delete(`/v1/memories/${m}/tags/${t.id}`), 403, "FORBIDDEN", "Missing required scope: memories:write");
+    expectError(
+      await reader.api.post(`/v1/memories/${m}/tags`, { tag_ids: [t.id] }),
+      403,
+      "FORBIDDEN",
+      "Missing required scope: memories:write",
+    );
+    expectError(
+      await reader.api.delete(`/v1/memories/${m}/tags/${t.id}`),
+      403,
+      "FORBIDDEN",
+      "Missing required scope: memories:write",
+    );
   });
 });
 
@@ -225,8 +295,15 @@ describe("events", () => {
   });
 
   const lastTagsChanged = async () => {
-    const msg = await (await nc.jetstreamManager()).streams.getMessage("EVENTS", { last_by_subj: "events.memory.tags_changed" });
-    return msg.json<{ type: string; memory_id: string; version: number; memory: { tag_ids: string[]; version: number } }>();
+    const msg = await (await nc.jetstreamManager()).streams.getMessage("EVENTS", {
+      last_by_subj: "events.memory.tags_changed",
+    });
+    return msg.json<{
+      type: string;
+      memory_id: string;
+      version: number;
+      memory: { tag_ids: string[]; version: number };
+    }>();
   };
 
   test("each committed link change publishes memory.tags_changed with the new tags and a higher version", async () => {

@@ -16,8 +16,19 @@ beforeAll(async () => {
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-function expectError(res: ApiResponse, status: number, code: string, message: string, details?: Record<string, unknown>) {
-  expect({ status: res.status, code: res.body.error?.code, message: res.body.error?.message, details: res.body.error?.details }).toEqual({ status, code, message, details });
+function expectError(
+  res: ApiResponse,
+  status: number,
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+) {
+  expect({
+    status: res.status,
+    code: res.body.error?.code,
+    message: res.body.error?.message,
+    details: res.body.error?.details,
+  }).toEqual({ status, code, message, details });
   expect(typeof res.body.meta.request_id).toBe("string");
 }
 
@@ -32,7 +43,15 @@ describe("POST /v1/tags", () => {
     const res = await api.post("/v1/tags", { name: "Project X", color: "#1a2B3c", description: "All of project X" });
     expect(res.status).toBe(200);
     const t = res.body.data;
-    expect(t).toEqual({ id: t.id, name: "Project X", color: "#1a2B3c", description: "All of project X", memory_count: 0, created_at: t.created_at, updated_at: t.created_at });
+    expect(t).toEqual({
+      id: t.id,
+      name: "Project X",
+      color: "#1a2B3c",
+      description: "All of project X",
+      memory_count: 0,
+      created_at: t.created_at,
+      updated_at: t.created_at,
+    });
     expect(t.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(t.created_at).toMatch(ISO_MS);
     expect(typeof res.body.meta.latency_ms).toBe("number");
@@ -40,37 +59,73 @@ describe("POST /v1/tags", () => {
 
   test("only the name is required; color and description default to null (or accept null)", async () => {
     expect(await createTag(api, { name: "minimal" })).toMatchObject({ color: null, description: null });
-    expect(await createTag(api, { name: "nulls", color: null, description: null })).toMatchObject({ color: null, description: null });
+    expect(await createTag(api, { name: "nulls", color: null, description: null })).toMatchObject({
+      color: null,
+      description: null,
+    });
   });
 
   test("name is 1 to 50 characters; Unicode round-trips", async () => {
     expect((await createTag(api, { name: "x".repeat(50) })).name).toBe("x".repeat(50));
     expect((await createTag(api, { name: "é" })).name).toBe("é");
     expect((await createTag(api, { name: "日本語 🏷️" })).name).toBe("日本語 🏷️");
-    expectError(await api.post("/v1/tags", { name: "y".repeat(51) }), 400, "VALIDATION_ERROR", "name must be at most 50 characters", { field: "name", constraint: "max_length", max: 50 });
-    expectError(await api.post("/v1/tags", { name: "" }), 400, "VALIDATION_ERROR", "name must not be empty", { field: "name", constraint: "required" });
-    expectError(await api.post("/v1/tags", { color: "#000000" }), 400, "VALIDATION_ERROR", "name is required", { field: "name", constraint: "required" });
-    expectError(await api.post("/v1/tags", { name: 42 }), 400, "VALIDATION_ERROR", "name must be string", { field: "name", constraint: "type" });
+    expectError(
+      await api.post("/v1/tags", { name: "y".repeat(51) }),
+      400,
+      "VALIDATION_ERROR",
+      "name must be at most 50 characters",
+      { field: "name", constraint: "max_length", max: 50 },
+    );
+    expectError(await api.post("/v1/tags", { name: "" }), 400, "VALIDATION_ERROR", "name must not be empty", {
+      field: "name",
+      constraint: "required",
+    });
+    expectError(await api.post("/v1/tags", { color: "#000000" }), 400, "VALIDATION_ERROR", "name is required", {
+      field: "name",
+      constraint: "required",
+    });
+    expectError(await api.post("/v1/tags", { name: 42 }), 400, "VALIDATION_ERROR", "name must be string", {
+      field: "name",
+      constraint: "type",
+    });
   });
 
   test("color must be #RRGGBB", async () => {
     for (const color of ["red", "#12345", "#1234567", "123456", "#GGGGGG"]) {
-      expectError(await api.post("/v1/tags", { name: `c ${color}`, color }), 400, "VALIDATION_ERROR", "color has an invalid format", { field: "color", constraint: "format" });
+      expectError(
+        await api.post("/v1/tags", { name: `c ${color}`, color }),
+        400,
+        "VALIDATION_ERROR",
+        "color has an invalid format",
+        { field: "color", constraint: "format" },
+      );
     }
   });
 
   test("description is at most 200 characters", async () => {
     expect((await createTag(api, { name: "d200", description: "d".repeat(200) })).description).toBe("d".repeat(200));
-    expectError(await api.post("/v1/tags", { name: "d201", description: "d".repeat(201) }), 400, "VALIDATION_ERROR", "description must be at most 200 characters", {
-      field: "description",
-      constraint: "max_length",
-      max: 200,
-    });
+    expectError(
+      await api.post("/v1/tags", { name: "d201", description: "d".repeat(201) }),
+      400,
+      "VALIDATION_ERROR",
+      "description must be at most 200 characters",
+      {
+        field: "description",
+        constraint: "max_length",
+        max: 200,
+      },
+    );
   });
 
   test("fields the client may not set are rejected", async () => {
     for (const field of ["id", "memory_count", "created_at"]) {
-      expectError(await api.post("/v1/tags", { name: `f ${field}`, [field]: "x" }), 400, "VALIDATION_ERROR", `${field} is not an accepted field`, { field, constraint: "unknown_field" });
+      expectError(
+        await api.post("/v1/tags", { name: `f ${field}`, [field]: "x" }),
+        400,
+        "VALIDATION_ERROR",
+        `${field} is not an accepted field`,
+        { field, constraint: "unknown_field" },
+      );
     }
   });
 
@@ -78,7 +133,13 @@ describe("POST /v1/tags", () => {
     const { api: own } = await newTenant(base, admin);
     await createTag(own, { name: "Urgent" });
     for (const name of ["Urgent", "urgent", "URGENT"]) {
-      expectError(await own.post("/v1/tags", { name }), 400, "VALIDATION_ERROR", "A tag with this name already exists", { field: "name", constraint: "unique" });
+      expectError(
+        await own.post("/v1/tags", { name }),
+        400,
+        "VALIDATION_ERROR",
+        "A tag with this name already exists",
+        { field: "name", constraint: "unique" },
+      );
     }
   });
 
@@ -115,15 +176,26 @@ describe("PATCH /v1/tags/:id", () => {
     expect(r1.body.data).toEqual({ ...t, color: "#222222", updated_at: r1.body.data.updated_at });
     expect(Date.parse(r1.body.data.updated_at)).toBeGreaterThan(Date.parse(t.updated_at));
     const r2 = await api.patch(`/v1/tags/${t.id}`, { name: "patched" });
-    expect(r2.body.data).toMatchObject({ name: "patched", color: "#222222", description: "before", created_at: t.created_at });
+    expect(r2.body.data).toMatchObject({
+      name: "patched",
+      color: "#222222",
+      description: "before",
+      created_at: t.created_at,
+    });
     expect(Date.parse(r2.body.data.updated_at)).toBeGreaterThan(Date.parse(r1.body.data.updated_at));
     expect((await api.get(`/v1/tags/${t.id}`)).body.data).toEqual(r2.body.data);
   });
 
   test("description: null removes it; color: null removes it", async () => {
     const t = await createTag(api, { name: "nullable", color: "#111111", description: "text" });
-    expect((await api.patch(`/v1/tags/${t.id}`, { description: null })).body.data).toMatchObject({ description: null, color: "#111111" });
-    expect((await api.patch(`/v1/tags/${t.id}`, { color: null })).body.data).toMatchObject({ description: null, color: null });
+    expect((await api.patch(`/v1/tags/${t.id}`, { description: null })).body.data).toMatchObject({
+      description: null,
+      color: "#111111",
+    });
+    expect((await api.patch(`/v1/tags/${t.id}`, { color: null })).body.data).toMatchObject({
+      description: null,
+      color: null,
+    });
   });
 
   test("renaming to its own name (any case) is fine; a rename frees the old name", async () => {
@@ -139,21 +211,54 @@ describe("PATCH /v1/tags/:id", () => {
     const { api: own } = await newTenant(base, admin);
     await createTag(own, { name: "taken" });
     const t = await createTag(own, { name: "free" });
-    expectError(await own.patch(`/v1/tags/${t.id}`, { name: "TAKEN" }), 400, "VALIDATION_ERROR", "A tag with this name already exists", { field: "name", constraint: "unique" });
+    expectError(
+      await own.patch(`/v1/tags/${t.id}`, { name: "TAKEN" }),
+      400,
+      "VALIDATION_ERROR",
+      "A tag with this name already exists",
+      { field: "name", constraint: "unique" },
+    );
     expect((await own.get(`/v1/tags/${t.id}`)).body.data.name).toBe("free");
   });
 
   test("the same validation as create", async () => {
     const t = await createTag(api, { name: "validated" });
-    expectError(await api.patch(`/v1/tags/${t.id}`, { name: "" }), 400, "VALIDATION_ERROR", "name must not be empty", { field: "name", constraint: "required" });
-    expectError(await api.patch(`/v1/tags/${t.id}`, { name: "n".repeat(51) }), 400, "VALIDATION_ERROR", "name must be at most 50 characters", { field: "name", constraint: "max_length", max: 50 });
-    expectError(await api.patch(`/v1/tags/${t.id}`, { color: "blue" }), 400, "VALIDATION_ERROR", "color has an invalid format", { field: "color", constraint: "format" });
-    expectError(await api.patch(`/v1/tags/${t.id}`, { description: "d".repeat(201) }), 400, "VALIDATION_ERROR", "description must be at most 200 characters", {
-      field: "description",
-      constraint: "max_length",
-      max: 200,
+    expectError(await api.patch(`/v1/tags/${t.id}`, { name: "" }), 400, "VALIDATION_ERROR", "name must not be empty", {
+      field: "name",
+      constraint: "required",
     });
-    expectError(await api.patch(`/v1/tags/${t.id}`, { memory_count: 5 }), 400, "VALIDATION_ERROR", "memory_count is not an accepted field", { field: "memory_count", constraint: "unknown_field" });
+    expectError(
+      await api.patch(`/v1/tags/${t.id}`, { name: "n".repeat(51) }),
+      400,
+      "VALIDATION_ERROR",
+      "name must be at most 50 characters",
+      { field: "name", constraint: "max_length", max: 50 },
+    );
+    expectError(
+      await api.patch(`/v1/tags/${t.id}`, { color: "blue" }),
+      400,
+      "VALIDATION_ERROR",
+      "color has an invalid format",
+      { field: "color", constraint: "format" },
+    );
+    expectError(
+      await api.patch(`/v1/tags/${t.id}`, { description: "d".repeat(201) }),
+      400,
+      "VALIDATION_ERROR",
+      "description must be at most 200 characters",
+      {
+        field: "description",
+        constraint: "max_length",
+        max: 200,
+      },
+    );
+    expectError(
+      await api.patch(`/v1/tags/${t.id}`, { memory_count: 5 }),
+      400,
+      "VALIDATION_ERROR",
+      "memory_count is not an accepted field",
+      { field: "memory_count", constraint: "unknown_field" },
+    );
   });
 
   test("unknown or malformed id is 404", async () => {
@@ -195,9 +300,24 @@ describe("GET /v1/tags", () => {
 
   test("defaults: sorted by name ascending, case-insensitively; limit 50, offset 0, exact total", async () => {
     const res = await own.get("/v1/tags");
-    expect(res.body.data.map((t: { name: string }) => t.name)).toEqual(["Alpha", "alphabet", "beta", "Delta", "epsilon", "gamma"]);
+    expect(res.body.data.map((t: { name: string }) => t.name)).toEqual([
+      "Alpha",
+      "alphabet",
+      "beta",
+      "Delta",
+      "epsilon",
+      "gamma",
+    ]);
     expect(res.body.meta).toMatchObject({ total: 6, limit: 50, offset: 0, has_more: false });
-    expect(Object.keys(res.body.data[0]).sort()).toEqual(["color", "created_at", "description", "id", "memory_count", "name", "updated_at"]);
+    expect(Object.keys(res.body.data[0]).sort()).toEqual([
+      "color",
+      "created_at",
+      "description",
+      "id",
+      "memory_count",
+      "name",
+      "updated_at",
+    ]);
   });
 
   test("sort and order", async () => {
@@ -235,16 +355,23 @@ describe("GET /v1/tags", () => {
       ["limit=abc", "limit must be an integer", { field: "limit", constraint: "type" }],
       ["limit=2.5", "limit must be an integer", { field: "limit", constraint: "type" }],
       ["offset=-1", "offset must be >= 0", { field: "offset", constraint: "minimum", min: 0 }],
-      ["sort=popularity", "sort must be one of name, memory_count, created_at", { field: "sort", constraint: "enum", allowed: ["name", "memory_count", "created_at"] }],
+      [
+        "sort=popularity",
+        "sort must be one of name, memory_count, created_at",
+        { field: "sort", constraint: "enum", allowed: ["name", "memory_count", "created_at"] },
+      ],
       ["order=up", "order must be one of asc, desc", { field: "order", constraint: "enum", allowed: ["asc", "desc"] }],
       ["colour=red", "colour is not an accepted field", { field: "colour", constraint: "unknown_field" }],
     ];
-    for (const [q, message, details] of cases) expectError(await own.get(`/v1/tags?${q}`), 400, "VALIDATION_ERROR", message, details);
+    for (const [q, message, details] of cases)
+      expectError(await own.get(`/v1/tags?${q}`), 400, "VALIDATION_ERROR", message, details);
   });
 
   test("the limit of 50 by default with more tags than that", async () => {
     const { api: many } = await newTenant(base, admin);
-    await Promise.all(Array.from({ length: 55 }, (_, i) => many.post("/v1/tags", { name: `t${String(i).padStart(2, "0")}` })));
+    await Promise.all(
+      Array.from({ length: 55 }, (_, i) => many.post("/v1/tags", { name: `t${String(i).padStart(2, "0")}` })),
+    );
     const res = await many.get("/v1/tags");
     expect(res.body.data).toHaveLength(50);
     expect(res.body.meta).toMatchObject({ total: 55, limit: 50, offset: 0, has_more: true });
@@ -278,7 +405,12 @@ describe("isolation and scopes", () => {
   test("reads need memories:read, writes memories:write", async () => {
     const reader = await newTenant(base, admin, { scopes: ["memories:read"] });
     const writer = await newTenant(base, admin, { scopes: ["memories:write"], tenant: reader.tenant });
-    expectError(await reader.api.post("/v1/tags", { name: "x" }), 403, "FORBIDDEN", "Missing required scope: memories:write");
+    expectError(
+      await reader.api.post("/v1/tags", { name: "x" }),
+      403,
+      "FORBIDDEN",
+      "Missing required scope: memories:write",
+    );
     expect((await writer.api.post("/v1/tags", { name: "x" })).status).toBe(200);
     expectError(await writer.api.get("/v1/tags"), 403, "FORBIDDEN", "Missing required scope: memories:read");
     expect((await reader.api.get("/v1/tags")).body.meta.total).toBe(1);

@@ -20,14 +20,19 @@ export const entityResolvers = {
     entities: (_: unknown, args: Args, ctx: GraphQLContext) => call(ctx, listEntities, toInput(args)),
   },
   Mutation: {
-    createEntity: (_: unknown, args: Args, ctx: GraphQLContext) => afterWrite(ctx, call(ctx, createEntity, toInput(args))),
+    createEntity: (_: unknown, args: Args, ctx: GraphQLContext) =>
+      afterWrite(ctx, call(ctx, createEntity, toInput(args))),
     updateEntity: (_: unknown, { id, ...args }: Args, ctx: GraphQLContext) =>
       afterWrite(ctx, call(ctx, updateEntity, toInput(args, { id: knownId(id, "Entity") }))),
-    deleteEntity: (_: unknown, { id }: Args, ctx: GraphQLContext) => afterWrite(ctx, call(ctx, deleteEntity, { id: knownId(id, "Entity") })),
+    deleteEntity: (_: unknown, { id }: Args, ctx: GraphQLContext) =>
+      afterWrite(ctx, call(ctx, deleteEntity, { id: knownId(id, "Entity") })),
     linkEntityMemories: (_: unknown, { id, ...args }: Args, ctx: GraphQLContext) =>
       afterWrite(ctx, call(ctx, linkEntityMemories, toInput(args, { id: knownId(id, "Entity") }))),
     unlinkEntityMemory: (_: unknown, { id, memoryId }: Args, ctx: GraphQLContext) =>
-      afterWrite(ctx, call(ctx, unlinkEntityMemory, { id: knownId(id, "Entity"), memory_id: knownId(memoryId, "Memory") })),
+      afterWrite(
+        ctx,
+        call(ctx, unlinkEntityMemory, { id: knownId(id, "Entity"), memory_id: knownId(memoryId, "Memory") }),
+      ),
   },
   Entity: {
     memories: memoriesWhere((e: { id: string }) => ({ entity_id: e.id })),

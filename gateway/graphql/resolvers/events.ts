@@ -19,7 +19,9 @@ export const eventResolvers = (hub: EventHub) => ({
       subscribe: (_: unknown, { filter }: Args, ctx: GraphQLContext) => {
         requireScope(ctx.identity, getMemory.scope);
         if ((filter?.memoryIds?.length ?? 0) > MAX_FILTER_IDS) {
-          throw validationError("memory_ids", "max_items", `memory_ids must have at most ${MAX_FILTER_IDS} items`, { max: MAX_FILTER_IDS });
+          throw validationError("memory_ids", "max_items", `memory_ids must have at most ${MAX_FILTER_IDS} items`, {
+            max: MAX_FILTER_IDS,
+          });
         }
         return hub.stream(ctx.identity, filter ?? {});
       },

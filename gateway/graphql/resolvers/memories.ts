@@ -1,4 +1,11 @@
-import { createMemory, deleteMemory, getMemory, listMemories, updateMemory, type Memory } from "../../../services/contract/memories";
+import {
+  createMemory,
+  deleteMemory,
+  getMemory,
+  listMemories,
+  updateMemory,
+  type Memory,
+} from "../../../services/contract/memories";
 import type { PageOf } from "../../../services/contract/common";
 import type { InputOf } from "../../../services/contract/op";
 import { call, type GraphQLContext } from "../context";
@@ -29,17 +36,21 @@ export const memoryResolvers = {
     memories: (_: unknown, args: Args, ctx: GraphQLContext) => listed(ctx, toInput(args)),
   },
   Mutation: {
-    createMemory: (_: unknown, args: Args, ctx: GraphQLContext) => afterWrite(ctx, call(ctx, createMemory, toInput(args))),
+    createMemory: (_: unknown, args: Args, ctx: GraphQLContext) =>
+      afterWrite(ctx, call(ctx, createMemory, toInput(args))),
     updateMemory: (_: unknown, { id, ...args }: Args, ctx: GraphQLContext) =>
       afterWrite(ctx, call(ctx, updateMemory, toInput(args, { id: knownId(id, "Memory") }))),
     deleteMemory: (_: unknown, { id, ...args }: Args, ctx: GraphQLContext) =>
       afterWrite(ctx, call(ctx, deleteMemory, toInput(args, { id: knownId(id, "Memory") }))),
   },
   Memory: {
-    parent: (m: MemorySource, _: Args, ctx: GraphQLContext) => (m.parent_memory_id ? ctx.loaders.memory.load(m.parent_memory_id) : null),
+    parent: (m: MemorySource, _: Args, ctx: GraphQLContext) =>
+      m.parent_memory_id ? ctx.loaders.memory.load(m.parent_memory_id) : null,
     children: memoriesWhere((m: MemorySource) => ({ parent_memory_id: m.id })),
-    ancestors: async (m: MemorySource, _: Args, ctx: GraphQLContext) => present(await ctx.loaders.memory.loadMany(await ctx.loaders.ancestors.load(m.id))),
+    ancestors: async (m: MemorySource, _: Args, ctx: GraphQLContext) =>
+      present(await ctx.loaders.memory.loadMany(await ctx.loaders.ancestors.load(m.id))),
     tags: ((m: MemorySource, _, ctx, info) => tagsOf(m.tags, m.tag_ids, ctx, info)) as Resolver<MemorySource>,
-    entities: async (m: MemorySource, _: Args, ctx: GraphQLContext) => present(await ctx.loaders.entity.loadMany(m.entity_ids)),
+    entities: async (m: MemorySource, _: Args, ctx: GraphQLContext) =>
+      present(await ctx.loaders.entity.loadMany(m.entity_ids)),
   },
 };

@@ -17,14 +17,21 @@ const refsOnly = new WeakMap<readonly FieldNode[], boolean>();
 function wantsRefsOnly(info: GraphQLResolveInfo): boolean {
   let known = refsOnly.get(info.fieldNodes);
   if (known === undefined) {
-    known = info.fieldNodes.every((f) => f.selectionSet?.selections.every((s) => s.kind === "Field" && REF_FIELDS.has(s.name.value)) ?? false);
+    known = info.fieldNodes.every(
+      (f) => f.selectionSet?.selections.every((s) => s.kind === "Field" && REF_FIELDS.has(s.name.value)) ?? false,
+    );
     refsOnly.set(info.fieldNodes, known);
   }
   return known;
 }
 
 /** Tags named by refs: served from the refs when they suffice, else one batched `tags.getMany` per level. */
-export async function tagsOf(refs: TagRef[] | undefined, ids: string[] | undefined, ctx: GraphQLContext, info: GraphQLResolveInfo) {
+export async function tagsOf(
+  refs: TagRef[] | undefined,
+  ids: string[] | undefined,
+  ctx: GraphQLContext,
+  info: GraphQLResolveInfo,
+) {
   if (refs && wantsRefsOnly(info)) return refs;
   return present(await ctx.loaders.tag.loadMany(refs ? refs.map((t) => t.id) : (ids ?? [])));
 }

@@ -1,4 +1,13 @@
-import { attachTags, createTag, deleteTag, detachTag, getTag, listTags, updateTag, type TagRef } from "../../../services/contract/tags";
+import {
+  attachTags,
+  createTag,
+  deleteTag,
+  detachTag,
+  getTag,
+  listTags,
+  updateTag,
+  type TagRef,
+} from "../../../services/contract/tags";
 import { call, type GraphQLContext } from "../context";
 import { knownId, toInput } from "../args";
 import { memoriesWhere } from "./memories";
@@ -15,11 +24,15 @@ export const tagResolvers = {
     createTag: (_: unknown, args: Args, ctx: GraphQLContext) => afterWrite(ctx, call(ctx, createTag, toInput(args))),
     updateTag: (_: unknown, { id, ...args }: Args, ctx: GraphQLContext) =>
       afterWrite(ctx, call(ctx, updateTag, toInput(args, { id: knownId(id, "Tag") }))),
-    deleteTag: (_: unknown, { id }: Args, ctx: GraphQLContext) => afterWrite(ctx, call(ctx, deleteTag, { id: knownId(id, "Tag") })),
+    deleteTag: (_: unknown, { id }: Args, ctx: GraphQLContext) =>
+      afterWrite(ctx, call(ctx, deleteTag, { id: knownId(id, "Tag") })),
     attachTags: (_: unknown, args: Args, ctx: GraphQLContext) =>
       afterWrite(ctx, call(ctx, attachTags, toInput(args, { memory_id: knownId(args.memoryId, "Memory") }))),
     detachTag: (_: unknown, args: Args, ctx: GraphQLContext) =>
-      afterWrite(ctx, call(ctx, detachTag, { memory_id: knownId(args.memoryId, "Memory"), tag_id: knownId(args.tagId, "Tag") })),
+      afterWrite(
+        ctx,
+        call(ctx, detachTag, { memory_id: knownId(args.memoryId, "Memory"), tag_id: knownId(args.tagId, "Tag") }),
+      ),
   },
   Tag: {
     memories: memoriesWhere((t: { id: string }) => ({ tag_id: [t.id] })),

@@ -20,7 +20,11 @@ function memoryStore() {
     tenantOf: async (id: string) => byId.get(id)?.tenant_id ?? null,
     page: async (tenant: string, offset: number, limit: number) => {
       const records = [...byId.values()].filter((r) => r.tenant_id === tenant).reverse();
-      return { records: records.slice(offset, offset + limit), lastUsed: records.map(() => null), total: records.length };
+      return {
+        records: records.slice(offset, offset + limit),
+        lastUsed: records.map(() => null),
+        total: records.length,
+      };
     },
   };
   return { store: store as unknown as KeyStore, byId };
@@ -71,7 +75,12 @@ describe("keys handlers", () => {
     const stored = byId.get(key.id)!;
     expect(JSON.stringify(stored)).not.toContain(key.key);
     expect(stored.hash).toBe(hashSecret(key.key));
-    expect(await h.verify({ hash: stored.hash }, ctx())).toMatchObject({ tenant: "acme", env: "live", perMinute: 100, perDay: 1000 });
+    expect(await h.verify({ hash: stored.hash }, ctx())).toMatchObject({
+      tenant: "acme",
+      env: "live",
+      perMinute: 100,
+      perDay: 1000,
+    });
   });
 
   test("a key's rate_limit replaces the per-minute limit; the daily limit stays the plan's", async () => {

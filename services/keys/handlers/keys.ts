@@ -71,7 +71,8 @@ export function keyHandlers(deps: KeysDeps) {
     // The root key manages every tenant's keys (it is how tenants are provisioned).
     const tenant = caller.root ? ((await deps.store.tenantOf(input.id)) ?? caller.tenant) : caller.tenant;
     const record = await deps.store.get(tenant, input.id);
-    if (!record || (caller.env === "test" && record.environment !== "test")) throw new ServiceError("NOT_FOUND", "API key not found");
+    if (!record || (caller.env === "test" && record.environment !== "test"))
+      throw new ServiceError("NOT_FOUND", "API key not found");
     if (!record.revoked_at) {
       record.revoked_at = now().toISOString();
       await deps.store.update(record);

@@ -26,7 +26,8 @@ export function usageHandler(store: KeyStore, now: () => Date = () => new Date()
     const fromMs = Date.parse(from);
     const toMs = Date.parse(to);
     if (fromMs > toMs) throw validationError("from", "range", "from must not be after to");
-    if ((toMs - fromMs) / DAY_MS + 1 > MAX_DAYS) throw validationError("from", "range", `A report covers at most ${MAX_DAYS} days`);
+    if ((toMs - fromMs) / DAY_MS + 1 > MAX_DAYS)
+      throw validationError("from", "range", `A report covers at most ${MAX_DAYS} days`);
     const days: string[] = [];
     for (let ms = fromMs; ms <= toMs; ms += DAY_MS) days.push(dayOf(ms));
     const hashes = await store.usageDays(caller.tenant, days);
@@ -42,7 +43,11 @@ export function usageHandler(store: KeyStore, now: () => Date = () => new Date()
         if (input.key_id && keyId !== input.key_id) continue;
         const n = Number(value);
         add(totals, statusClass, n);
-        for (const [map, k] of [[byDay, day], [byEndpoint, route], [byKey, keyId]] as const) {
+        for (const [map, k] of [
+          [byDay, day],
+          [byEndpoint, route],
+          [byKey, keyId],
+        ] as const) {
           let t = map.get(k);
           if (!t) map.set(k, (t = zero()));
           add(t, statusClass, n);
@@ -55,7 +60,9 @@ export function usageHandler(store: KeyStore, now: () => Date = () => new Date()
       key_id: input.key_id ?? null,
       totals,
       by_day: [...byDay].sort(([a], [b]) => a.localeCompare(b)).map(([day, t]) => ({ day, ...t })),
-      by_endpoint: [...byEndpoint].sort(([, a], [, b]) => b.requests - a.requests).map(([endpoint, t]) => ({ endpoint, ...t })),
+      by_endpoint: [...byEndpoint]
+        .sort(([, a], [, b]) => b.requests - a.requests)
+        .map(([endpoint, t]) => ({ endpoint, ...t })),
       by_key: [...byKey].sort(([, a], [, b]) => b.requests - a.requests).map(([key_id, t]) => ({ key_id, ...t })),
     };
     return report;

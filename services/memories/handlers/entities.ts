@@ -1,4 +1,13 @@
-import { createEntity, deleteEntity, getEntities, getEntity, linkEntityMemories, listEntities, unlinkEntityMemory, updateEntity } from "../../contract/entities";
+import {
+  createEntity,
+  deleteEntity,
+  getEntities,
+  getEntity,
+  linkEntityMemories,
+  listEntities,
+  unlinkEntityMemory,
+  updateEntity,
+} from "../../contract/entities";
 import { notFound } from "../../contract/errors";
 import { bind, type Handler } from "../../kit/handler";
 import type { EntityFields } from "../store";
@@ -13,7 +22,12 @@ export function entityHandlers(deps: MemoriesDeps) {
   const entitiesChanged = (rows: MemoryRow[]) => rows.map((row) => ({ type: "entities_changed" as const, row }));
 
   const create: Handler<typeof createEntity> = async (input, ctx) => {
-    const fields: EntityFields = { name: input.name, type: input.type, description: input.description ?? null, metadata: input.metadata ?? {} };
+    const fields: EntityFields = {
+      name: input.name,
+      type: input.type,
+      description: input.description ?? null,
+      metadata: input.metadata ?? {},
+    };
     const result = await deps.store.createEntity(spaceOf(ctx), newId(), fields, unique(input.memory_ids ?? []));
     await deps.effects.committed(ctx, entitiesChanged(result.linked));
     return result.entity;
@@ -25,12 +39,19 @@ export function entityHandlers(deps: MemoriesDeps) {
     return entity;
   };
 
-  const getMany: Handler<typeof getEntities> = async (input, ctx) => ({ items: await deps.store.getEntities(spaceOf(ctx), input.ids) });
+  const getMany: Handler<typeof getEntities> = async (input, ctx) => ({
+    items: await deps.store.getEntities(spaceOf(ctx), input.ids),
+  });
 
   const list: Handler<typeof listEntities> = async (input, ctx) => {
     const limit = input.limit ?? 50;
     const offset = input.offset ?? 0;
-    const { total, items } = await deps.store.listEntities(spaceOf(ctx), { limit, offset, type: input.type, search: input.search });
+    const { total, items } = await deps.store.listEntities(spaceOf(ctx), {
+      limit,
+      offset,
+      type: input.type,
+      search: input.search,
+    });
     return { items, total, limit, offset };
   };
 

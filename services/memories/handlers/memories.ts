@@ -73,7 +73,10 @@ export function memoryHandlers(deps: MemoriesDeps) {
 
   const update: Handler<typeof updateMemory> = async (input, ctx) => {
     const { id, parent_memory_id, ...rest } = input;
-    const patch: Partial<MemoryFields> = { ...rest, ...(parent_memory_id !== undefined ? { parent: parent_memory_id } : {}) };
+    const patch: Partial<MemoryFields> = {
+      ...rest,
+      ...(parent_memory_id !== undefined ? { parent: parent_memory_id } : {}),
+    };
     const space = spaceOf(ctx);
     if (Object.values(patch).every((v) => v === undefined)) return get({ id }, ctx);
     const result = await deps.store.updateMemory(space, id, patch, MAX_HIERARCHY_DEPTH);
@@ -90,7 +93,9 @@ export function memoryHandlers(deps: MemoriesDeps) {
       ...result.orphans.map((row) => ({ type: "updated" as const, row, changed: ["parent_memory_id"] })),
     ];
     await deps.effects.committed(ctx, changes);
-    return cascade ? { id: input.id, deleted: true as const, deleted_count: result.deleted.length } : { id: input.id, deleted: true as const };
+    return cascade
+      ? { id: input.id, deleted: true as const, deleted_count: result.deleted.length }
+      : { id: input.id, deleted: true as const };
   };
 
   const ancestors: Handler<typeof memoryAncestors> = async (input, ctx) => {

@@ -7,13 +7,23 @@ import { render, shortDate, type Piece } from "./render";
 
 let clock = Date.parse("2024-03-01T09:00:00.000Z");
 const mem = (content: string, over: Partial<Memory> = {}): Memory =>
-  memoryFixture({ content, content_type: "conversation", tier: "short", ...over }, new Date((clock += 60_000)).toISOString());
-const piece = (m: Memory, role: Piece["role"], thread: string, score: number | null = null): Piece => ({ memory: m, role, score, thread });
+  memoryFixture(
+    { content, content_type: "conversation", tier: "short", ...over },
+    new Date((clock += 60_000)).toISOString(),
+  );
+const piece = (m: Memory, role: Piece["role"], thread: string, score: number | null = null): Piece => ({
+  memory: m,
+  role,
+  score,
+  thread,
+});
 
 /** A thread: root, then turns; the match is turn `i` with its neighbours i-1 and i+1. */
 function thread(n: number, words = 8) {
   const root = mem(`Thread root ${n}`);
-  const turns = Array.from({ length: 5 }, (_, i) => mem(`turn ${i} of thread ${n}: ${"lorem ipsum ".repeat(words)}`, { parent_memory_id: root.id }));
+  const turns = Array.from({ length: 5 }, (_, i) =>
+    mem(`turn ${i} of thread ${n}: ${"lorem ipsum ".repeat(words)}`, { parent_memory_id: root.id }),
+  );
   const bundle = (i: number, score: number): Bundle => ({
     match: piece(turns[i]!, "match", root.id, score),
     ancestors: [piece(root, "ancestor", root.id)],
@@ -32,7 +42,17 @@ describe("context assembly", () => {
     expect(out.omitted).toEqual([]);
     const ids = out.pieces.map((p) => p.memory.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toEqual([b.root.id, b.turns[2]!.id, b.turns[3]!.id, b.turns[4]!.id, a.root.id, a.turns[0]!.id, a.turns[1]!.id, a.turns[2]!.id, a.turns[3]!.id]);
+    expect(ids).toEqual([
+      b.root.id,
+      b.turns[2]!.id,
+      b.turns[3]!.id,
+      b.turns[4]!.id,
+      a.root.id,
+      a.turns[0]!.id,
+      a.turns[1]!.id,
+      a.turns[2]!.id,
+      a.turns[3]!.id,
+    ]);
     expect(out.pieces.find((p) => p.memory.id === a.turns[2]!.id)!.role).toBe("match");
     expect(out.context.split("\n\n")[0]!.split("\n")[0]).toBe("--- Thread 1 ---");
     expect(out.context).toContain(`[${shortDate(b.turns[3]!.created_at)}] ${b.turns[3]!.content}`);
@@ -42,8 +62,14 @@ describe("context assembly", () => {
   test("markdown: a heading per thread and a bullet per memory (continuation lines indented)", () => {
     const root = mem("Project plan");
     const m = mem("line one\nline two", { parent_memory_id: root.id });
-    const out = assemble([{ match: piece(m, "match", root.id, 0.7), ancestors: [piece(root, "ancestor", root.id)], neighbors: [] }], 500, "markdown");
-    expect(out.context).toBe(`## Thread 1\n- **${shortDate(root.created_at)}** Project plan\n- **${shortDate(m.created_at)}** line one\n  line two`);
+    const out = assemble(
+      [{ match: piece(m, "match", root.id, 0.7), ancestors: [piece(root, "ancestor", root.id)], neighbors: [] }],
+      500,
+      "markdown",
+    );
+    expect(out.context).toBe(
+      `## Thread 1\n- **${shortDate(root.created_at)}** Project plan\n- **${shortDate(m.created_at)}** line one\n  line two`,
+    );
   });
 
   test("the budget holds: lowest matches go first, then a match keeps its ancestors, then it stands alone", () => {
@@ -60,10 +86,18 @@ describe("context assembly", () => {
       for (const o of out.omitted) expect(kept.has(o.id)).toBe(false);
       expect(out.truncated).toBe(out.omitted.length > 0 || out.pieces.some((p) => p.memory.content.endsWith(" […]")));
     }
-    const tight = assemble(bundles, countTokens(render([piece(t.turns[1]!, "match", t.root.id, 0.9)], "text").text) + 20, "text");
+    const tight = assemble(
+      bundles,
+      countTokens(render([piece(t.turns[1]!, "match", t.root.id, 0.9)], "text").text) + 20,
+      "text",
+    );
     expect(tight.pieces.map((p) => p.memory.id)).toContain(t.turns[1]!.id);
     expect(tight.omitted.map((o) => o.id)).toContain(t.turns[3]!.id);
-    expect(tight.omitted.find((o) => o.id === t.turns[3]!.id)).toEqual({ id: t.turns[3]!.id, role: "match", score: 0.3 });
+    expect(tight.omitted.find((o) => o.id === t.turns[3]!.id)).toEqual({
+      id: t.turns[3]!.id,
+      role: "match",
+      score: 0.3,
+    });
   });
 
   test("when not even the best match fits, its content is cut to the budget", () => {
@@ -77,6 +111,12 @@ describe("context assembly", () => {
   });
 
   test("nothing to assemble is an empty context", () => {
-    expect(assemble([], 100, "text")).toEqual({ context: "", pieces: [], tokenCount: 0, truncated: false, omitted: [] });
+    expect(assemble([], 100, "text")).toEqual({
+      context: "",
+      pieces: [],
+      tokenCount: 0,
+      truncated: false,
+      omitted: [],
+    });
   });
 });

@@ -27,7 +27,12 @@ const CUT_MARK = " […]";
  * not). Token cost is estimated per line while choosing, and the final string is counted exactly.
  * If not even the best match fits, its content is cut to fit.
  */
-export function assemble(bundles: Bundle[], maxTokens: number, format: Format, count: CountTokens = countTokens): Assembled {
+export function assemble(
+  bundles: Bundle[],
+  maxTokens: number,
+  format: Format,
+  count: CountTokens = countTokens,
+): Assembled {
   const ordered = [...bundles].sort((a, b) => (b.match.score ?? 0) - (a.match.score ?? 0));
   const chosen = new Map<string, Piece>();
   const threads = new Set<string>();
@@ -41,7 +46,9 @@ export function assemble(bundles: Bundle[], maxTokens: number, format: Format, c
   let used = 0;
 
   const tryAdd = (pieces: Piece[]): boolean => {
-    const fresh = pieces.filter((p) => !chosen.has(p.memory.id) || (p.role === "match" && chosen.get(p.memory.id)!.role !== "match"));
+    const fresh = pieces.filter(
+      (p) => !chosen.has(p.memory.id) || (p.role === "match" && chosen.get(p.memory.id)!.role !== "match"),
+    );
     const newThreads = new Set(fresh.filter((p) => !threads.has(p.thread)).map((p) => p.thread));
     const extra = fresh.reduce((s, p) => s + (chosen.has(p.memory.id) ? 0 : cost(p)), 0) + newThreads.size * headerCost;
     if (used + extra > maxTokens) return false;
@@ -61,7 +68,11 @@ export function assemble(bundles: Bundle[], maxTokens: number, format: Format, c
   // The per-line estimate can be off by a few tokens: drop the lowest matches until the exact count fits.
   while (tokens > maxTokens && pieces.some((p) => p.role === "match")) {
     const lowest = pieces.filter((p) => p.role === "match").sort((a, b) => (a.score ?? 0) - (b.score ?? 0))[0]!;
-    const keep = new Set(ordered.filter((b) => b.match.memory.id !== lowest.memory.id && chosen.has(b.match.memory.id)).flatMap((b) => [b.match, ...b.ancestors, ...b.neighbors].map((p) => p.memory.id)));
+    const keep = new Set(
+      ordered
+        .filter((b) => b.match.memory.id !== lowest.memory.id && chosen.has(b.match.memory.id))
+        .flatMap((b) => [b.match, ...b.ancestors, ...b.neighbors].map((p) => p.memory.id)),
+    );
     chosen.delete(lowest.memory.id);
     pieces = pieces.filter((p) => p !== lowest && keep.has(p.memory.id));
     ({ text, ordered: inOrder } = render(pieces, format));
@@ -84,16 +95,25 @@ export function assemble(bundles: Bundle[], maxTokens: number, format: Format, c
   const omitted = new Map<string, Assembled["omitted"][number]>();
   for (const b of ordered) {
     for (const p of [b.match, ...b.ancestors, ...b.neighbors]) {
-      if (!included.has(p.memory.id) && !omitted.has(p.memory.id)) omitted.set(p.memory.id, { id: p.memory.id, role: p.role, score: p.score });
+      if (!included.has(p.memory.id) && !omitted.has(p.memory.id))
+        omitted.set(p.memory.id, { id: p.memory.id, role: p.role, score: p.score });
     }
   }
-  return { context: pieces.length > 0 ? text : "", pieces: inOrder, tokenCount: pieces.length > 0 ? tokens : 0, truncated: cut || omitted.size > 0, omitted: [...omitted.values()] };
+  return {
+    context: pieces.length > 0 ? text : "",
+    pieces: inOrder,
+    tokenCount: pieces.length > 0 ? tokens : 0,
+    truncated: cut || omitted.size > 0,
+    omitted: [...omitted.values()],
+  };
 }
 
 /** The longest prefix of the content (binary search on characters) whose rendering fits. */
 function cutToFit(p: Piece, maxTokens: number, format: Format, count: CountTokens): { piece: Piece } | null {
   const content = p.memory.content;
-  const fits = (n: number) => count(render([{ ...p, memory: { ...p.memory, content: content.slice(0, n) + CUT_MARK } }], format).text) <= maxTokens;
+  const fits = (n: number) =>
+    count(render([{ ...p, memory: { ...p.memory, content: content.slice(0, n) + CUT_MARK } }], format).text) <=
+    maxTokens;
   if (!fits(0)) return null;
   let lo = 0;
   let hi = content.length;

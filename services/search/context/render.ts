@@ -18,16 +18,27 @@ export function renderLine(m: Pick<Memory, "content" | "created_at">, format: Fo
   return `[${shortDate(m.created_at)}] ${m.content}`;
 }
 
-export const renderHeader = (n: number, format: Format) => (format === "markdown" ? `## Thread ${n}` : `--- Thread ${n} ---`);
+export const renderHeader = (n: number, format: Format) =>
+  format === "markdown" ? `## Thread ${n}` : `--- Thread ${n} ---`;
 
 const chronological = (a: Piece, b: Piece) =>
-  a.memory.created_at < b.memory.created_at ? -1 : a.memory.created_at > b.memory.created_at ? 1 : a.memory.id < b.memory.id ? -1 : 1;
+  a.memory.created_at < b.memory.created_at
+    ? -1
+    : a.memory.created_at > b.memory.created_at
+      ? 1
+      : a.memory.id < b.memory.id
+        ? -1
+        : 1;
 
 /**
  * Threads in order of their best match (most relevant first), memories in chronological order
  * inside a thread, a blank line between threads. Returns the text and the pieces in that order.
  */
-export function render(pieces: Piece[], format: Format, lines: (p: Piece) => string = (p) => renderLine(p.memory, format)): { text: string; ordered: Piece[] } {
+export function render(
+  pieces: Piece[],
+  format: Format,
+  lines: (p: Piece) => string = (p) => renderLine(p.memory, format),
+): { text: string; ordered: Piece[] } {
   const threads = new Map<string, { best: number; pieces: Piece[] }>();
   for (const p of pieces) {
     let t = threads.get(p.thread);

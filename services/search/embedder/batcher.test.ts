@@ -32,7 +32,17 @@ describe("micro-batching", () => {
     const { base, calls } = fakeModel(10);
     let inFlight = 0;
     let most = 0;
-    const counting: Embedder = { ...base, embed: async (t) => { most = Math.max(most, ++inFlight); try { return await base.embed(t); } finally { inFlight--; } } };
+    const counting: Embedder = {
+      ...base,
+      embed: async (t) => {
+        most = Math.max(most, ++inFlight);
+        try {
+          return await base.embed(t);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
     const b = createBatcher(counting, { maxBatch: 4, concurrency: 2 });
     const out = await b.lane("background").embed(Array.from({ length: 10 }, (_, i) => "x".repeat(i + 1)));
     expect(calls.map((c) => c.length)).toEqual([4, 4, 2]);

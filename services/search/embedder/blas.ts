@@ -15,8 +15,20 @@ export const CBLAS = { ROW_MAJOR: 101, NO_TRANS: 111, TRANS: 112 } as const;
 
 /** cblas_sgemm: C = alpha·op(A)·op(B) + beta·C. */
 export type Sgemm = (
-  order: number, ta: number, tb: number, m: number, n: number, k: number,
-  alpha: number, a: Pointer, lda: number, b: Pointer, ldb: number, beta: number, c: Pointer, ldc: number,
+  order: number,
+  ta: number,
+  tb: number,
+  m: number,
+  n: number,
+  k: number,
+  alpha: number,
+  a: Pointer,
+  lda: number,
+  b: Pointer,
+  ldb: number,
+  beta: number,
+  c: Pointer,
+  ldc: number,
 ) => void;
 
 /** The first of `paths` that loads as OpenBLAS, single-threaded; null when none does. */
@@ -25,7 +37,22 @@ export function openBlas(paths: string[]): { sgemm: Sgemm; path: string } | null
     try {
       const lib = dlopen(path, {
         cblas_sgemm: {
-          args: [FFIType.i32, FFIType.i32, FFIType.i32, FFIType.i32, FFIType.i32, FFIType.i32, FFIType.f32, FFIType.ptr, FFIType.i32, FFIType.ptr, FFIType.i32, FFIType.f32, FFIType.ptr, FFIType.i32],
+          args: [
+            FFIType.i32,
+            FFIType.i32,
+            FFIType.i32,
+            FFIType.i32,
+            FFIType.i32,
+            FFIType.i32,
+            FFIType.f32,
+            FFIType.ptr,
+            FFIType.i32,
+            FFIType.ptr,
+            FFIType.i32,
+            FFIType.f32,
+            FFIType.ptr,
+            FFIType.i32,
+          ],
           returns: FFIType.void,
         },
         openblas_set_num_threads: { args: [FFIType.i32], returns: FFIType.void },

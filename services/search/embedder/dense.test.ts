@@ -11,7 +11,7 @@ const blas = blasWeightProducts(openBlas(BLAS_CANDIDATES)!.sgemm);
 function filled(n: number, seed: number): Float32Array {
   const out = new Float32Array(n);
   let x = seed;
-  for (let i = 0; i < n; i++) out[i] = ((x = (x * 1103515245 + 12345) >>> 0) / 2 ** 31) - 1;
+  for (let i = 0; i < n; i++) out[i] = (x = (x * 1103515245 + 12345) >>> 0) / 2 ** 31 - 1;
   return out;
 }
 
@@ -24,7 +24,12 @@ describe("the AVX-512 kernel for the model's weight products", () => {
 
   test.skipIf(!avx512)("c += a·W equals OpenBLAS's for every row count of a tile, and the model's shapes", () => {
     const kernel = openDenseKernel(built!)!;
-    for (const [k, n] of [[256, 768], [512, 1536], [1536, 512], [256, 64]] as const) {
+    for (const [k, n] of [
+      [256, 768],
+      [512, 1536],
+      [1536, 512],
+      [256, 64],
+    ] as const) {
       const w = filled(k * n, k + n);
       const viaKernel = kernel(w, k, n);
       const viaBlas = blas(w, k, n);

@@ -14,7 +14,8 @@ export type WeightProducts = (w: Float32Array, k: number, n: number) => WeightPr
 const BLOCK = 64;
 
 export function blasWeightProducts(sgemm: Sgemm): WeightProducts {
-  return (w, k, n) => (rows, a, c) => sgemm(CBLAS.ROW_MAJOR, CBLAS.NO_TRANS, CBLAS.NO_TRANS, rows, n, k, 1, ptr(a), k, ptr(w), n, 1, ptr(c), n);
+  return (w, k, n) => (rows, a, c) =>
+    sgemm(CBLAS.ROW_MAJOR, CBLAS.NO_TRANS, CBLAS.NO_TRANS, rows, n, k, 1, ptr(a), k, ptr(w), n, 1, ptr(c), n);
 }
 
 /** The CPU's feature flags from /proc/cpuinfo (none where it cannot be read). */
@@ -33,13 +34,20 @@ export function cpuFlags(): Set<string> {
  */
 export function openDenseKernel(path: string, flags = cpuFlags()): WeightProducts | null {
   if (!flags.has("avx512f")) return null;
-  const { symbols } = dlopen(path, { dense_f32: { args: [FFIType.i32, FFIType.i32, FFIType.i32, FFIType.ptr, FFIType.ptr, FFIType.ptr], returns: FFIType.void } });
+  const { symbols } = dlopen(path, {
+    dense_f32: {
+      args: [FFIType.i32, FFIType.i32, FFIType.i32, FFIType.ptr, FFIType.ptr, FFIType.ptr],
+      returns: FFIType.void,
+    },
+  });
   return (w, k, n) => {
-    if (n % BLOCK !== 0 || w.length !== k * n) throw new Error(`dense kernel: a ${k} × ${n} weight matrix does not fit ${BLOCK}-column blocks`);
+    if (n % BLOCK !== 0 || w.length !== k * n)
+      throw new Error(`dense kernel: a ${k} × ${n} weight matrix does not fit ${BLOCK}-column blocks`);
     // Packed once: each block of 64 columns as k contiguous rows of 64.
     const packed = new Float32Array(k * n);
     let o = 0;
-    for (let j = 0; j < n; j += BLOCK) for (let p = 0; p < k; p++) packed.set(w.subarray(p * n + j, p * n + j + BLOCK), (o++) * BLOCK);
+    for (let j = 0; j < n; j += BLOCK)
+      for (let p = 0; p < k; p++) packed.set(w.subarray(p * n + j, p * n + j + BLOCK), o++ * BLOCK);
     return (rows, a, c) => symbols.dense_f32(rows, n, k, ptr(a), ptr(packed), ptr(c));
   };
 }

@@ -34,11 +34,28 @@ export interface Embedders {
 export async function createEmbedders(config: EmbedderConfig, log: Logger): Promise<Embedders> {
   const started = performance.now();
   const remote = !!config.EMBEDDINGS_URL;
-  const local = remote ? null : await createUseLiteEmbedder({ blas: config.EMBEDDINGS_BLAS, kernel: config.EMBEDDINGS_KERNEL });
-  const base = local ?? (await createOpenAiEmbedder({ url: config.EMBEDDINGS_URL!, model: config.EMBEDDINGS_MODEL, apiKey: config.EMBEDDINGS_API_KEY, dimensions: config.EMBEDDINGS_DIMENSIONS }));
+  const local = remote
+    ? null
+    : await createUseLiteEmbedder({ blas: config.EMBEDDINGS_BLAS, kernel: config.EMBEDDINGS_KERNEL });
+  const base =
+    local ??
+    (await createOpenAiEmbedder({
+      url: config.EMBEDDINGS_URL!,
+      model: config.EMBEDDINGS_MODEL,
+      apiKey: config.EMBEDDINGS_API_KEY,
+      dimensions: config.EMBEDDINGS_DIMENSIONS,
+    }));
   const how = local ? { blas: local.blas ?? "off (tfjs WASM kernels)", kernel: local.kernel ?? "none (OpenBLAS)" } : {};
-  log.info("embedder ready", { model: base.model, dimensions: base.dimensions, ...how, ms: Math.round(performance.now() - started) });
-  const batcher = createBatcher(base, { maxBatch: config.EMBEDDINGS_BATCH, concurrency: remote ? config.EMBEDDINGS_CONCURRENCY : 1 });
+  log.info("embedder ready", {
+    model: base.model,
+    dimensions: base.dimensions,
+    ...how,
+    ms: Math.round(performance.now() - started),
+  });
+  const batcher = createBatcher(base, {
+    maxBatch: config.EMBEDDINGS_BATCH,
+    concurrency: remote ? config.EMBEDDINGS_CONCURRENCY : 1,
+  });
   return {
     query: cachedEmbedder(batcher.lane("query"), config.QUERY_CACHE_SIZE),
     write: batcher.lane("write"),

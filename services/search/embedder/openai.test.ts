@@ -22,8 +22,17 @@ beforeAll(() => {
       const status = failures.shift();
       if (status) return new Response(JSON.stringify({ error: { message: "nope" } }), { status });
       const dims = body.dimensions ?? 3;
-      const data = body.input.map((text, index) => ({ object: "embedding", index, embedding: Array.from({ length: dims }, (_, i) => text.length + i) }));
-      return Response.json({ object: "list", model: body.model, data: data.reverse(), usage: { prompt_tokens: 1, total_tokens: 1 } });
+      const data = body.input.map((text, index) => ({
+        object: "embedding",
+        index,
+        embedding: Array.from({ length: dims }, (_, i) => text.length + i),
+      }));
+      return Response.json({
+        object: "list",
+        model: body.model,
+        data: data.reverse(),
+        usage: { prompt_tokens: 1, total_tokens: 1 },
+      });
     },
   });
 });
@@ -38,14 +47,24 @@ describe("OpenAI-compatible embeddings client", () => {
     expect(e.dimensions).toBe(3);
     expect(e.model).toBe("nomic-embed-text");
     const out = await e.embed(["a", "bbb"]);
-    expect(out.map((v) => [...v])).toEqual([[1, 2, 3], [3, 4, 5]]);
-    expect(requests.at(-1)).toEqual({ auth: "Bearer sk-test", body: { model: "nomic-embed-text", input: ["a", "bbb"], encoding_format: "float" } });
+    expect(out.map((v) => [...v])).toEqual([
+      [1, 2, 3],
+      [3, 4, 5],
+    ]);
+    expect(requests.at(-1)).toEqual({
+      auth: "Bearer sk-test",
+      body: { model: "nomic-embed-text", input: ["a", "bbb"], encoding_format: "float" },
+    });
     expect(await e.embed([])).toEqual([]);
   });
 
   test("asks for the configured dimensions without a probe", async () => {
     requests.length = 0;
-    const e = await createOpenAiEmbedder({ url: `${base()}/embeddings`, model: "text-embedding-3-small", dimensions: 5 });
+    const e = await createOpenAiEmbedder({
+      url: `${base()}/embeddings`,
+      model: "text-embedding-3-small",
+      dimensions: 5,
+    });
     expect(requests.length).toBe(0);
     const [v] = await e.embed(["xy"]);
     expect([...v!]).toEqual([2, 3, 4, 5, 6]);
@@ -80,7 +99,9 @@ describe("OpenAI-compatible embeddings client", () => {
   });
 
   test("an unreachable endpoint is a clear error", async () => {
-    await expect(createOpenAiEmbedder({ url: "http://127.0.0.1:1/v1", model: "m", retries: 0 })).rejects.toThrow("embeddings endpoint unreachable");
+    await expect(createOpenAiEmbedder({ url: "http://127.0.0.1:1/v1", model: "m", retries: 0 })).rejects.toThrow(
+      "embeddings endpoint unreachable",
+    );
     expect(endpointOf("http://h/v1/")).toBe("http://h/v1/embeddings");
     expect(endpointOf("http://h/api/embeddings")).toBe("http://h/api/embeddings");
   });

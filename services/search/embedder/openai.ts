@@ -16,7 +16,8 @@ interface EmbeddingsResponse {
   data?: { embedding?: number[]; index?: number }[];
 }
 
-export const endpointOf = (url: string) => (/\/embeddings\/?$/.test(url) ? url : `${url.replace(/\/+$/, "")}/embeddings`);
+export const endpointOf = (url: string) =>
+  /\/embeddings\/?$/.test(url) ? url : `${url.replace(/\/+$/, "")}/embeddings`;
 
 /**
  * Client of the `/v1/embeddings` protocol spoken by OpenAI, Ollama, vLLM, TEI, LocalAI…
@@ -28,13 +29,21 @@ export async function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Promise
   const retries = opts.retries ?? 2;
 
   async function request(texts: string[], dimensions: number | undefined): Promise<Float32Array[]> {
-    const body = JSON.stringify({ model: opts.model, input: texts, encoding_format: "float", ...(dimensions ? { dimensions } : {}) });
+    const body = JSON.stringify({
+      model: opts.model,
+      input: texts,
+      encoding_format: "float",
+      ...(dimensions ? { dimensions } : {}),
+    });
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
         res = await doFetch(endpoint, {
           method: "POST",
-          headers: { "Content-Type": "application/json", ...(opts.apiKey ? { Authorization: `Bearer ${opts.apiKey}` } : {}) },
+          headers: {
+            "Content-Type": "application/json",
+            ...(opts.apiKey ? { Authorization: `Bearer ${opts.apiKey}` } : {}),
+          },
           body,
           signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000),
         });
@@ -56,11 +65,13 @@ export async function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Promise
 
   function parse(body: EmbeddingsResponse, expected: number): Float32Array[] {
     const data = body.data;
-    if (!Array.isArray(data) || data.length !== expected) throw new Error(`embeddings endpoint returned ${data?.length ?? 0} vectors for ${expected} texts`);
+    if (!Array.isArray(data) || data.length !== expected)
+      throw new Error(`embeddings endpoint returned ${data?.length ?? 0} vectors for ${expected} texts`);
     const out: Float32Array[] = new Array(expected);
     data.forEach((d, i) => {
       const index = d.index ?? i;
-      if (!Array.isArray(d.embedding) || index < 0 || index >= expected) throw new Error("embeddings endpoint returned a malformed vector");
+      if (!Array.isArray(d.embedding) || index < 0 || index >= expected)
+        throw new Error("embeddings endpoint returned a malformed vector");
       out[index] = Float32Array.from(d.embedding);
     });
     return out;
@@ -73,7 +84,9 @@ export async function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Promise
     async embed(texts) {
       if (texts.length === 0) return [];
       const vectors = await request(texts, opts.dimensions);
-      for (const v of vectors) if (v.length !== dimensions) throw new Error(`embeddings endpoint returned ${v.length} dimensions, expected ${dimensions}`);
+      for (const v of vectors)
+        if (v.length !== dimensions)
+          throw new Error(`embeddings endpoint returned ${v.length} dimensions, expected ${dimensions}`);
       return vectors;
     },
   };

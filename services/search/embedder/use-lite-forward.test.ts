@@ -50,7 +50,11 @@ describe("USE-lite's forward pass on OpenBLAS", () => {
   });
 
   test("the same vectors as the TensorFlow graph on tfjs, one text at a time and stacked in one call", async () => {
-    const [batchNative, batchKernel, batchWasm] = await Promise.all([native.embed(TEXTS), kernelled.embed(TEXTS), wasm.embed(TEXTS)]);
+    const [batchNative, batchKernel, batchWasm] = await Promise.all([
+      native.embed(TEXTS),
+      kernelled.embed(TEXTS),
+      wasm.embed(TEXTS),
+    ]);
     for (let i = 0; i < TEXTS.length; i++) {
       const [[single], [singleKernel]] = await Promise.all([native.embed([TEXTS[i]!]), kernelled.embed([TEXTS[i]!])]);
       expect(dot(batchNative[i]!, batchWasm[i]!)).toBeGreaterThan(0.99999);
@@ -61,7 +65,12 @@ describe("USE-lite's forward pass on OpenBLAS", () => {
   });
 
   test("a library path that cannot be loaded is a start-up error, not a silent fallback", async () => {
-    await expect(createUseLiteEmbedder({ blas: "/nonexistent/libopenblas.so.0" })).rejects.toThrow("cannot load OpenBLAS");
-    if (avx512) await expect(createUseLiteEmbedder({ blas: "auto", kernel: "/nonexistent/dense.so" })).rejects.toThrow("EMBEDDINGS_KERNEL: cannot load");
+    await expect(createUseLiteEmbedder({ blas: "/nonexistent/libopenblas.so.0" })).rejects.toThrow(
+      "cannot load OpenBLAS",
+    );
+    if (avx512)
+      await expect(createUseLiteEmbedder({ blas: "auto", kernel: "/nonexistent/dense.so" })).rejects.toThrow(
+        "EMBEDDINGS_KERNEL: cannot load",
+      );
   });
 });

@@ -18,7 +18,11 @@ const STREAM = 512;
 const FFN = 1536;
 
 /** A row-major matrix view: `rows × cols` starting at element `at` of `data`, rows `stride` apart. */
-interface View { data: Float32Array; at: number; stride: number }
+interface View {
+  data: Float32Array;
+  at: number;
+  stride: number;
+}
 const view = (data: Float32Array, at = 0, stride = 0): View => ({ data, at, stride });
 const address = (v: View) => (ptr(v.data) + v.at * 4) as Pointer;
 
@@ -26,8 +30,31 @@ export type Tokenize = (text: string) => number[];
 
 export function createUseLiteForward(w: UseLiteWeights, sgemm: Sgemm, dense: WeightProducts, tokenize: Tokenize) {
   /** Attention's products within a text: c (m×n) = alpha·a (m×k) · b (k×n, or n×k when transposeB). */
-  const product = (m: number, n: number, k: number, a: View, b: View, c: View, opts: { transposeB?: boolean; alpha?: number } = {}) =>
-    sgemm(CBLAS.ROW_MAJOR, CBLAS.NO_TRANS, opts.transposeB ? CBLAS.TRANS : CBLAS.NO_TRANS, m, n, k, opts.alpha ?? 1, address(a), a.stride, address(b), b.stride, 0, address(c), c.stride);
+  const product = (
+    m: number,
+    n: number,
+    k: number,
+    a: View,
+    b: View,
+    c: View,
+    opts: { transposeB?: boolean; alpha?: number } = {},
+  ) =>
+    sgemm(
+      CBLAS.ROW_MAJOR,
+      CBLAS.NO_TRANS,
+      opts.transposeB ? CBLAS.TRANS : CBLAS.NO_TRANS,
+      m,
+      n,
+      k,
+      opts.alpha ?? 1,
+      address(a),
+      a.stride,
+      address(b),
+      b.stride,
+      0,
+      address(c),
+      c.stride,
+    );
 
   // Each layer's weights with its products, prepared once (the kernel packs its weights).
   const layers = w.layers.map((l) => ({
@@ -48,7 +75,13 @@ export function createUseLiteForward(w: UseLiteWeights, sgemm: Sgemm, dense: Wei
   };
 
   /** Layer norm over each row's `width` values (x and out rows `width` apart). */
-  const layerNorm = (x: Float32Array, out: Float32Array, rows: number, width: number, { scale, bias }: { scale: Float32Array; bias: Float32Array }) => {
+  const layerNorm = (
+    x: Float32Array,
+    out: Float32Array,
+    rows: number,
+    width: number,
+    { scale, bias }: { scale: Float32Array; bias: Float32Array },
+  ) => {
     for (let r = 0; r < rows; r++) {
       const o = r * width;
       let mean = 0;
@@ -74,7 +107,12 @@ export function createUseLiteForward(w: UseLiteWeights, sgemm: Sgemm, dense: Wei
   };
 
   /** Self-attention within each text: qkv rows are [q | k | v] (3·width), out rows are width. */
-  const attention = (layer: LayerWeights, qkv: Float32Array, out: Float32Array, texts: { start: number; length: number }[]) => {
+  const attention = (
+    layer: LayerWeights,
+    qkv: Float32Array,
+    out: Float32Array,
+    texts: { start: number; length: number }[],
+  ) => {
     const width = layer.width;
     const depth = width / layer.heads;
     const scores = new Float32Array(w.maxLength * w.maxLength);
@@ -91,7 +129,13 @@ export function createUseLiteForward(w: UseLiteWeights, sgemm: Sgemm, dense: Wei
   };
 
   /** One transformer layer over the stacked tokens: `input` (width wide) → `stream` (512 wide). */
-  const layer = (l: Layer, input: Float32Array, stream: Float32Array, rows: number, texts: { start: number; length: number }[]) => {
+  const layer = (
+    l: Layer,
+    input: Float32Array,
+    stream: Float32Array,
+    rows: number,
+    texts: { start: number; length: number }[],
+  ) => {
     const width = l.width;
     const normed = new Float32Array(rows * width);
     layerNorm(input, normed, rows, width, l.attentionNorm);
@@ -151,7 +195,8 @@ export function createUseLiteForward(w: UseLiteWeights, sgemm: Sgemm, dense: Wei
     // Mean over each text's tokens, then the tanh layer, then unit length.
     const pooled = new Float32Array(inputs.length * STREAM);
     texts.forEach(({ start, length }, i) => {
-      for (let r = start; r < start + length; r++) for (let j = 0; j < STREAM; j++) pooled[i * STREAM + j]! += stream[r * STREAM + j]!;
+      for (let r = start; r < start + length; r++)
+        for (let j = 0; j < STREAM; j++) pooled[i * STREAM + j]! += stream[r * STREAM + j]!;
       const n = Math.max(length, 1);
       for (let j = 0; j < STREAM; j++) pooled[i * STREAM + j]! /= n;
     });

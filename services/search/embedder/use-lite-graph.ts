@@ -27,7 +27,9 @@ function syncWhere({ inputs: [condition] }: { inputs: Tensor[] }): Tensor {
 }
 
 /** Returns a synchronous `embed(texts)`: one unit-length 512-d vector per (non-empty) text. */
-export async function loadUseLite({ json, weightData: weights, vocabulary }: UseLiteFiles = readUseLiteFiles()): Promise<(texts: string[]) => Float32Array[]> {
+export async function loadUseLite(
+  { json, weightData: weights, vocabulary }: UseLiteFiles = readUseLiteFiles(),
+): Promise<(texts: string[]) => Float32Array[]> {
   // The WASM backend must be up before the graph is loaded ("Backend 'wasm' has not yet been initialized").
   await tf.ready();
   // Skips tfjs's per-op debugging checks: ~2 ms of every call.

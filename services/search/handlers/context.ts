@@ -16,8 +16,16 @@ export function contextBindings(deps: SearchDeps) {
     const space = { tenant: caller.tenant, env: caller.env };
     const on = { caller, requestId: ctx.requestId };
     await deps.rebuilder.ensure(space);
-    const ranked = await deps.retrieve(space, { query: input.query, limit: input.limit ?? 20, threshold: input.threshold ?? 0, filters: filtersOf(input) });
-    const known = await deps.reader.getMany(on, ranked.map((r) => r.id));
+    const ranked = await deps.retrieve(space, {
+      query: input.query,
+      limit: input.limit ?? 20,
+      threshold: input.threshold ?? 0,
+      filters: filtersOf(input),
+    });
+    const known = await deps.reader.getMany(
+      on,
+      ranked.map((r) => r.id),
+    );
     const matches = ranked.flatMap((r) => {
       const memory = known.get(r.id);
       return memory ? [{ memory, score: r.score }] : [];
@@ -27,7 +35,10 @@ export function contextBindings(deps: SearchDeps) {
     // Ancestors are always looked up: they name the thread (its root) a match belongs to.
     const around = await Promise.all(
       matches.map(async ({ memory }) => {
-        const [ancestors, near] = await Promise.all([deps.reader.ancestors(on, memory.id), deps.reader.neighbors(on, memory, neighbors)]);
+        const [ancestors, near] = await Promise.all([
+          deps.reader.ancestors(on, memory.id),
+          deps.reader.neighbors(on, memory, neighbors),
+        ]);
         return { ancestors, near };
       }),
     );
@@ -39,18 +50,38 @@ export function contextBindings(deps: SearchDeps) {
     const bundles: Bundle[] = matches.map(({ memory, score }, i) => {
       const { ancestors, near } = around[i]!;
       const thread = ancestors.at(-1) ?? memory.id;
-      const piece = (m: Memory, role: Piece["role"], s: number | null = null): Piece => ({ memory: m, role, score: s, thread });
+      const piece = (m: Memory, role: Piece["role"], s: number | null = null): Piece => ({
+        memory: m,
+        role,
+        score: s,
+        thread,
+      });
       return {
         match: piece(memory, "match", score),
-        ancestors: input.include_ancestors ?? true ? ancestors.flatMap((id) => (known.has(id) ? [piece(known.get(id)!, "ancestor")] : [])) : [],
+        ancestors:
+          (input.include_ancestors ?? true)
+            ? ancestors.flatMap((id) => (known.has(id) ? [piece(known.get(id)!, "ancestor")] : []))
+            : [],
         neighbors: [...near.before, ...near.after].map((m) => piece(m, "neighbor")),
       };
     });
 
     const out = assemble(bundles, input.max_tokens ?? 2000, input.format ?? "text");
-    const originals = new Map(bundles.flatMap((b) => [b.match, ...b.ancestors, ...b.neighbors]).map((p) => [p.memory.id, p.memory]));
-    const memories: ContextMemory[] = out.pieces.map((p) => ({ ...(originals.get(p.memory.id) ?? p.memory), role: p.role, score: p.score }));
-    return { context: out.context, memories, token_count: out.tokenCount, truncated: out.truncated, omitted: out.omitted };
+    const originals = new Map(
+      bundles.flatMap((b) => [b.match, ...b.ancestors, ...b.neighbors]).map((p) => [p.memory.id, p.memory]),
+    );
+    const memories: ContextMemory[] = out.pieces.map((p) => ({
+      ...(originals.get(p.memory.id) ?? p.memory),
+      role: p.role,
+      score: p.score,
+    }));
+    return {
+      context: out.context,
+      memories,
+      token_count: out.tokenCount,
+      truncated: out.truncated,
+      omitted: out.omitted,
+    };
   };
   return [bind(buildContext, context)];
 }

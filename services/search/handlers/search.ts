@@ -15,24 +15,58 @@ export interface SearchDeps {
 
 /** The request fields that are filters (the schema has validated them). */
 export function filtersOf(input: FilterInput & Record<string, unknown>): FilterInput {
-  const { tier, tags, tags_match, content_type, memory_nature, parent_memory_id, entity_id, created_after, created_before, metadata } = input;
-  return { tier, tags, tags_match, content_type, memory_nature, parent_memory_id, entity_id, created_after, created_before, metadata };
+  const {
+    tier,
+    tags,
+    tags_match,
+    content_type,
+    memory_nature,
+    parent_memory_id,
+    entity_id,
+    created_after,
+    created_before,
+    metadata,
+  } = input;
+  return {
+    tier,
+    tags,
+    tags_match,
+    content_type,
+    memory_nature,
+    parent_memory_id,
+    entity_id,
+    created_after,
+    created_before,
+    metadata,
+  };
 }
 
 /** What a schema cannot say: a query of only spaces, and an empty created_at range. */
 export function checkRequest(input: { query: string; created_after?: string; created_before?: string }): void {
   if (input.query.trim() === "") throw validationError("query", "required", "query must not be empty");
-  if (input.created_after && input.created_before && Date.parse(input.created_after) >= Date.parse(input.created_before)) {
+  if (
+    input.created_after &&
+    input.created_before &&
+    Date.parse(input.created_after) >= Date.parse(input.created_before)
+  ) {
     throw validationError("created_before", "range", "created_before must be later than created_after");
   }
 }
 
 /** Ranked ids → full memories (from the memories service), in rank order; memories deleted meanwhile drop out. */
-export async function findResults(deps: SearchDeps, space: Space, req: RetrieveRequest, on: Parameters<MemoryReader["getMany"]>[0]): Promise<SearchResult[]> {
+export async function findResults(
+  deps: SearchDeps,
+  space: Space,
+  req: RetrieveRequest,
+  on: Parameters<MemoryReader["getMany"]>[0],
+): Promise<SearchResult[]> {
   await deps.rebuilder.ensure(space);
   const ranked = await deps.retrieve(space, req);
   if (ranked.length === 0) return [];
-  const memories = await deps.reader.getMany(on, ranked.map((r) => r.id));
+  const memories = await deps.reader.getMany(
+    on,
+    ranked.map((r) => r.id),
+  );
   return ranked.flatMap((r) => {
     const m = memories.get(r.id);
     return m ? [{ ...m, score: r.score, scores: r.scores }] : [];
@@ -43,8 +77,16 @@ export function searchBindings(deps: SearchDeps) {
   const search: Handler<typeof searchMemories> = async (input, ctx) => {
     const caller = callerOf(ctx);
     checkRequest(input);
-    const req: RetrieveRequest = { query: input.query, limit: input.limit ?? 10, threshold: input.threshold ?? 0, filters: filtersOf(input) };
-    const results = await findResults(deps, { tenant: caller.tenant, env: caller.env }, req, { caller, requestId: ctx.requestId });
+    const req: RetrieveRequest = {
+      query: input.query,
+      limit: input.limit ?? 10,
+      threshold: input.threshold ?? 0,
+      filters: filtersOf(input),
+    };
+    const results = await findResults(deps, { tenant: caller.tenant, env: caller.env }, req, {
+      caller,
+      requestId: ctx.requestId,
+    });
     return { results };
   };
   return [bind(searchMemories, search)];

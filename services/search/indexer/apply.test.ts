@@ -31,8 +31,10 @@ beforeAll(async () => {
 });
 let n = 0;
 const space = () => ({ tenant: `ap${++n}`, env: "live" as const });
-const snap = (over: Partial<MemorySnapshot> = {}): MemorySnapshot => snapshotFixture({ content: "some content", tier: "short", ...over });
-const attrs = async (s: ReturnType<typeof space>, id: string) => JSON.parse(String(await redis.call("VGETATTR", searchKeys(s).vectors(MODEL), id)));
+const snap = (over: Partial<MemorySnapshot> = {}): MemorySnapshot =>
+  snapshotFixture({ content: "some content", tier: "short", ...over });
+const attrs = async (s: ReturnType<typeof space>, id: string) =>
+  JSON.parse(String(await redis.call("VGETATTR", searchKeys(s).vectors(MODEL), id)));
 
 describe("applying changes", () => {
   test("the model runs only when the content (or the model) changed; repeats are no-ops", async () => {
@@ -53,7 +55,10 @@ describe("applying changes", () => {
     const s = space();
     const a = snap({ tier: "short" });
     const b = snap();
-    const r = await apply(s, { upserts: [{ ...a, version: 3, tier: "long" }, a, b], deletes: [{ id: b.id, version: 2 }] });
+    const r = await apply(s, {
+      upserts: [{ ...a, version: 3, tier: "long" }, a, b],
+      deletes: [{ id: b.id, version: 2 }],
+    });
     expect(r).toEqual({ indexed: 1, removed: 0 });
     expect((await attrs(s, a.id)).tier).toBe("long");
     expect(await redis.hget(searchKeys(s).doc(b.id), "del")).toBe("1");
@@ -66,7 +71,10 @@ describe("applying changes", () => {
     await apply(s, { upserts: [m], deletes: [] });
     await redis.del(searchKeys(s).vectors(MODEL));
     embedded.length = 0;
-    expect(await apply(s, { upserts: [{ ...m, version: 2, tier: "long" }], deletes: [] })).toEqual({ indexed: 1, removed: 0 });
+    expect(await apply(s, { upserts: [{ ...m, version: 2, tier: "long" }], deletes: [] })).toEqual({
+      indexed: 1,
+      removed: 0,
+    });
     expect(embedded).toEqual([m.content]);
     expect((await attrs(s, m.id)).tier).toBe("long");
   });

@@ -22,14 +22,22 @@ export interface ApplyOptions {
  * and the model runs only for memories whose content (or the model) changed.
  */
 export function createApplier(store: SearchStore, embedders: Pick<Embedders, "write" | "background">, modelId: string) {
-  async function embedInto(lane: "write" | "background", items: UpsertItem[], need: (item: UpsertItem) => boolean): Promise<void> {
+  async function embedInto(
+    lane: "write" | "background",
+    items: UpsertItem[],
+    need: (item: UpsertItem) => boolean,
+  ): Promise<void> {
     const todo = items.filter(need);
     if (todo.length === 0) return;
     const vectors = await embedders[lane].embed(todo.map((i) => i.doc.text));
     todo.forEach((item, i) => (item.vector = vectors[i]!));
   }
 
-  return async function apply(space: Space, changes: Changes, opts: ApplyOptions = {}): Promise<{ indexed: number; removed: number }> {
+  return async function apply(
+    space: Space,
+    changes: Changes,
+    opts: ApplyOptions = {},
+  ): Promise<{ indexed: number; removed: number }> {
     const deleteAt = new Map<string, number>();
     for (const d of changes.deletes) deleteAt.set(d.id, Math.max(d.version, deleteAt.get(d.id) ?? -Infinity));
     const latest = new Map<string, MemorySnapshot>();
@@ -43,12 +51,16 @@ export function createApplier(store: SearchStore, embedders: Pick<Embedders, "wr
     let indexed = 0;
     if (latest.size > 0) {
       const snapshots = [...latest.values()];
-      const states = await store.writes.states(space, snapshots.map((s) => s.id));
+      const states = await store.writes.states(
+        space,
+        snapshots.map((s) => s.id),
+      );
       const items: UpsertItem[] = [];
       for (const s of snapshots) {
         const state = states.get(s.id);
         // Cheap early drop; the script checks again atomically.
-        if (!opts.unversioned && state && state.version >= s.version && (state.deleted || state.model === modelId)) continue;
+        if (!opts.unversioned && state && state.version >= s.version && (state.deleted || state.model === modelId))
+          continue;
         const doc: IndexDoc = toIndexDoc(s);
         items.push({ doc, version: opts.unversioned ? -1 : s.version, vector: null });
       }
@@ -71,7 +83,10 @@ export function createApplier(store: SearchStore, embedders: Pick<Embedders, "wr
 
     let removed = 0;
     if (deleteAt.size > 0) {
-      const statuses = await store.writes.remove(space, [...deleteAt].map(([id, version]) => ({ id, version })));
+      const statuses = await store.writes.remove(
+        space,
+        [...deleteAt].map(([id, version]) => ({ id, version })),
+      );
       removed = statuses.filter((s) => s === "ok").length;
     }
     return { indexed, removed };

@@ -32,12 +32,23 @@ const ageMs = (m: JsMsg) => Date.now() - m.info.timestampNanos / 1e6;
  * index converges after any outage or missed index call. At-least-once: a message is acked only
  * after its change is in Redis; applying is idempotent (versions, tombstones), so redelivery is harmless.
  */
-export async function startIndexer(nc: NatsConnection, apply: Apply, log: Logger, opts: { graceMs?: number } = {}): Promise<() => Promise<void>> {
+export async function startIndexer(
+  nc: NatsConnection,
+  apply: Apply,
+  log: Logger,
+  opts: { graceMs?: number } = {},
+): Promise<() => Promise<void>> {
   const grace = opts.graceMs ?? GRACE_MS;
   const jsm = await nc.jetstreamManager();
   const settings = { ack_wait: ACK_WAIT_MS * 1_000_000, max_ack_pending: 1024 };
   await jsm.consumers
-    .add(STREAMS.EVENTS.name, { durable_name: INDEXER_DURABLE, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, filter_subject: MEMORY_EVENTS_WILDCARD, ...settings })
+    .add(STREAMS.EVENTS.name, {
+      durable_name: INDEXER_DURABLE,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: MEMORY_EVENTS_WILDCARD,
+      ...settings,
+    })
     // It exists already (another replica, an earlier version): keep its position, refresh its settings.
     .catch(() => jsm.consumers.update(STREAMS.EVENTS.name, INDEXER_DURABLE, settings));
   const consumer = await nc.jetstream().consumers.get(STREAMS.EVENTS.name, INDEXER_DURABLE);
@@ -93,8 +104,13 @@ async function applyBatch(msgs: JsMsg[], apply: Apply, log: Logger): Promise<voi
     }
     const key = `${event.tenant}:${event.env}`;
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { space: { tenant: event.tenant, env: event.env }, changes: { upserts: [], deletes: [] }, msgs: [] }));
-    if (event.type === "deleted" || !event.memory) g.changes.deletes.push({ id: event.memory_id, version: event.version });
+    if (!g)
+      groups.set(
+        key,
+        (g = { space: { tenant: event.tenant, env: event.env }, changes: { upserts: [], deletes: [] }, msgs: [] }),
+      );
+    if (event.type === "deleted" || !event.memory)
+      g.changes.deletes.push({ id: event.memory_id, version: event.version });
     else g.changes.upserts.push(event.memory);
     g.msgs.push(m);
   }
@@ -104,7 +120,11 @@ async function applyBatch(msgs: JsMsg[], apply: Apply, log: Logger): Promise<voi
         await apply(g.space, g.changes, { lane: "background" });
         for (const m of g.msgs) m.ack();
       } catch (err) {
-        log.warn("memory events not applied, will be redelivered", { tenant: g.space.tenant, events: g.msgs.length, ...errorFields(err) });
+        log.warn("memory events not applied, will be redelivered", {
+          tenant: g.space.tenant,
+          events: g.msgs.length,
+          ...errorFields(err),
+        });
         for (const m of g.msgs) m.nak(1000);
       }
     }),

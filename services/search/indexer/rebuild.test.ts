@@ -15,7 +15,11 @@ const db = privateRedis("search-rebuild");
 let redis: Redis;
 let store: SearchStore;
 let apply: Apply;
-const fake: Embedder = { model: "fake", dimensions: 4, embed: async (texts) => texts.map((t) => Float32Array.from([1, t.length, 0, 0])) };
+const fake: Embedder = {
+  model: "fake",
+  dimensions: 4,
+  embed: async (texts) => texts.map((t) => Float32Array.from([1, t.length, 0, 0])),
+};
 const MODEL = "fake-4";
 
 beforeAll(async () => {
@@ -24,7 +28,10 @@ beforeAll(async () => {
   apply = createApplier(store, { write: fake, background: fake }, MODEL);
 });
 const snap = (i: number): MemorySnapshot =>
-  snapshotFixture({ content: `memory number ${i}`, tier: "short" }, new Date(Date.UTC(2024, 0, 1, 0, 0, i)).toISOString());
+  snapshotFixture(
+    { content: `memory number ${i}`, tier: "short" },
+    new Date(Date.UTC(2024, 0, 1, 0, 0, i)).toISOString(),
+  );
 
 /** A memories store holding `stored`; records how often a rebuild read it all. */
 function storeOf(stored: MemorySnapshot[]) {
@@ -49,7 +56,14 @@ describe("ensure: the index of a space without meta", () => {
     const stored = [snap(1), snap(2), snap(3)];
     await apply(space, { upserts: stored, deletes: [] });
     const { reader, reads } = storeOf(stored);
-    const rebuilder = createRebuilder({ store, apply, reader, modelId: MODEL, dimensions: 4, log: createLogger({}, "error") });
+    const rebuilder = createRebuilder({
+      store,
+      apply,
+      reader,
+      modelId: MODEL,
+      dimensions: 4,
+      log: createLogger({}, "error"),
+    });
     expect(await store.admin.meta(space)).toBeNull();
     await rebuilder.ensure(space);
     expect(await store.admin.meta(space)).toMatchObject({ model: MODEL, state: "ready" });
@@ -61,7 +75,14 @@ describe("ensure: the index of a space without meta", () => {
     const stored = [snap(1), snap(2), snap(3)];
     await apply(space, { upserts: stored.slice(0, 2), deletes: [] });
     const { reader, reads } = storeOf(stored);
-    const rebuilder = createRebuilder({ store, apply, reader, modelId: MODEL, dimensions: 4, log: createLogger({}, "error") });
+    const rebuilder = createRebuilder({
+      store,
+      apply,
+      reader,
+      modelId: MODEL,
+      dimensions: 4,
+      log: createLogger({}, "error"),
+    });
     await rebuilder.ensure(space);
     await until(async () => (await store.admin.meta(space))?.state === "ready");
     expect(reads.all).toBe(1);

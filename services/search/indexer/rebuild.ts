@@ -27,7 +27,12 @@ const LOCK_TTL_MS = 60_000;
 const REWEIGHT_BATCH = 200;
 
 /** The identity a rebuild reads the memories store with: the tenant's own, read-only. */
-export const rebuildCaller = (s: Space): Caller => ({ tenant: s.tenant, env: s.env, keyId: "search-rebuild", scopes: ["memories:read"] });
+export const rebuildCaller = (s: Space): Caller => ({
+  tenant: s.tenant,
+  env: s.env,
+  keyId: "search-rebuild",
+  scopes: ["memories:read"],
+});
 
 /**
  * Rebuilds one tenant's index from the memories store: every memory listed is (re)indexed (as
@@ -40,7 +45,8 @@ export function createRebuilder(deps: RebuildDeps) {
 
   async function rebuild(space: Space, progress?: Progress): Promise<RebuildReport> {
     const owner = crypto.randomUUID();
-    if (!(await store.admin.lock(space, owner, LOCK_TTL_MS))) return { status: "busy", total: 0, indexed: 0, removed: 0 };
+    if (!(await store.admin.lock(space, owner, LOCK_TTL_MS)))
+      return { status: "busy", total: 0, indexed: 0, removed: 0 };
     const started = Date.now();
     const on = { caller: rebuildCaller(space), requestId: `rebuild-${owner}` };
     const report: RebuildReport = { status: "done", total: 0, indexed: 0, removed: 0 };
@@ -51,7 +57,11 @@ export function createRebuilder(deps: RebuildDeps) {
       for await (const page of reader.all(on)) {
         report.total = page.total;
         for (const s of page.snapshots) seen.add(s.id);
-        const r = await apply(space, { upserts: page.snapshots, deletes: [] }, { unversioned: true, lane: "background" });
+        const r = await apply(
+          space,
+          { upserts: page.snapshots, deletes: [] },
+          { unversioned: true, lane: "background" },
+        );
         report.indexed += r.indexed;
         done += page.snapshots.length;
         progress?.(done, page.total);
@@ -62,15 +72,27 @@ export function createRebuilder(deps: RebuildDeps) {
       for await (const page of store.admin.indexed(space)) {
         const gone = page.filter((d) => !seen.has(d.id) && d.at < started);
         if (gone.length > 0) {
-          const states = await store.writes.states(space, gone.map((d) => d.id));
-          const statuses = await store.writes.remove(space, gone.map((d) => ({ id: d.id, version: states.get(d.id)?.version ?? 0 })));
+          const states = await store.writes.states(
+            space,
+            gone.map((d) => d.id),
+          );
+          const statuses = await store.writes.remove(
+            space,
+            gone.map((d) => ({ id: d.id, version: states.get(d.id)?.version ?? 0 })),
+          );
           report.removed += statuses.filter((s) => s === "ok").length;
         }
         for (const d of page) if (seen.has(d.id)) ids.push(d.id);
       }
-      for (let i = 0; i < ids.length; i += REWEIGHT_BATCH) await store.writes.reweight(space, ids.slice(i, i + REWEIGHT_BATCH));
+      for (let i = 0; i < ids.length; i += REWEIGHT_BATCH)
+        await store.writes.reweight(space, ids.slice(i, i + REWEIGHT_BATCH));
       await store.admin.dropOtherVectorSets(space, deps.modelId);
-      await store.admin.setMeta(space, { model: deps.modelId, dims: deps.dimensions, state: "ready", builtAt: Date.now() });
+      await store.admin.setMeta(space, {
+        model: deps.modelId,
+        dims: deps.dimensions,
+        state: "ready",
+        builtAt: Date.now(),
+      });
       log.info("index rebuilt", { tenant: space.tenant, env: space.env, ...report, ms: Date.now() - started });
       return report;
     } finally {
@@ -91,7 +113,11 @@ export function createRebuilder(deps: RebuildDeps) {
   /** As many memories indexed, with a vector of this model, as the memories store has. */
   async function complete(space: Space): Promise<boolean> {
     const on = { caller: rebuildCaller(space), requestId: `ensure-${crypto.randomUUID()}` };
-    const [indexed, vectors, stored] = await Promise.all([store.admin.size(space), store.admin.vectorCount(space, deps.modelId), reader.count(on)]);
+    const [indexed, vectors, stored] = await Promise.all([
+      store.admin.size(space),
+      store.admin.vectorCount(space, deps.modelId),
+      reader.count(on),
+    ]);
     return indexed === stored && vectors === stored;
   }
 
@@ -110,11 +136,18 @@ export function createRebuilder(deps: RebuildDeps) {
       // A tenant's index is complete from its first write on (every write is indexed, events repair
       // what a call missed); nothing had marked it yet. Marking it costs three counts, a rebuild
       // re-reads every memory (~1 s of Redis at 10,000).
-      await store.admin.setMeta(space, { model: deps.modelId, dims: deps.dimensions, state: "ready", builtAt: Date.now() });
+      await store.admin.setMeta(space, {
+        model: deps.modelId,
+        dims: deps.dimensions,
+        state: "ready",
+        builtAt: Date.now(),
+      });
       good.set(key, now + GOOD_FOR_MS);
       return;
     }
-    void rebuild(space).catch((err) => log.warn("index rebuild failed; will retry", { tenant: space.tenant, env: space.env, ...errorFields(err) }));
+    void rebuild(space).catch((err) =>
+      log.warn("index rebuild failed; will retry", { tenant: space.tenant, env: space.env, ...errorFields(err) }),
+    );
   }
 
   return { rebuild, ensure };

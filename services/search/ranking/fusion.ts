@@ -16,7 +16,8 @@ export const THREAD_WEIGHT = 0.5;
 
 export const semanticFromVsim = (vsimScore: number) => Math.max(0, Math.min(1, 2 * vsimScore - 1));
 
-export const matchScore = (semantic: number, lexical: number, alpha = SEMANTIC_WEIGHT) => alpha * semantic + (1 - alpha) * lexical;
+export const matchScore = (semantic: number, lexical: number, alpha = SEMANTIC_WEIGHT) =>
+  alpha * semantic + (1 - alpha) * lexical;
 
 export const withThread = (match: number, thread: number, beta = THREAD_WEIGHT) => match + beta * thread * (1 - match);
 

@@ -25,16 +25,27 @@ beforeAll(async () => {
 let n = 0;
 const space = (): Space => ({ tenant: `st${++n}`, env: "live" });
 let clock = Date.parse("2024-01-01T00:00:00.000Z");
-const snap = (over: Partial<MemorySnapshot> = {}): MemorySnapshot => snapshotFixture(over, new Date(clock++).toISOString());
+const snap = (over: Partial<MemorySnapshot> = {}): MemorySnapshot =>
+  snapshotFixture(over, new Date(clock++).toISOString());
 const vec = (...xs: number[]) => Float32Array.from(xs.length ? xs : [1, 0, 0, 0]);
-const put = (s: Space, snaps: MemorySnapshot[], opts: { vector?: Float32Array | null; version?: number; model?: string } = {}) =>
+const put = (
+  s: Space,
+  snaps: MemorySnapshot[],
+  opts: { vector?: Float32Array | null; version?: number; model?: string } = {},
+) =>
   store.writes.upsert(
     s,
     opts.model ?? MODEL,
-    snaps.map((x) => ({ doc: toIndexDoc(x), version: opts.version ?? x.version, vector: opts.vector === undefined ? vec() : opts.vector })),
+    snaps.map((x) => ({
+      doc: toIndexDoc(x),
+      version: opts.version ?? x.version,
+      vector: opts.vector === undefined ? vec() : opts.vector,
+    })),
   );
 const postings = async (s: Space, term: string) => {
-  const flat = ((await redis.call("ZRANGE", searchKeys(s).term(term), 0, -1, "WITHSCORES")) as unknown[]).flat() as string[];
+  const flat = (
+    (await redis.call("ZRANGE", searchKeys(s).term(term), 0, -1, "WITHSCORES")) as unknown[]
+  ).flat() as string[];
   const out: Record<string, number> = {};
   for (let i = 0; i < flat.length; i += 2) out[flat[i]!] = Number(flat[i + 1]);
   return out;
@@ -173,13 +184,19 @@ describe("candidates", () => {
     const b = snap({ content: "red red fox jumps", tier: "long" });
     const c = snap({ content: "blue whale", tier: "short" });
     await put(s, [a, b, c]);
-    const all = await store.reads.candidates(s, "lex", 10, toFilterSpec({}), [["red", 2], ["fox", 1]]);
+    const all = await store.reads.candidates(s, "lex", 10, toFilterSpec({}), [
+      ["red", 2],
+      ["fox", 1],
+    ]);
     expect(all.count).toBe(3);
     expect(all.hits.map((h) => h.id).sort()).toEqual([a.id, b.id].sort());
     const pa = await postings(s, "red");
     const pf = await postings(s, "fox");
     for (const h of all.hits) expect(h.score).toBeCloseTo(2 * pa[h.id]! + pf[h.id]!, 9);
-    const short = await store.reads.candidates(s, "lex", 10, toFilterSpec({ tier: "short" }), [["red", 2], ["fox", 1]]);
+    const short = await store.reads.candidates(s, "lex", 10, toFilterSpec({ tier: "short" }), [
+      ["red", 2],
+      ["fox", 1],
+    ]);
     expect(short).toEqual({ count: 2, hits: [{ id: a.id, score: expect.any(Number) }] });
     expect(await redis.keys(`${searchKeys(s).prefix}tmp:*`)).toEqual([]);
   });
@@ -190,9 +207,21 @@ describe("candidates", () => {
     await put(s, ms);
     const newest = await store.reads.candidates(s, "browse", 3, toFilterSpec({}), []);
     expect(newest.hits.map((h) => h.id)).toEqual([ms[5]!.id, ms[4]!.id, ms[3]!.id]);
-    const range = await store.reads.candidates(s, "browse", 10, toFilterSpec({ created_after: ms[1]!.created_at, created_before: ms[4]!.created_at }), []);
+    const range = await store.reads.candidates(
+      s,
+      "browse",
+      10,
+      toFilterSpec({ created_after: ms[1]!.created_at, created_before: ms[4]!.created_at }),
+      [],
+    );
     expect(range.hits.map((h) => h.id)).toEqual([ms[3]!.id, ms[2]!.id, ms[1]!.id]);
-    const shortInRange = await store.reads.candidates(s, "browse", 10, toFilterSpec({ tier: "short", created_after: ms[1]!.created_at, created_before: ms[4]!.created_at }), []);
+    const shortInRange = await store.reads.candidates(
+      s,
+      "browse",
+      10,
+      toFilterSpec({ tier: "short", created_after: ms[1]!.created_at, created_before: ms[4]!.created_at }),
+      [],
+    );
     expect(shortInRange.hits.map((h) => h.id)).toEqual([ms[3]!.id, ms[1]!.id]);
   });
 
@@ -213,7 +242,11 @@ describe("candidates", () => {
         metadata: { n: i % 3, kind: pick(["a", "b"], i), nested: { x: i % 2 } },
       }),
     );
-    await store.writes.upsert(s, MODEL, docs.map((d, i) => ({ doc: toIndexDoc(d), version: 1, vector: vec(1, i / 40, 0.5, -0.2) })));
+    await store.writes.upsert(
+      s,
+      MODEL,
+      docs.map((d, i) => ({ doc: toIndexDoc(d), version: 1, vector: vec(1, i / 40, 0.5, -0.2) })),
+    );
     const created = docs.map((d) => d.created_at);
     const filterArb: fc.Arbitrary<FilterInput> = fc.record(
       {
@@ -246,10 +279,17 @@ describe("candidates", () => {
           if (f.memory_nature && d.memory_nature !== f.memory_nature) return false;
           if (f.entity_id && !d.entity_ids.includes(f.entity_id)) return false;
           if (f.parent_memory_id && d.parent_memory_id !== f.parent_memory_id) return false;
-          if (f.tags?.length && (f.tags_match === "all" ? !f.tags.every((t) => d.tag_ids.includes(t)) : !f.tags.some((t) => d.tag_ids.includes(t)))) return false;
+          if (
+            f.tags?.length &&
+            (f.tags_match === "all"
+              ? !f.tags.every((t) => d.tag_ids.includes(t))
+              : !f.tags.some((t) => d.tag_ids.includes(t)))
+          )
+            return false;
           if (f.created_after && ca < Date.parse(f.created_after)) return false;
           if (f.created_before && ca >= Date.parse(f.created_before)) return false;
-          for (const [k, v] of Object.entries(f.metadata ?? {})) if (JSON.stringify(d.metadata[k]) !== JSON.stringify(v)) return false;
+          for (const [k, v] of Object.entries(f.metadata ?? {}))
+            if (JSON.stringify(d.metadata[k]) !== JSON.stringify(v)) return false;
           return true;
         });
         expect(new Set(browse.hits.map((h) => h.id))).toEqual(new Set(expected.map((d) => d.id)));
@@ -262,8 +302,12 @@ describe("candidates", () => {
 describe("lexical candidates on large postings (bounded reads per term)", () => {
   test("past the postings budget, the best-weighted documents still come first, with and without a filter", async () => {
     const s = space();
-    const filler = Array.from({ length: LEXICAL_POSTINGS_BUDGET + 500 }, (_, i) => snap({ content: `apple filler words number ${i} and more words here`, tier: i % 2 ? "short" : "long" }));
-    const best = Array.from({ length: 6 }, (_, i) => snap({ content: "apple apple apple", tier: i % 2 ? "short" : "long" }));
+    const filler = Array.from({ length: LEXICAL_POSTINGS_BUDGET + 500 }, (_, i) =>
+      snap({ content: `apple filler words number ${i} and more words here`, tier: i % 2 ? "short" : "long" }),
+    );
+    const best = Array.from({ length: 6 }, (_, i) =>
+      snap({ content: "apple apple apple", tier: i % 2 ? "short" : "long" }),
+    );
     for (let i = 0; i < filler.length; i += 250) await put(s, filler.slice(i, i + 250));
     await put(s, best);
     const term: [string, number][] = [["appl", 1]];
@@ -279,12 +323,17 @@ describe("lexical candidates on large postings (bounded reads per term)", () => 
 
   test("a query's scratch sets are neither left behind nor written to the AOF", async () => {
     const s = space();
-    const docs = Array.from({ length: postingsPerTerm(2) + 10 }, (_, i) => snap({ content: `pear plum ${i}`, tier: i % 2 ? "short" : "long" }));
+    const docs = Array.from({ length: postingsPerTerm(2) + 10 }, (_, i) =>
+      snap({ content: `pear plum ${i}`, tier: i % 2 ? "short" : "long" }),
+    );
     for (let i = 0; i < docs.length; i += 250) await put(s, docs.slice(i, i + 250));
     const aofSize = async () => Number(/aof_current_size:(\d+)/.exec(await redis.info("persistence"))![1]);
     const before = await aofSize();
     // Both terms are over the per-term cap (copied heads), and the filter is intersected.
-    const hits = await store.reads.candidates(s, "lex", 5, toFilterSpec({ tier: "short" }), [["pear", 1], ["plum", 1]]);
+    const hits = await store.reads.candidates(s, "lex", 5, toFilterSpec({ tier: "short" }), [
+      ["pear", 1],
+      ["plum", 1],
+    ]);
     expect(hits.hits).toHaveLength(5);
     expect(await redis.keys(`${searchKeys(s).prefix}tmp:*`)).toEqual([]);
     expect(await aofSize()).toBe(before);

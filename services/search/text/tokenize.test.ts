@@ -12,7 +12,15 @@ describe("tokenize", () => {
   });
 
   test("splits on punctuation and symbols, keeps letters of any script", () => {
-    expect(tokenize("e-mail: café@naïve.fr; Ünïcödé—straße")).toEqual(["e", "mail", "café", "naïv", "fr", "ünïcödé", "straße"]);
+    expect(tokenize("e-mail: café@naïve.fr; Ünïcödé—straße")).toEqual([
+      "e",
+      "mail",
+      "café",
+      "naïv",
+      "fr",
+      "ünïcödé",
+      "straße",
+    ]);
   });
 
   test("full-width and compatibility characters are normalised (NFKC)", () => {

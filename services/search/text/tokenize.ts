@@ -7,7 +7,23 @@ import { eng } from "stopword";
  * "caroline", "don't" → "dont") → English stop words removed → Porter stem.
  * Numbers stay (years and counts are often what a query is about).
  */
-const EXTRA_STOP_WORDS = ["she", "hers", "its", "us", "our", "ours", "yours", "does", "doing", "done", "will", "just", "so", "s", "t"];
+const EXTRA_STOP_WORDS = [
+  "she",
+  "hers",
+  "its",
+  "us",
+  "our",
+  "ours",
+  "yours",
+  "does",
+  "doing",
+  "done",
+  "will",
+  "just",
+  "so",
+  "s",
+  "t",
+];
 export const STOP_WORDS: ReadonlySet<string> = new Set([...eng, ...EXTRA_STOP_WORDS]);
 
 /** Longer "words" are ids, hashes or base64: useless as terms and bad as Redis key names. */

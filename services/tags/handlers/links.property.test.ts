@@ -17,7 +17,11 @@ afterAll(async () => {
 const MEMORIES = 4;
 const TAGS = 4;
 const step = fc.oneof(
-  fc.record({ kind: fc.constant("attach" as const), m: fc.nat(MEMORIES - 1), t: fc.uniqueArray(fc.nat(TAGS - 1), { minLength: 1, maxLength: 3 }) }),
+  fc.record({
+    kind: fc.constant("attach" as const),
+    m: fc.nat(MEMORIES - 1),
+    t: fc.uniqueArray(fc.nat(TAGS - 1), { minLength: 1, maxLength: 3 }),
+  }),
   fc.record({ kind: fc.constant("detach" as const), m: fc.nat(MEMORIES - 1), t: fc.nat(TAGS - 1) }),
   fc.record({ kind: fc.constant("delete" as const), t: fc.nat(TAGS - 1) }),
 );

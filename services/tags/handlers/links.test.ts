@@ -4,7 +4,14 @@ import { keyspace } from "../../kit/keyspace";
 import { createTagStore } from "../store";
 import { tagHandlers } from "./tags";
 import { linkHandlers } from "./links";
-import { ctxFor, errorOf, newSpace, privateRedis, recordingNotifier, writeMemoryHashForTests } from "../testing/fixture";
+import {
+  ctxFor,
+  errorOf,
+  newSpace,
+  privateRedis,
+  recordingNotifier,
+  writeMemoryHashForTests,
+} from "../testing/fixture";
 
 let env: Awaited<ReturnType<typeof privateRedis>>;
 let redis: Redis;
@@ -23,7 +30,14 @@ const setup = (maxPerMemory?: number) => {
   const space = newSpace();
   const ctx = ctxFor(space);
   const rec = recordingNotifier();
-  return { space, ctx, rec, ks: keyspace(space), tags: tagHandlers({ store, notify: rec.notify }), links: linkHandlers({ store, notify: rec.notify, maxPerMemory }) };
+  return {
+    space,
+    ctx,
+    rec,
+    ks: keyspace(space),
+    tags: tagHandlers({ store, notify: rec.notify }),
+    links: linkHandlers({ store, notify: rec.notify, maxPerMemory }),
+  };
 };
 
 const MEM_404 = { code: "NOT_FOUND", message: "Memory not found", details: undefined };
@@ -38,7 +52,15 @@ describe("attach", () => {
     const r1 = await links.attach({ memory_id: m, tag_ids: [b.id, b.id] }, ctx);
     expect(r1).toEqual({ memory_id: m, tags: [{ id: b.id, name: "beta", color: "#000000" }], added: 1, skipped: 0 });
     const r2 = await links.attach({ memory_id: m, tag_ids: [a.id, b.id, a.id] }, ctx);
-    expect(r2).toEqual({ memory_id: m, tags: [{ id: a.id, name: "Alpha", color: null }, { id: b.id, name: "beta", color: "#000000" }], added: 1, skipped: 1 });
+    expect(r2).toEqual({
+      memory_id: m,
+      tags: [
+        { id: a.id, name: "Alpha", color: null },
+        { id: b.id, name: "beta", color: "#000000" },
+      ],
+      added: 1,
+      skipped: 1,
+    });
     expect(await redis.zscore(ks.tagMembers(a.id), m)).toBe("1234");
     expect(await redis.hget(ks.memory(m), "v")).toBe("3");
     expect(rec.calls.map((c) => c.memoryIds)).toEqual([[m], [m]]);
@@ -92,8 +114,16 @@ describe("detach", () => {
     const a = await tags.create({ name: "a" }, ctx);
     const m = await writeMemoryHashForTests(redis, space);
     await links.attach({ memory_id: m, tag_ids: [a.id] }, ctx);
-    expect(await links.detach({ memory_id: m, tag_id: a.id }, ctx)).toEqual({ memory_id: m, tag_id: a.id, removed: true });
-    expect(await links.detach({ memory_id: m, tag_id: a.id }, ctx)).toEqual({ memory_id: m, tag_id: a.id, removed: false });
+    expect(await links.detach({ memory_id: m, tag_id: a.id }, ctx)).toEqual({
+      memory_id: m,
+      tag_id: a.id,
+      removed: true,
+    });
+    expect(await links.detach({ memory_id: m, tag_id: a.id }, ctx)).toEqual({
+      memory_id: m,
+      tag_id: a.id,
+      removed: false,
+    });
     expect(await redis.zcard(ks.tagMembers(a.id))).toBe(0);
     expect(await redis.hget(ks.memory(m), "v")).toBe("3");
     expect(rec.calls).toHaveLength(2);
@@ -125,6 +155,14 @@ describe("ofMemories", () => {
     const m2 = await writeMemoryHashForTests(redis, space);
     await links.attach({ memory_id: m1, tag_ids: [z.id, y.id] }, ctx);
     const res = await links.ofMemories({ memory_ids: [m1, m2, "bad", crypto.randomUUID()] }, ctx);
-    expect(res.items).toEqual([[{ id: y.id, name: "Y", color: "#123456" }, { id: z.id, name: "z", color: null }], [], [], []]);
+    expect(res.items).toEqual([
+      [
+        { id: y.id, name: "Y", color: "#123456" },
+        { id: z.id, name: "z", color: null },
+      ],
+      [],
+      [],
+      [],
+    ]);
   });
 });

@@ -4,7 +4,14 @@ import { keyspace } from "../../kit/keyspace";
 import { createTagStore } from "../store";
 import { tagHandlers } from "./tags";
 import { linkHandlers } from "./links";
-import { ctxFor, errorOf, newSpace, privateRedis, recordingNotifier, writeMemoryHashForTests } from "../testing/fixture";
+import {
+  ctxFor,
+  errorOf,
+  newSpace,
+  privateRedis,
+  recordingNotifier,
+  writeMemoryHashForTests,
+} from "../testing/fixture";
 
 let env: Awaited<ReturnType<typeof privateRedis>>;
 let redis: Redis;
@@ -28,14 +35,26 @@ const setup = (opts: { maxTags?: number; now?: () => number } = {}) => {
   return { space, ctx, rec, tags, links };
 };
 
-const DUP = { code: "VALIDATION_ERROR", message: "A tag with this name already exists", details: { field: "name", constraint: "unique" } };
+const DUP = {
+  code: "VALIDATION_ERROR",
+  message: "A tag with this name already exists",
+  details: { field: "name", constraint: "unique" },
+};
 const TAG_404 = { code: "NOT_FOUND", message: "Tag not found", details: undefined };
 
 describe("create / get", () => {
   test("a new tag: count 0, updated_at equals created_at, null color and description", async () => {
     const { ctx, tags } = setup({ now: () => 1_700_000_000_123 });
     const t = await tags.create({ name: "Work" }, ctx);
-    expect(t).toEqual({ id: t.id, name: "Work", color: null, description: null, memory_count: 0, created_at: "2023-11-14T22:13:20.123Z", updated_at: "2023-11-14T22:13:20.123Z" });
+    expect(t).toEqual({
+      id: t.id,
+      name: "Work",
+      color: null,
+      description: null,
+      memory_count: 0,
+      created_at: "2023-11-14T22:13:20.123Z",
+      updated_at: "2023-11-14T22:13:20.123Z",
+    });
     expect(await tags.get({ id: t.id }, ctx)).toEqual(t);
   });
 
@@ -48,7 +67,9 @@ describe("create / get", () => {
 
   test("ten concurrent creates of one name: exactly one succeeds", async () => {
     const { ctx, tags, space } = setup();
-    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => tags.create({ name: i % 2 ? "race" : "RACE" }, ctx)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => tags.create({ name: i % 2 ? "race" : "RACE" }, ctx)),
+    );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await redis.hlen(keyspace(space).tagNames)).toBe(1);
   });
@@ -131,7 +152,13 @@ describe("list", () => {
     expect(await names({})).toEqual(["Alpha", "alphabet", "beta", "Delta", "gamma"]);
     expect(await names({ order: "desc" })).toEqual(["gamma", "Delta", "beta", "alphabet", "Alpha"]);
     expect(await names({ sort: "created_at" })).toEqual(["beta", "Alpha", "gamma", "alphabet", "Delta"]);
-    expect(await names({ sort: "memory_count", order: "desc" })).toEqual(["gamma", "Delta", "Alpha", "alphabet", "beta"]);
+    expect(await names({ sort: "memory_count", order: "desc" })).toEqual([
+      "gamma",
+      "Delta",
+      "Alpha",
+      "alphabet",
+      "beta",
+    ]);
     expect(await names({ search: "ALPH" })).toEqual(["Alpha", "alphabet"]);
     const page = await tags.list({ limit: 2, offset: 3 }, ctx);
     expect(page).toMatchObject({ total: 5, limit: 2, offset: 3 });

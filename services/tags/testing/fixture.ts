@@ -28,7 +28,11 @@ export async function privateRedis() {
 }
 
 /** TEST ONLY: writes a memory hash as the memories service would (fields per kit/keyspace.ts). */
-export async function writeMemoryHashForTests(redis: Redis, space: Space, opts: { id?: string; createdAt?: number; content?: string } = {}): Promise<string> {
+export async function writeMemoryHashForTests(
+  redis: Redis,
+  space: Space,
+  opts: { id?: string; createdAt?: number; content?: string } = {},
+): Promise<string> {
   const id = opts.id ?? crypto.randomUUID();
   const at = opts.createdAt ?? Date.now();
   await redis.hset(keyspace(space).memory(id), {
@@ -47,7 +51,11 @@ export async function writeMemoryHashForTests(redis: Redis, space: Space, opts: 
 export const quietLog = createLogger({ test: "tags" }, "error");
 
 export function ctxFor(space: Space): HandlerContext {
-  return { caller: { tenant: space.tenant, env: space.env, keyId: "k", scopes: ["*"] }, requestId: crypto.randomUUID(), log: quietLog };
+  return {
+    caller: { tenant: space.tenant, env: space.env, keyId: "k", scopes: ["*"] },
+    requestId: crypto.randomUUID(),
+    log: quietLog,
+  };
 }
 
 export const newSpace = (env: Space["env"] = "live"): Space => ({ tenant: `t${crypto.randomUUID().slice(0, 8)}`, env });
@@ -61,7 +69,9 @@ export function recordingNotifier() {
 }
 
 /** The domain error a promise rejects with, as plain fields (fails the test if it resolves). */
-export async function errorOf(p: Promise<unknown> | unknown): Promise<{ code: string; message: string; details?: unknown }> {
+export async function errorOf(
+  p: Promise<unknown> | unknown,
+): Promise<{ code: string; message: string; details?: unknown }> {
   try {
     await p;
   } catch (err) {
