@@ -20,8 +20,23 @@ NPM_PID=""
 START=$(date +%s.%N)
 elapsed() { awk -v s="$START" -v n="$(date +%s.%N)" 'BEGIN { printf "%6.1f", n - s }'; }
 phase() { printf '%s s  %s\n' "$(elapsed)" "$1" | tee -a "$WORK/phases"; }
+# Processes of the rehearsal's stack: every one inherits FRESH_CHECK_MARK from `npm start`, and nothing else has it.
+MARK="FRESH_CHECK_MARK=$$-$RANDOM"
+leftovers() {
+  for p in /proc/[0-9]*; do
+    tr '\0' '\n' < "$p/environ" 2>/dev/null | grep -qxF "$MARK" && echo "${p#/proc/}"
+  done
+  return 0
+}
+stop_stack() {
+  # npm and the timestamping loop run in their own process group; SIGTERM reaches npm, which stops the stack.
+  kill -TERM -- "-$NPM_PID" 2>/dev/null || true
+  wait "$NPM_PID" 2>/dev/null || true
+  NPM_PID=""
+}
 cleanup() {
-  [ -n "$NPM_PID" ] && kill -TERM "$NPM_PID" 2>/dev/null && wait "$NPM_PID" 2>/dev/null || true
+  [ -n "$NPM_PID" ] && stop_stack
+  for pid in $(leftovers); do kill -KILL "$pid" 2>/dev/null || true; done
   if [ -z "${KEEP:-}" ]; then rm -rf "$WORK"; else echo "kept $WORK"; fi
 }
 trap cleanup EXIT
@@ -32,9 +47,12 @@ git -C "$WORK/repo" checkout --quiet "$(git -C "$ROOT" rev-parse HEAD)"
 phase "cloned $(git -C "$ROOT" rev-parse --short HEAD)"
 
 cd "$WORK/repo"
+export PORT REDIS_URL="" NATS_URL=""
 # Each line of the start's output gets the time it arrived, so the set-up phases can be read off it.
-( PORT="$PORT" REDIS_URL="" NATS_URL="" npm start 2>&1 | while IFS= read -r line; do
-    printf '%s s  %s\n' "$(elapsed)" "$line"; done > "$LOG" ) &
+export START WORK
+setsid env "$MARK" bash -c 'npm start 2>&1 | while IFS= read -r line; do
+    printf "%s s  %s\n" "$(awk -v s="$START" -v n="$(date +%s.%N)" "BEGIN { printf \"%6.1f\", n - s }")" "$line"
+  done' > "$LOG" &
 NPM_PID=$!
 until curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1; do
   if ! kill -0 "$NPM_PID" 2>/dev/null; then cat "$LOG"; echo "FAIL: npm start exited before /readyz"; exit 1; fi
@@ -61,10 +79,11 @@ done
 [ "$found" = yes ] || { echo "FAIL: search never found the memory"; exit 1; }
 phase "search found it"
 
-kill -TERM "$NPM_PID"
-wait "$NPM_PID" 2>/dev/null || true
-NPM_PID=""
-phase "stack stopped"
+stop_stack
+for _ in $(seq 1 80); do [ -z "$(leftovers)" ] && break; sleep 0.25; done
+left="$(leftovers)"
+[ -z "$left" ] || { echo "FAIL: processes left after stopping: $left"; exit 1; }
+phase "stack stopped, no process left"
 echo
 echo "fresh-check passed; phases (seconds since the start):"
 cat "$WORK/phases"
