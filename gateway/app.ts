@@ -30,7 +30,9 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
             description: "Multi-tenant memory store for AI applications.",
           },
           components: {
-            securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "svc_live_… or svc_test_…" } },
+            securitySchemes: {
+              bearer: { type: "http", scheme: "bearer", description: "svc_live_… or svc_test_…" },
+            },
           },
           security: [{ bearer: [] }],
         },

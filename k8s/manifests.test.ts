@@ -75,7 +75,7 @@ for (const target of Object.keys(TARGETS) as Target[]) {
 }
 
 describe("k8s base", () => {
-  test("probes: the gateway over HTTP (/healthz live, /readyz ready), services on their HEALTH_PORT probe server", () => {
+  test("probes: gateway over HTTP (/healthz live, /readyz ready), services on their HEALTH_PORT probe server", () => {
     const objs = objects("base");
     const gw = mainContainer(objs, "gateway");
     expect([gw.startupProbe.httpGet.path, gw.livenessProbe.httpGet.path, gw.readinessProbe.httpGet.path]).toEqual([

@@ -112,8 +112,10 @@ export function loadKustomization(dirPath: string): K8sObject[] {
   return objects;
 }
 
-const idOf = (o: K8sObject) =>
-  `${o.apiVersion.split("/").length > 1 ? o.apiVersion.split("/")[0] : ""}/${o.kind}/${o.metadata.namespace ?? ""}/${o.metadata.name}`;
+const idOf = (o: K8sObject) => {
+  const group = o.apiVersion.split("/").length > 1 ? o.apiVersion.split("/")[0] : "";
+  return `${group}/${o.kind}/${o.metadata.namespace ?? ""}/${o.metadata.name}`;
+};
 
 function assertUnique(objects: K8sObject[], file: string) {
   const seen = new Set<string>();

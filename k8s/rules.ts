@@ -7,7 +7,10 @@ import { canConnect, policyTypes, selects, type Labels } from "./netpol";
  * test shows every problem at once and the mutation tests can assert that a broken manifest is caught.
  */
 
-/** Seconds a process may spend draining after SIGTERM before it hard-stops (gateway/main.ts, services/kit/runtime.ts). */
+/**
+ * Seconds a process may spend draining after SIGTERM before it hard-stops
+ * (gateway/main.ts, services/kit/runtime.ts).
+ */
 export const DRAIN_BUDGET_S = 25;
 /** The uid our Dockerfile runs as. */
 export const APP_UID = 10001;
@@ -151,7 +154,10 @@ export function deploymentRules(objects: K8sObject[]): string[] {
   return out.sort();
 }
 
-/** Services select pods that exist; ConfigMaps/Secrets and their keys that pods use are rendered (or declared external). */
+/**
+ * Services select pods that exist; ConfigMaps/Secrets and their keys that pods use are rendered
+ * (or declared external).
+ */
 export function referenceRules(objects: K8sObject[], externalSecrets: string[] = []): string[] {
   const out: string[] = [];
   const ws = workloads(objects);

@@ -6,13 +6,18 @@ const dataDir = resolve(process.env.DATA_DIR ?? "./.data");
 const port = Number(process.env.PORT ?? 3000);
 console.log(`starting the stack (data in ${dataDir})…`);
 const stack = await startStack({ dataDir, port });
+const adminKey = stack.adminKeyGenerated
+  ? stack.adminKey + "   (new: shown once, kept in " + stack.adminKeyFile + ")"
+  : stack.adminKeyFile
+    ? `in ${stack.adminKeyFile}`
+    : "BOOTSTRAP_ADMIN_KEY";
 console.log(`
   Memory Storage Service is up
   base URL   ${stack.baseUrl}/v1   (also ${stack.baseUrl}/api/v1)
   docs       ${stack.baseUrl}/docs
   GraphQL    ${stack.baseUrl}/graphql
   metrics    ${stack.metricsUrl}   (internal port, not the API's)
-  admin key  ${stack.adminKeyGenerated ? stack.adminKey + "   (new: shown once, kept in " + stack.adminKeyFile + ")" : stack.adminKeyFile ? `in ${stack.adminKeyFile}` : "BOOTSTRAP_ADMIN_KEY"}
+  admin key  ${adminKey}
   logs       ${dataDir}/logs/
 
   try: curl -H "Authorization: Bearer $(cat ${stack.adminKeyFile ?? "<admin key>"})" ${stack.baseUrl}/v1/keys

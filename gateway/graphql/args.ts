@@ -33,7 +33,8 @@ const value = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
  * Values are not walked, so a `metadata` object keeps its keys as sent. `extra` (e.g. a path id)
  * wins over arguments.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- typed by the operation it is passed to, and validated there by bus.call
+// Typed by the operation it is passed to, and validated there by bus.call.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function toInput(args: Record<string, unknown>, extra: Record<string, unknown> = {}): any {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(args)) {

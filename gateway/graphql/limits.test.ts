@@ -19,7 +19,7 @@ export function fanOut(levels: number, { on = "Query", leaf = "__typename", widt
 describe("worst-case service calls", () => {
   const calls = (query: string) => measure(query).calls;
 
-  test("root fields cost one call each, per-parent fields one per parent, batched ones ⌈parents / 100⌉ at most", () => {
+  test("root fields: one call each; per-parent fields: one per parent; batched: ⌈parents / 100⌉ at most", () => {
     expect(calls(`{ memories { total } tags { total } }`)).toBe(2);
     expect(calls(`{ memories(limit: 40) { items { children(limit: 5) { total } } } }`)).toBe(41);
     // A batched field is priced (parents + 99) / 100 so that a fragment's price does not depend on its
@@ -55,7 +55,8 @@ describe("worst-case service calls", () => {
       parse(`{ memories(limit: 100) { items { children(limit: 100) { items { children { total } } } } } }`),
     );
     expect(e!.message).toBe(
-      "Query too expensive: it could make 10101 service calls, the limit is 250. Lower the `limit` of nested lists or split the query.",
+      "Query too expensive: it could make 10101 service calls, the limit is 250. " +
+        "Lower the `limit` of nested lists or split the query.",
     );
     expect(e!.extensions).toEqual({ constraint: "max_calls", limit: 250 });
     expect(limitErrors(schema, parse(`{ memories(limit: 100) { items { children(limit: 2) { total } } } }`))).toEqual(
@@ -69,7 +70,8 @@ describe("depth, aliases, directives, cost", () => {
     expect(measure(`{ memories { items { id } } }`).depth).toBe(3);
     expect(
       measure(
-        `{ ...A } fragment A on Query { memories { ...B } } fragment B on MemoryPage { items { ... on Memory { id } } }`,
+        "{ ...A } fragment A on Query { memories { ...B } } " +
+          "fragment B on MemoryPage { items { ... on Memory { id } } }",
       ).depth,
     ).toBe(3);
   });
@@ -82,7 +84,7 @@ describe("depth, aliases, directives, cost", () => {
     expect(m.directives).toBe(4);
   });
 
-  test("cost is graphql-armor's: leaf 1, field 2 + 1.5 × its selections, spread 1 + 1.5 × (2 + 1.5 × the fragment's)", () => {
+  test("graphql-armor's cost: leaf 1, field 2 + 1.5 × selections, spread 1 + 1.5 × (2 + 1.5 × fragment's)", () => {
     expect(measure(`{ memories { items { id } } }`).cost).toBe(2 + 1.5 * (2 + 1.5 * 1));
     expect(measure(`{ ...A } fragment A on Query { __typename }`).cost).toBe(1 + 1.5 * (2 + 1.5 * 1));
     expect(

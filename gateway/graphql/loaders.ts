@@ -26,7 +26,8 @@ export function createLoaders(ctx: Ctx) {
       maxBatchSize: 1000,
     },
   );
-  // No batch form of `memories.ancestors`: one call per memory, cached for the request (and priced by the fan-out limit).
+  // No batch form of `memories.ancestors`: one call per memory, cached for the request
+  // (and priced by the fan-out limit).
   const ancestors = new DataLoader<string, string[]>((ids) =>
     Promise.all(
       ids.map((id) =>

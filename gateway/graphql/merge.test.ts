@@ -17,7 +17,8 @@ describe("field selection merging", () => {
     `{ m: memories(limit: 1) { total } m: memories(limit: 1) { total } }`,
     `query($a: Int, $b: Int) { m: memories(limit: $a) { total } m: memories(limit: $b) { total } }`,
     `{ m: memories(limit: 1) { total } m: memories { total } }`,
-    `{ memories(filter: { tier: LONG, contentType: TEXT }) { total } memories(filter: { contentType: TEXT, tier: LONG }) { total } }`,
+    "{ memories(filter: { tier: LONG, contentType: TEXT }) { total } " +
+      "memories(filter: { contentType: TEXT, tier: LONG }) { total } }",
     `{ memories { items { ...A ...B } } } fragment A on Memory { x: id } fragment B on Memory { x: content }`,
     `{ memories { items { ...A ...A } } } fragment A on Memory { x: id tags { id } }`,
     `{ memories { items { parent { x: id } parent { x: content } } } }`,
@@ -34,7 +35,8 @@ describe("field selection merging", () => {
 
   test("conflicts are named as graphql-js names them", () => {
     expect(ours(`{ memories { items { parent { x: id } parent { x: content } } } }`)).toEqual([
-      'Fields "parent" conflict because subfields "x" conflict because "id" and "content" are different fields. Use different aliases on the fields to fetch both if this was intentional.',
+      'Fields "parent" conflict because subfields "x" conflict because "id" and "content" are different fields. ' +
+        "Use different aliases on the fields to fetch both if this was intentional.",
     ]);
   });
 

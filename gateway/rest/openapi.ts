@@ -2,10 +2,12 @@ import type { TSchema } from "@sinclair/typebox";
 import type { RestRoute } from "./route";
 
 const ENVELOPE_NOTE =
-  "Every response is an envelope: `data` + `meta.request_id` (+ `latency_ms`, and `total/limit/offset/has_more` on lists).";
+  "Every response is an envelope: `data` + `meta.request_id` " +
+  "(+ `latency_ms`, and `total/limit/offset/has_more` on lists).";
 
 /** OpenAPI details built from the contract schemas, so the docs cannot drift from validation. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- OpenAPI accepts JSON Schema; Elysia's types are narrower
+// OpenAPI accepts JSON Schema; Elysia's types are narrower.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function openApiDetail(r: RestRoute, prefix: string): any {
   const input = r.op.input as TSchema;
   const props = (input.properties ?? {}) as Record<string, TSchema>;

@@ -21,7 +21,7 @@ test("the production images run the minor the local stack fetches", () => {
   expect(readFileSync(join(ROOT, "k8s/overlays/dev/nats.yaml"), "utf8")).toContain(image);
 });
 
-test("with no cache, fetchNats unpacks Debian's nats-server of the production minor, and it serves JetStream", async () => {
+test("no cache: fetchNats unpacks Debian's nats-server of the production minor, and it serves JetStream", async () => {
   const fetched = fetchNats({ cacheDir });
   expect(fetched.version.startsWith(`${NATS_MINOR}.`)).toBe(true);
   const port = await freePort();
@@ -40,7 +40,7 @@ test("with no cache, fetchNats unpacks Debian's nats-server of the production mi
   await nc!.close();
 }, 120_000);
 
-test("a nats-server older than 2.10 is passed over with one line, and the cached one of the production minor runs", () => {
+test("a nats-server older than 2.10 is passed over with one line; the cached one of the production minor runs", () => {
   const old = join(cacheDir, "old-nats-server");
   writeFileSync(old, "#!/bin/sh\necho 'nats-server: v2.9.10'\n");
   chmodSync(old, 0o755);

@@ -45,7 +45,7 @@ function withEnv<T>(env: Record<string, string | undefined>, fn: () => T): { res
   }
 }
 
-test("with only a stale cache, ensureRedis passes over Redis < 8.0.4 and builds the newest from the mirror", async () => {
+test("only a stale cache: ensureRedis passes over Redis < 8.0.4 and builds the newest from the mirror", async () => {
   const stale = fakeRedis("8.0.2");
   const { result: built, lines } = withEnv(
     { REDIS_URL: undefined, REDIS_SERVER_BIN: stale, REDIS_CLI_BIN: undefined, PATH: "/usr/bin:/bin" },

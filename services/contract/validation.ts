@@ -160,7 +160,8 @@ export function coerceQuery(schema: TSchema, query: Record<string, unknown>): un
     if (prop?.type === "array" && !Array.isArray(raw)) out[key] = [raw];
     else out[key] = raw;
   }
-  const converted = Value.Convert(schema, { ...out }) as Record<string, unknown>; // a copy: Convert mutates its argument
+  // A copy: Convert mutates its argument.
+  const converted = Value.Convert(schema, { ...out }) as Record<string, unknown>;
   // Value.Convert truncates "1.5" to 1; an integer parameter must be written as one, else it stays a string (→ 400).
   for (const [key, raw] of Object.entries(out)) {
     const integer = Object.hasOwn(props, key) && props[key]!.type === "integer";

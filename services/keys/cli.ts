@@ -86,7 +86,8 @@ try {
     console.log(JSON.stringify(await handlers.revoke({ id: values.id }, ctx), null, 2));
   } else {
     console.error(
-      "usage: bun run keys create|list|revoke --tenant <t> [--scopes a,b] [--name n] [--env live|test] [--rate-limit n] [--id key-id]",
+      "usage: bun run keys create|list|revoke --tenant <t> [--scopes a,b] [--name n] [--env live|test] " +
+        "[--rate-limit n] [--id key-id]",
     );
     process.exitCode = 2;
   }

@@ -53,7 +53,7 @@ afterAll(async () => {
 describe("serve + bus over real NATS", () => {
   const log = createLogger({ test: true }, "error");
 
-  test("a handler's result, a domain error thrown after an await, and an unexpected error each get exactly one reply", async () => {
+  test("a handler's result, a domain error after an await, an unexpected error: exactly one reply each", async () => {
     const served = await serveBindings(
       nc,
       { name: "testsvc", version: "0.0.1", description: "test" },
@@ -114,9 +114,10 @@ describe("serve + bus over real NATS", () => {
     await served.stop();
   });
 
-  test("a responder that goes silent (died): a write answers 503 'may or may not' after LOST_AFTER_MS, never replayed", async () => {
+  test("silent (dead) responder: a write answers 503 'may or may not' after LOST_AFTER_MS, not replayed", async () => {
     let received = 0;
-    const sub = nc.subscribe(write.subject, { callback: () => void received++ }); // takes it, never answers, no heartbeat
+    // Takes it, never answers, no heartbeat.
+    const sub = nc.subscribe(write.subject, { callback: () => void received++ });
     const bus = createBus(nc, { timeoutMs: 5000 });
     const started = Date.now();
     const err = await bus.call(write, {}, { requestId: "r8" }).catch((e) => e);

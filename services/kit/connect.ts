@@ -66,6 +66,21 @@ export async function redisReady(redis: Redis, log: Logger, timeoutMs = 30_000):
   }
 }
 
+/** Messages of the errors that mean a dependency is down (see isDependencyDown). */
+const DEPENDENCY_DOWN_MESSAGE = new RegExp(
+  [
+    "Stream isn't writeable",
+    "Connection is closed",
+    "ECONNREFUSED",
+    "ECONNRESET",
+    "ETIMEDOUT",
+    "enableOfflineQueue",
+    "Connection timeout",
+    "LOADING",
+  ].join("|"),
+  "i",
+);
+
 /**
  * Errors that mean "a dependency is down right now" (Redis disconnected, offline queue disabled,
  * retries exhausted): callers get 503 and may retry, instead of a 500.
@@ -74,10 +89,5 @@ export function isDependencyDown(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const name = err.name ?? "";
   const msg = err.message ?? "";
-  return (
-    name === "MaxRetriesPerRequestError" ||
-    /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|enableOfflineQueue|Connection timeout|LOADING/i.test(
-      msg,
-    )
-  );
+  return name === "MaxRetriesPerRequestError" || DEPENDENCY_DOWN_MESSAGE.test(msg);
 }

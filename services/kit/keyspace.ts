@@ -21,18 +21,22 @@ export const keyspace = (s: Space) => {
   const t = slot(s);
   return {
     // memories
-    memory: (id: string) => `m:${t}:${id}`, // hash: content, content_type, tier, memory_nature, parent, external_id, metadata, created_at, updated_at, v
+    // hash: content, content_type, tier, memory_nature, parent, external_id, metadata, created_at, updated_at, v
+    memory: (id: string) => `m:${t}:${id}`,
     memoryTags: (id: string) => `m:${t}:${id}:tags`, // set of tag ids
     memoryKids: (id: string) => `m:${t}:${id}:kids`, // zset child id → created_at ms
     memoryEntities: (id: string) => `m:${t}:${id}:ents`, // set of entity ids
     byCreated: `mi:${t}:created`, // zset id → created_at ms (every memory)
     byUpdated: `mi:${t}:updated`, // zset id → updated_at ms
     roots: `mi:${t}:roots`, // zset id → created_at ms (memories without parent)
-    byField: (field: "tier" | "content_type" | "memory_nature", value: string) => `mi:${t}:${field}:${value}`, // zset id → created_at ms
+    // zset id → created_at ms
+    byField: (field: "tier" | "content_type" | "memory_nature", value: string) => `mi:${t}:${field}:${value}`,
     externalIds: `mi:${t}:ext`, // hash external_id → id
     // tags
-    tag: (id: string) => `t:${t}:${id}`, // hash: name, lname (unique-name key, see tags/record.ts), color?, description?, created_at, updated_at
-    tagMembers: (id: string) => `t:${t}:${id}:mems`, // zset memory id → created_at ms of the memory; ZCARD = memory_count
+    // hash: name, lname (unique-name key, see tags/record.ts), color?, description?, created_at, updated_at
+    tag: (id: string) => `t:${t}:${id}`,
+    // zset memory id → created_at ms of the memory; ZCARD = memory_count
+    tagMembers: (id: string) => `t:${t}:${id}:mems`,
     tagNames: `ti:${t}:names`, // hash lower(name) → id
     tagsByCreated: `ti:${t}:created`, // zset id → created_at ms
     // entities

@@ -34,7 +34,10 @@ export function hashOfPairs(flat: string[]): Record<string, string> {
 /** Epoch milliseconds (as stored, or a number) → ISO 8601 UTC; absent reads as the epoch. */
 export const isoOfMs = (ms: string | number | undefined) => new Date(Number(ms ?? 0)).toISOString();
 
-/** Stored metadata (of a memory or an entity) is a JSON object; anything else reads as `{}` rather than breaking the shape. */
+/**
+ * Stored metadata (of a memory or an entity) is a JSON object; anything else reads as `{}`
+ * rather than breaking the shape.
+ */
 export function parseMetadata(raw: string | undefined): Record<string, unknown> {
   if (!raw) return {};
   try {

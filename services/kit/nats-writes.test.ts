@@ -38,7 +38,7 @@ async function publishFromContinuations(nc: NatsConnection, subject: string, n: 
 }
 
 describe("NATS writes coalesced per event-loop turn", () => {
-  test("messages published from many continuations of one turn leave in one write, and every one is delivered", async () => {
+  test("messages published from many continuations of one turn leave in one write, all delivered", async () => {
     const { nc, writes } = await connection(true);
     const listener = await connect({ servers: url });
     opened.push(listener);

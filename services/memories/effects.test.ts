@@ -52,28 +52,32 @@ function harness(indexError?: ServiceError, clock = { now: 0 }) {
   return { effects: createEffects(nc, bus, () => clock.now), published, indexed, warnings, ctx };
 }
 
-test("events carry tenant, version, changed fields and a `<id>:<version>` msgID; the index gets upserts and deletes in one call with the caller", async () => {
-  const h = harness();
-  await h.effects.committed(h.ctx, [
-    { type: "updated", row, changed: ["tier"] },
-    { type: "deleted", id: "m2", version: 7 },
-  ]);
-  expect(
-    h.published.map((p) => [p.subject, p.msgID, p.body.tenant, p.body.env, p.body.version, p.body.changed]),
-  ).toEqual([
-    ["events.memory.updated", "m1:4", "acme", "live", 4, ["tier"]],
-    ["events.memory.deleted", "m2:7", "acme", "live", 7, []],
-  ]);
-  expect(h.published[0]!.body.memory).toMatchObject({ id: "m1", tag_ids: ["t1"], entity_ids: ["e1"], version: 4 });
-  expect(h.published[1]!.body.memory).toBeNull();
-  expect(h.indexed).toEqual([
-    {
-      input: { upserts: [h.published[0]!.body.memory], deletes: [{ id: "m2", version: 7 }] },
-      callCtx: { requestId: "r1", caller: h.ctx.caller },
-      opts: { timeoutMs: 3000 },
-    },
-  ]);
-});
+test(
+  "events carry tenant, version, changed fields and a `<id>:<version>` msgID; " +
+    "the index gets upserts and deletes in one call with the caller",
+  async () => {
+    const h = harness();
+    await h.effects.committed(h.ctx, [
+      { type: "updated", row, changed: ["tier"] },
+      { type: "deleted", id: "m2", version: 7 },
+    ]);
+    expect(
+      h.published.map((p) => [p.subject, p.msgID, p.body.tenant, p.body.env, p.body.version, p.body.changed]),
+    ).toEqual([
+      ["events.memory.updated", "m1:4", "acme", "live", 4, ["tier"]],
+      ["events.memory.deleted", "m2:7", "acme", "live", 7, []],
+    ]);
+    expect(h.published[0]!.body.memory).toMatchObject({ id: "m1", tag_ids: ["t1"], entity_ids: ["e1"], version: 4 });
+    expect(h.published[1]!.body.memory).toBeNull();
+    expect(h.indexed).toEqual([
+      {
+        input: { upserts: [h.published[0]!.body.memory], deletes: [{ id: "m2", version: 7 }] },
+        callCtx: { requestId: "r1", caller: h.ctx.caller },
+        opts: { timeoutMs: 3000 },
+      },
+    ]);
+  },
+);
 
 test("search down (503/504): the write still succeeds with a warning; the event is still published", async () => {
   for (const err of [new ServiceError("SERVICE_UNAVAILABLE", "down"), new ServiceError("TIMEOUT", "slow")]) {
@@ -84,7 +88,7 @@ test("search down (503/504): the write still succeeds with a warning; the event 
   }
 });
 
-test("no search replica (503): writes skip the index call for a while, then try again; a slow one (504) is not skipped", async () => {
+test("no search replica (503): writes skip indexing a while, then retry; a slow one (504) is not skipped", async () => {
   const clock = { now: 1000 };
   const h = harness(new ServiceError("SERVICE_UNAVAILABLE", "down"), clock);
   await h.effects.committed(h.ctx, [{ type: "created", row }]);

@@ -19,13 +19,16 @@ export const SearchConfig = {
     pattern: "^(auto|off|/.+)$",
     default: "auto",
     description:
-      "How the offline model runs: auto = its forward pass on OpenBLAS when a Debian libopenblas0 package is installed (~3× faster), off = its graph on tfjs's WASM kernels, or the library's absolute path.",
+      "How the offline model runs: auto = its forward pass on OpenBLAS when a Debian libopenblas0 package " +
+      "is installed (~3× faster), off = its graph on tfjs's WASM kernels, or the library's absolute path.",
   }),
   EMBEDDINGS_KERNEL: T.Optional(
     T.String({
       pattern: "^/.+",
       description:
-        "The AVX-512 kernel for the offline model's weight products (services/search/embedder/dense.c built as a shared library; `npm start` builds it when the CPU has AVX-512). Unset, or a CPU without AVX-512: OpenBLAS does them.",
+        "The AVX-512 kernel for the offline model's weight products (services/search/embedder/dense.c " +
+        "built as a shared library; `npm start` builds it when the CPU has AVX-512). " +
+        "Unset, or a CPU without AVX-512: OpenBLAS does them.",
     }),
   ),
   EMBEDDINGS_BATCH: T.Integer({ minimum: 1, maximum: 2048, default: 32, description: "Most texts per model call." }),

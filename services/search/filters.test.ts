@@ -31,7 +31,8 @@ describe("filters", () => {
     });
     const token = metadataToken("source", "chat");
     expect(toVsimFilter(spec)).toBe(
-      `.nat == "semantic" and .parent == "${T1}" and "${T2}" in .ents and "${token}" in .meta and .ca >= 1704067200000 and .ca < 1706745600000`,
+      `.nat == "semantic" and .parent == "${T1}" and "${T2}" in .ents and "${token}" in .meta and ` +
+        ".ca >= 1704067200000 and .ca < 1706745600000",
     );
   });
 

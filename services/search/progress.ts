@@ -19,9 +19,8 @@ export function progressBar(label: string, out: NodeJS.WriteStream = process.std
       }
     },
     finish(summary: string) {
-      out.write(
-        `${out.isTTY ? "\r\u001b[K" : ""}${label} ${summary} (${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
-      );
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      out.write(`${out.isTTY ? "\r\u001b[K" : ""}${label} ${summary} (${seconds} s)\n`);
     },
   };
 }

@@ -76,7 +76,7 @@ describe("retrieve", () => {
     }
   });
 
-  test("a filter that a large share passes: more neighbours without a filter, those in the filter set kept", async () => {
+  test("a filter a large share passes: more neighbours without a filter, those in the filter set kept", async () => {
     const limit = 10;
     vsimCalls.length = 0;
     const out = await retrieve(space, { query: docs[7]!.content, limit, threshold: 0, filters: { tier: "long" } });

@@ -2,8 +2,11 @@ import { fmt, median, medianOf, type LoadResult } from "./load";
 import type { BenchSection } from "./sections";
 
 const MEMORY_FIELDS =
-  "id content contentType tier memoryNature parentMemoryId externalId metadata entityIds createdAt updatedAt tags { id name color }";
-const THREAD_QUERY = `query Thread($id: ID!) { memory(id: $id) { ${MEMORY_FIELDS} children(limit: 50, order: ASC) { total items { ${MEMORY_FIELDS} } } } }`;
+  "id content contentType tier memoryNature parentMemoryId externalId metadata entityIds createdAt updatedAt " +
+  "tags { id name color }";
+const THREAD_QUERY =
+  `query Thread($id: ID!) { memory(id: $id) { ${MEMORY_FIELDS} ` +
+  `children(limit: 50, order: ASC) { total items { ${MEMORY_FIELDS} } } } }`;
 const MEMORY_QUERY = `query Memory($id: ID!) { memory(id: $id) { ${MEMORY_FIELDS} } }`;
 
 /** A closed loop of `concurrency` clients each repeating `op` for `durationS`: operations/s and latency percentiles. */
@@ -107,7 +110,8 @@ export const graphqlSection: BenchSection = {
     console.log(`thread (root + 50 turns + tags), ${loops} clients in a closed loop, operations/s:`);
     console.log(`  GraphQL: 1 request                 ${fmt(g).replace("req/s", "ops/s")}`);
     console.log(
-      `  REST: 2 requests (in parallel)     ${fmt(r).replace("req/s", "ops/s")}   GraphQL/REST ${(g.rps / r.rps).toFixed(3)}`,
+      `  REST: 2 requests (in parallel)     ${fmt(r).replace("req/s", "ops/s")}   ` +
+        `GraphQL/REST ${(g.rps / r.rps).toFixed(3)}`,
     );
 
     const spec = { connections: ctx.connections, durationS: ctx.durationS };
@@ -116,7 +120,8 @@ export const graphqlSection: BenchSection = {
     const gql = await medianOf(ctx.runs, { ...spec, url: `${base}/graphql`, method: "POST", headers: json, body });
     console.log(`GET /v1/memories/:id                 ${fmt(rest)}`);
     console.log(
-      `GraphQL memory(id)                   ${fmt(gql)}   GraphQL/REST ${(gql.rps / rest.rps).toFixed(3)} (goal >= 0.5)`,
+      `GraphQL memory(id)                   ${fmt(gql)}   ` +
+        `GraphQL/REST ${(gql.rps / rest.rps).toFixed(3)} (goal >= 0.5)`,
     );
   },
 };

@@ -128,4 +128,5 @@ export async function medianOf(runs: number, spec: LoadSpec): Promise<LoadResult
 }
 
 export const fmt = (r: LoadResult) =>
-  `${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms   errors ${r.errors}`;
+  `${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   ` +
+  `p99 ${r.p99.toFixed(2).padStart(6)} ms   errors ${r.errors}`;

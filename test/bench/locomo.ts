@@ -21,7 +21,8 @@ const path = process.argv[2] ?? DEFAULT_LOCOMO_PATH;
 const data = loadLocomo(path);
 if (!data) {
   console.log(
-    `bench:locomo skipped: no LoCoMo data at ${path} (see ../shared/bench/locomo/README.md; the data set is never copied into this repository)`,
+    `bench:locomo skipped: no LoCoMo data at ${path} (see ../shared/bench/locomo/README.md; ` +
+      "the data set is never copied into this repository)",
   );
   process.exit(0);
 }
@@ -93,7 +94,8 @@ try {
   const ingested = (await Promise.all(data.map((c, i) => ingest(tenants[i]!.api, c)))).reduce((a, b) => a + b, 0);
   const ingestS = (performance.now() - t0) / 1000;
   console.log(
-    `ingested ${ingested} memories in ${ingestS.toFixed(1)} s: ${(ingested / ingestS).toFixed(1)} memories/s (${SESSIONS_IN_PARALLEL} sessions in parallel per conversation)`,
+    `ingested ${ingested} memories in ${ingestS.toFixed(1)} s: ${(ingested / ingestS).toFixed(1)} memories/s ` +
+      `(${SESSIONS_IN_PARALLEL} sessions in parallel per conversation)`,
   );
 
   const sums = new Map<string, { n: number; r: number[] }>();
@@ -123,7 +125,8 @@ try {
     const s = sums.get(key);
     if (!s) return;
     console.log(
-      `${label.padEnd(24)} ${String(s.n).padStart(5)}  ${s.r.map((x) => ((100 * x) / s.n).toFixed(1).padStart(6)).join("  ")}`,
+      `${label.padEnd(24)} ${String(s.n).padStart(5)}  ` +
+        `${s.r.map((x) => ((100 * x) / s.n).toFixed(1).padStart(6)).join("  ")}`,
     );
   };
   console.log(`\n${"recall".padEnd(24)} ${"n".padStart(5)}  ${KS.map((k) => `@${k}`.padStart(6)).join("  ")}`);
@@ -131,7 +134,9 @@ try {
   row("categories 1-4", "1-4");
   row("categories 1-5", "1-5");
   console.log(
-    `\nquery latency (single client, limit 20): client p50 ${pct(clientMs, 50).toFixed(1)} ms, p99 ${pct(clientMs, 99).toFixed(1)} ms; server p50 ${pct(serverMs, 50).toFixed(1)} ms, p99 ${pct(serverMs, 99).toFixed(1)} ms`,
+    "\nquery latency (single client, limit 20): " +
+      `client p50 ${pct(clientMs, 50).toFixed(1)} ms, p99 ${pct(clientMs, 99).toFixed(1)} ms; ` +
+      `server p50 ${pct(serverMs, 50).toFixed(1)} ms, p99 ${pct(serverMs, 99).toFixed(1)} ms`,
   );
 
   const result = {

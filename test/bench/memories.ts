@@ -78,7 +78,8 @@ export const memoriesSection: BenchSection = {
       const perMemory = (after - before) / BYTES_SAMPLE;
       console.log(
         `Redis memory: ${BYTES_SAMPLE} memories × (1 KiB + 3 tags) → ${(perMemory / 1024).toFixed(2)} KiB each, ` +
-          `${((perMemory - 1024) / 1024).toFixed(2)} KiB beyond the content (${failures} failures, ${(BYTES_SAMPLE / seconds).toFixed(0)} create+attach pairs/s at 48 in flight)`,
+          `${((perMemory - 1024) / 1024).toFixed(2)} KiB beyond the content (${failures} failures, ` +
+          `${(BYTES_SAMPLE / seconds).toFixed(0)} create+attach pairs/s at 48 in flight)`,
       );
     } finally {
       await stack.stop();

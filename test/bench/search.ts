@@ -89,7 +89,9 @@ export const searchSection: BenchSection = {
         have = size;
         const ingestS = (performance.now() - started) / 1000;
         console.log(
-          `${size} memories: ingested ${size - from} in ${ingestS.toFixed(0)} s = ${((size - from) / ingestS).toFixed(1)} memories/s at ${INGEST_IN_FLIGHT} in flight (${failures} failures)`,
+          `${size} memories: ingested ${size - from} in ${ingestS.toFixed(0)} s = ` +
+            `${((size - from) / ingestS).toFixed(1)} memories/s at ${INGEST_IN_FLIGHT} in flight ` +
+            `(${failures} failures)`,
         );
         // Every write was searchable when it returned; the events behind it are no-ops by now.
         console.log(
@@ -99,7 +101,8 @@ export const searchSection: BenchSection = {
         // child on these two cores), typically in the middle of the queries: the tail measured would
         // be the rewrite's. As an operator would after a bulk import, rewrite it now and measure after.
         console.log(`  AOF rewritten after the load in ${(await rewriteAof(redis)).toFixed(1)} s`);
-        for (let q = 0; q < 20; q++) await api.post("/v1/search", { query: query(size + q), limit: 10 }); // warm-up, not measured
+        // Warm-up, not measured.
+        for (let q = 0; q < 20; q++) await api.post("/v1/search", { query: query(size + q), limit: 10 });
 
         // Redis bytes of this tenant's search index (vectors, postings, filter sets, records).
         let bytes = 0;
@@ -113,7 +116,8 @@ export const searchSection: BenchSection = {
           bytes += sizes.reduce<number>((a, b) => a + (b ?? 0), 0);
         } while (cursor !== "0");
         console.log(
-          `  search index: ${(bytes / size / 1024).toFixed(2)} KiB per memory (vector int8 512 + HNSW links + attributes + postings + filter sets)`,
+          `  search index: ${(bytes / size / 1024).toFixed(2)} KiB per memory ` +
+            "(vector int8 512 + HNSW links + attributes + postings + filter sets)",
         );
 
         const cases = [
@@ -143,7 +147,8 @@ export const searchSection: BenchSection = {
             durationS: ctx.durationS,
           });
           console.log(
-            `  ${label.padEnd(12)} single client p50 ${pct(lat, 50).toFixed(1)} ms p99 ${pct(lat, 99).toFixed(1)} ms | 8 clients ${fmt(load)}`,
+            `  ${label.padEnd(12)} single client p50 ${pct(lat, 50).toFixed(1)} ms ` +
+              `p99 ${pct(lat, 99).toFixed(1)} ms | 8 clients ${fmt(load)}`,
           );
         }
       }

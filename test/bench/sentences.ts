@@ -97,7 +97,8 @@ const pick = <X>(r: () => number, xs: X[]) => xs[Math.floor(r() * xs.length)]!;
 
 export function sentence(i: number): string {
   const r = rng(i * 7919 + 13);
-  return `${pick(r, PEOPLE)} ${pick(r, ACTIONS)} ${pick(r, OBJECTS)} ${pick(r, PLACES)} ${pick(r, TIMES)} ${pick(r, TOPICS)}. ${pick(r, FOLLOWUPS)}`.trim();
+  const start = `${pick(r, PEOPLE)} ${pick(r, ACTIONS)} ${pick(r, OBJECTS)}`;
+  return `${start} ${pick(r, PLACES)} ${pick(r, TIMES)} ${pick(r, TOPICS)}. ${pick(r, FOLLOWUPS)}`.trim();
 }
 
 /** Queries with enough slots (~10^5 combinations) that a benchmark run rarely repeats one (no cache hits). */

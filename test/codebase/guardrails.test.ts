@@ -27,3 +27,21 @@ test("every file is formatted as biome.json says (fix with: npx biome format --w
   if (code !== 0) console.log(output);
   expect(code).toBe(0);
 }, 60_000);
+
+// Biome wraps code at 120 columns but not long strings, comments, template literals or regexes.
+test("no line of code is longer than 120 characters", async () => {
+  const git = Bun.spawn(["git", "ls-files", "-z", "*.ts", "*.mjs"], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
+  const [listed, code] = await Promise.all([new Response(git.stdout).text(), git.exited]);
+  expect(code).toBe(0);
+  const files = listed.split("\0").filter(Boolean);
+  expect(files.length).toBeGreaterThan(0);
+  const offenders: string[] = [];
+  for (const file of files) {
+    const lines = (await Bun.file(resolve(ROOT, file)).text()).split("\n");
+    lines.forEach((line, i) => {
+      const length = [...line].length;
+      if (length > 120) offenders.push(`${file}:${i + 1} (${length} characters)`);
+    });
+  }
+  expect(offenders).toEqual([]);
+}, 60_000);

@@ -131,7 +131,7 @@ describe("POST /v1/entities/:id/memories", () => {
     });
   });
 
-  test("POST /v1/entities with memory_ids links them at creation; unknown ones → 400 exists and no entity", async () => {
+  test("POST /v1/entities with memory_ids links them at creation; unknown ones → 400 exists, no entity", async () => {
     const t = (await tenant()).api;
     const [m1, m2] = [await createMemory(t), await createMemory(t)];
     const e = await entity(t, "Born linked", { memory_ids: [m1.id, m2.id, m2.id] });

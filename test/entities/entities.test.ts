@@ -62,7 +62,8 @@ describe("POST /v1/entities", () => {
   test("name 1 to 200 characters; type one of the seven; Unicode round-trips", async () => {
     for (const type of TYPES) expect((await ok(api.post("/v1/entities", { name: `n-${type}`, type }))).type).toBe(type);
     expect((await ok(api.post("/v1/entities", { name: "n".repeat(200), type: "concept" }))).name).toBe("n".repeat(200));
-    expect((await ok(api.post("/v1/entities", { name: "Zürich 🇨🇭 東京", type: "place" }))).name).toBe("Zürich 🇨🇭 東京");
+    const unicode = "Zürich 🇨🇭 東京";
+    expect((await ok(api.post("/v1/entities", { name: unicode, type: "place" }))).name).toBe(unicode);
     expectError(
       await api.post("/v1/entities", { name: "n".repeat(201), type: "concept" }),
       400,
@@ -281,7 +282,7 @@ describe("DELETE /v1/entities/:id", () => {
 });
 
 describe("GET /v1/entities", () => {
-  test("newest first, paginated, exact totals; search is a case-insensitive partial match on name; type filters", async () => {
+  test("newest first, paginated, exact totals; search: case-insensitive partial name match; type filters", async () => {
     const t = (await tenant()).api;
     const made = [];
     for (const [name, type] of [

@@ -32,7 +32,8 @@ test("kill -9 of a replica of each service under load: only 503s, all within 2 s
   figure("2 kill9", `after the kill: ${fmtSummary(summarize(after))}`);
   figure(
     "2 kill9",
-    `errors: ${errors.length} (${errors.map((e) => `${e.op} ${e.status}`).join(", ") || "none"}), last one answered ${lastErrorAfterKill.toFixed(0)} ms after the kill`,
+    `errors: ${errors.length} (${errors.map((e) => `${e.op} ${e.status}`).join(", ") || "none"}), ` +
+      `last one answered ${lastErrorAfterKill.toFixed(0)} ms after the kill`,
   );
 
   // The gateway's metrics show the reads it sent again (outcome "lost" = the replica died mid-request).
@@ -42,7 +43,8 @@ test("kill -9 of a replica of each service under load: only 503s, all within 2 s
   ].map((m) => `${m[1]} ${m[2]}`);
   figure(
     "2 kill9",
-    `gateway calls whose replica died mid-request (reads among them were sent again and succeeded): ${lost.join(", ") || "none"}`,
+    "gateway calls whose replica died mid-request (reads among them were sent again and succeeded): " +
+      `${lost.join(", ") || "none"}`,
   );
 
   expect(samples.length).toBeGreaterThan(500);

@@ -12,10 +12,11 @@ import {
 } from "./support";
 
 /**
- * Fault 4: NATS goes down for 2 s under load, then restarts. Meanwhile every request answers 503 at once (the bus fails fast
- * while the link is down and fails what was in flight at the disconnect); services and gateway
- * reconnect by themselves; /readyz is 200 again within 5 s of NATS being back; JetStream consumers
- * (usage aggregation, and the search indexer when present) carry on from their durable position.
+ * Fault 4: NATS goes down for 2 s under load, then restarts. Meanwhile every request answers 503
+ * at once (the bus fails fast while the link is down and fails what was in flight at the
+ * disconnect); services and gateway reconnect by themselves; /readyz is 200 again within 5 s of
+ * NATS being back; JetStream consumers (usage aggregation, and the search indexer when present)
+ * carry on from their durable position.
  */
 
 const fault = fileStack("nats", { replicas: { memories: 2 } });
@@ -84,18 +85,26 @@ test("NATS restart under load: fast 503s meanwhile, ready within 5 s of NATS, co
   const slowErrors = sentDuring.filter((s) => s.end - s.start >= 100);
   figure(
     "4 nats",
-    `NATS stopped (SIGTERM) under 8 concurrent clients, started again 2 s later: back (JetStream ready) after ${(backAt - downAt).toFixed(0)} ms; /readyz meanwhile ${readyzDown} in ${readyzDownMs.toFixed(0)} ms`,
+    "NATS stopped (SIGTERM) under 8 concurrent clients, started again 2 s later: " +
+      `back (JetStream ready) after ${(backAt - downAt).toFixed(0)} ms; ` +
+      `/readyz meanwhile ${readyzDown} in ${readyzDownMs.toFixed(0)} ms`,
   );
   figure("4 nats", `/readyz 200 again ${readyMs?.toFixed(0)} ms after NATS was back`);
   figure("4 nats", `requests overlapping the outage: ${fmtSummary(summarize(outage))}`);
+  const inFlightMs = Math.max(0, ...errors.filter((s) => s.start < noticedAt).map(answeredIn)).toFixed(0);
   figure(
     "4 nats",
-    `errors: ${errors.length}, statuses ${JSON.stringify(summarize(errors).byStatus)}; in flight at the outage: answered within ${Math.max(0, ...errors.filter((s) => s.start < noticedAt).map(answeredIn)).toFixed(0)} ms of it; sent during it: ${fmtSummary(summarize(sentDuring))}`,
+    `errors: ${errors.length}, statuses ${JSON.stringify(summarize(errors).byStatus)}; ` +
+      `in flight at the outage: answered within ${inFlightMs} ms of it; ` +
+      `sent during it: ${fmtSummary(summarize(sentDuring))}`,
   );
   figure("4 nats", `whole run: ${fmtSummary(summarize(samples))}`);
   figure(
     "4 nats",
-    `usage of a key minted after the restart: ${usageSeen}/20 requests reported after ${usageMs?.toFixed(0)} ms; consumers (undelivered / awaiting ack redelivery) ${backlog.map((c) => `${c.name} ${c.pending}/${c.ackPending}`).join(", ")}, all delivered after ${drainedMs?.toFixed(0)} ms`,
+    `usage of a key minted after the restart: ${usageSeen}/20 requests reported after ${usageMs?.toFixed(0)} ms; ` +
+      "consumers (undelivered / awaiting ack redelivery) " +
+      `${backlog.map((c) => `${c.name} ${c.pending}/${c.ackPending}`).join(", ")}, ` +
+      `all delivered after ${drainedMs?.toFixed(0)} ms`,
   );
 
   expect(exitedProcesses(stack)).toEqual([]); // reconnected by themselves, nobody crashed

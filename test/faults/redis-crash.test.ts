@@ -42,7 +42,8 @@ async function listAll(client: Client, path: string): Promise<{ items: any[]; to
   return { items, total };
 }
 
-test("kill -9 of Redis during a burst of creates with tags: 0 acknowledged writes lost, counts consistent; 503s meanwhile, fast", async () => {
+test("kill -9 of Redis during a burst of creates with tags: " +
+  "0 acknowledged writes lost, counts consistent; 503s meanwhile, fast", async () => {
   const stack = fault.stack;
   const rec = new Recorder();
   const client = await tenantClient(stack, rec);
@@ -170,34 +171,42 @@ test("kill -9 of Redis during a burst of creates with tags: 0 acknowledged write
   const afterKill = duringBurst.filter((s) => s.start >= killedAt);
   figure(
     "3 redis",
-    `burst: 16 concurrent create(+attach) loops; ${createdBeforeKill} creates acknowledged before kill -9 of Redis, ${created.size} in all, ${attempts} attempted`,
+    `burst: 16 concurrent create(+attach) loops; ${createdBeforeKill} creates acknowledged before kill -9 of Redis, ` +
+      `${created.size} in all, ${attempts} attempted`,
   );
   figure("3 redis", `requests sent after the kill: ${fmtSummary(summarize(afterKill))}`);
+  const downStatuses = JSON.stringify(
+    summarize(down.map((d, i) => ({ op: "down", start: 0, end: d.ms, status: d.status, i }))).byStatus,
+  );
+  const downP50 = percentile(
+    down.map((d) => d.ms),
+    50,
+  ).toFixed(1);
+  const downMax = Math.max(...down.map((d) => d.ms)).toFixed(1);
   figure(
     "3 redis",
-    `Redis down: ${down.length} requests → statuses ${JSON.stringify(summarize(down.map((d, i) => ({ op: "down", start: 0, end: d.ms, status: d.status, i }))).byStatus)}, ` +
-      `p50 ${percentile(
-        down.map((d) => d.ms),
-        50,
-      ).toFixed(
-        1,
-      )} ms, max ${Math.max(...down.map((d) => d.ms)).toFixed(1)} ms; /healthz ${healthz}, /readyz ${readyzDown}`,
+    `Redis down: ${down.length} requests → statuses ${downStatuses}, ` +
+      `p50 ${downP50} ms, max ${downMax} ms; /healthz ${healthz}, /readyz ${readyzDown}`,
   );
   figure(
     "3 redis",
-    `Redis down, services called directly over NATS: ${direct.map((d) => `${d.op} ${d.code} in ${d.ms.toFixed(1)} ms`).join(", ")}`,
+    "Redis down, services called directly over NATS: " +
+      `${direct.map((d) => `${d.op} ${d.code} in ${d.ms.toFixed(1)} ms`).join(", ")}`,
   );
   figure(
     "3 redis",
-    `restart from AOF: ${restartMs.toFixed(0)} ms; /readyz 200 ${readyMs?.toFixed(0)} ms later, first API 200 after ${firstOkMs?.toFixed(0)} ms (aof_delayed_fsync before kill: ${aofBefore})`,
+    `restart from AOF: ${restartMs.toFixed(0)} ms; /readyz 200 ${readyMs?.toFixed(0)} ms later, ` +
+      `first API 200 after ${firstOkMs?.toFixed(0)} ms (aof_delayed_fsync before kill: ${aofBefore})`,
   );
   figure(
     "3 redis",
-    `acknowledged creates lost: ${missing.length} of ${created.size}; acknowledged attaches lost: ${wrongTags.length} of ${attached.size}`,
+    `acknowledged creates lost: ${missing.length} of ${created.size}; ` +
+      `acknowledged attaches lost: ${wrongTags.length} of ${attached.size}`,
   );
   figure(
     "3 redis",
-    `list total ${all.total}, listed ${listed.size}; per tag (memory_count / filtered total / carrying): ${tagChecks.map((t) => `${t.count}/${t.filteredTotal}/${t.carrying}`).join(", ")}`,
+    `list total ${all.total}, listed ${listed.size}; per tag (memory_count / filtered total / carrying): ` +
+      `${tagChecks.map((t) => `${t.count}/${t.filteredTotal}/${t.carrying}`).join(", ")}`,
   );
 
   expect(exitedProcesses(stack)).toEqual([]); // reconnected by themselves, nobody crashed

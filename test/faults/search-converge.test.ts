@@ -180,15 +180,23 @@ test.skipIf(!HAS_SEARCH)(
     const live = mems.filter((m) => !m.deleted).length;
     figure(
       "5 search",
-      `search down: 1,000 creates + ${toUpdate.length} updates (new word, new group) + ${deletes.length} deletes in ${(downMs / 1000).toFixed(1)} s; POST /v1/search meanwhile → ${downSearch.status}`,
+      `search down: 1,000 creates + ${toUpdate.length} updates (new word, new group) + ` +
+        `${deletes.length} deletes in ${(downMs / 1000).toFixed(1)} s; ` +
+        `POST /v1/search meanwhile → ${downSearch.status}`,
+    );
+    const converged =
+      convergedMs === null ? "NOT within 30 s" : `${(convergedMs / 1000).toFixed(1)} s after the restart`;
+    figure(
+      "5 search",
+      `search restarted: answering after ${upMs.toFixed(0)} ms; index converged ${converged} ` +
+        `(${rounds} rounds of 15 filter queries)`,
     );
     figure(
       "5 search",
-      `search restarted: answering after ${upMs.toFixed(0)} ms; index converged ${convergedMs === null ? "NOT within 30 s" : `${(convergedMs / 1000).toFixed(1)} s after the restart`} (${rounds} rounds of 15 filter queries)`,
-    );
-    figure(
-      "5 search",
-      `${live} live memories: every group exact (\`*\` + metadata filter), ${mems.length} unique words + ${toUpdate.length} old words ${wordsMs === null ? "NOT all right" : "right"} by ${(verifiedMs / 1000).toFixed(1)} s (${wordsLeft.length} wrong); final filter pass: ${finalGroups.length} groups wrong`,
+      `${live} live memories: every group exact (\`*\` + metadata filter), ` +
+        `${mems.length} unique words + ${toUpdate.length} old words ${wordsMs === null ? "NOT all right" : "right"} ` +
+        `by ${(verifiedMs / 1000).toFixed(1)} s (${wordsLeft.length} wrong); ` +
+        `final filter pass: ${finalGroups.length} groups wrong`,
     );
     if (groupsLeft.length || wordsLeft.length)
       console.log("not converged:", {

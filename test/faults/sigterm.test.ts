@@ -40,7 +40,8 @@ test("SIGTERM of one replica of each service under mixed load: 0 failed requests
   );
   figure(
     "1 sigterm",
-    `SIGTERM wave 2 (the other originals, after ${replacements.length} replacements started): ${stop2Ms.toFixed(0)} ms, codes ${codes2.join(",")}`,
+    `SIGTERM wave 2 (the other originals, after ${replacements.length} replacements started): ` +
+      `${stop2Ms.toFixed(0)} ms, codes ${codes2.join(",")}`,
   );
   figure("1 sigterm", fmtSummary(s));
   const failures = samples.filter((x) => x.status !== 200);
@@ -64,15 +65,18 @@ test("SIGTERM of the gateway under load: every request it had accepted is answer
   await stopped;
 
   const samples = rec.samples.filter((s) => s.start >= loadStart);
-  const before = samples.filter((s) => s.start < stopAt - 5); // sent before the signal (5 ms of slack for the socket write)
+  // Sent before the signal (5 ms of slack for the socket write).
+  const before = samples.filter((s) => s.start < stopAt - 5);
   const answeredAfter = before.filter((s) => s.end > stopAt);
   figure(
     "1 sigterm",
-    `gateway SIGTERM under 8 concurrent clients: exit code ${code} after ${exitMs.toFixed(0)} ms; ${answeredAfter.length} requests in flight at the signal, all answered: ${fmtSummary(summarize(answeredAfter))}`,
+    `gateway SIGTERM under 8 concurrent clients: exit code ${code} after ${exitMs.toFixed(0)} ms; ` +
+      `${answeredAfter.length} requests in flight at the signal, all answered: ${fmtSummary(summarize(answeredAfter))}`,
   );
   figure(
     "1 sigterm",
-    `requests sent before the signal: ${fmtSummary(summarize(before))}; sent after it (refused: the listener is closed): ${samples.length - before.length}`,
+    `requests sent before the signal: ${fmtSummary(summarize(before))}; ` +
+      `sent after it (refused: the listener is closed): ${samples.length - before.length}`,
   );
 
   expect(code).toBe(0);

@@ -58,17 +58,19 @@ test(`sustained mixed load at 50% of the measured maximum for ${SUSTAIN_S} s: 0 
 
   figure(
     "6 sustained",
-    `maximum (32 closed-loop clients, 8 s, mixed 20% create / 30% get / 15% list / 10% update / 10% attach / 15% tags): ${fmtSummary(max)}`,
+    "maximum (32 closed-loop clients, 8 s, mixed 20% create / 30% get / 15% list / 10% update / 10% attach / " +
+      `15% tags): ${fmtSummary(max)}`,
   );
   figure("6 sustained", `background work drained ${quietMs?.toFixed(0)} ms after the burst`);
   figure(
     "6 sustained",
-    `${SUSTAIN_S} s at ${rate} req/s (50% of ${okRps.toFixed(0)}): sent ${sent}, not sent (in-flight cap) ${dropped}, ${fmtSummary(steady)}, error rate ${((100 * steady.failed) / Math.max(1, steady.requests)).toFixed(3)}%`,
+    `${SUSTAIN_S} s at ${rate} req/s (50% of ${okRps.toFixed(0)}): ` +
+      `sent ${sent}, not sent (in-flight cap) ${dropped}, ` +
+      `${fmtSummary(steady)}, error rate ${((100 * steady.failed) / Math.max(1, steady.requests)).toFixed(3)}%`,
   );
-  figure(
-    "6 sustained",
-    `p99 by operation: ${[...byOp].map(([op, xs]) => `${op} ${summarize(xs.map((ms) => ({ op, start: 0, end: ms, status: 200 }))).p99.toFixed(1)} ms`).join(", ")}`,
-  );
+  const p99 = (op: string, xs: number[]) =>
+    summarize(xs.map((ms) => ({ op, start: 0, end: ms, status: 200 }))).p99.toFixed(1);
+  figure("6 sustained", `p99 by operation: ${[...byOp].map(([op, xs]) => `${op} ${p99(op, xs)} ms`).join(", ")}`);
 
   expect(max.requests).toBeGreaterThan(500);
   expect(dropped).toBe(0);

@@ -5,7 +5,10 @@ import { accept, contentType, deepJson, nastyBody, nastyJson, nastyString, pathI
 
 const prototypeKey = fc.constantFrom("__proto__", "constructor", "prototype");
 
-/** A body whose one field (or that field's metadata) nests past any sane depth; written as text, as no encoder would. */
+/**
+ * A body whose one field (or that field's metadata) nests past any sane depth; written as text,
+ * as no encoder would.
+ */
 const deepField = (fields: string[]) =>
   fc
     .record({ field: fc.constantFrom(...(fields.length ? fields : ["metadata"])), deep: deepJson, wrap: fc.boolean() })

@@ -39,8 +39,10 @@ beforeAll(async () => {
     });
 }, 120_000);
 
-const QUERY = (limit: number) => `{ memories(filter: { root: false }, limit: ${limit}) {
-  total items { id content parent { id content } tags { id name description memoryCount } entities { id name memoryCount } } } }`;
+const QUERY = (limit: number) =>
+  `{ memories(filter: { root: false }, limit: ${limit}) {\n` +
+  "  total items { id content parent { id content } tags { id name description memoryCount } " +
+  "entities { id name memoryCount } } } }";
 
 describe("DataLoaders batch each level into one operation", () => {
   test("100 memories with parent, tags and entities: 4 operation requests", async () => {
@@ -77,10 +79,11 @@ describe("DataLoaders batch each level into one operation", () => {
     expect(counted.bySubject).toEqual({ "memories.list": 1 });
   });
 
-  test("two levels up and the tags of every level: one batch per level (tags already loaded are not asked again)", async () => {
+  test("two levels up and the tags of every level: one batch per level (loaded tags are not asked again)", async () => {
     const counted = await countOpRequests(() =>
       gql.request(
-        `{ memories(filter: { root: false }, limit: 100) { items { tags { description } parent { tags { description } parent { id } } } } }`,
+        "{ memories(filter: { root: false }, limit: 100) { items { tags { description } " +
+          "parent { tags { description } parent { id } } } } }",
       ),
     );
     expect(counted.bySubject).toEqual({ "memories.list": 1, "memories.getMany": 1, "tags.getMany": 2 });

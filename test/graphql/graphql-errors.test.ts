@@ -3,7 +3,10 @@ import { testStack } from "../harness";
 import { apiClient, type ApiClient, type ApiResponse } from "../api";
 import { expectGqlError, gqlClient, gqlTenant, UNKNOWN_ID, type Gql, type GqlResponse } from "./graphql-helpers";
 
-/** Issue 5: GraphQL errors carry REST's codes, messages and details, plus the request id; scopes per field; 401/429 as REST. */
+/**
+ * Issue 5: GraphQL errors carry REST's codes, messages and details, plus the request id;
+ * scopes per field; 401/429 as REST.
+ */
 let gql: Gql;
 let api: ApiClient;
 let baseUrl: string;
@@ -473,7 +476,8 @@ describe("authentication and rate limits: the gateway's guard, REST's envelope",
 
   test("each HTTP request counts once, however many operations it runs; over the limit: HTTP 429 as REST", async () => {
     const limited = await gqlTenant({ rate_limit: 3 });
-    const big = `{ memories(limit: 5) { total items { id tags { id } parent { id } } } tags { total } entities { total } }`;
+    const big =
+      "{ memories(limit: 5) { total items { id tags { id } parent { id } } } tags { total } entities { total } }";
     const remaining: string[] = [];
     for (let i = 0; i < 3; i++) {
       const r = await limited.gql.raw(big);

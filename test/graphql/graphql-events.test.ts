@@ -65,7 +65,9 @@ async function subscribe(key: string | undefined, query: string, variables?: Rec
   return sse;
 }
 
-const EVENTS = `subscription($f: MemoryEventFilter) { memoryEvents(filter: $f) { type memoryId version changed at memory { id content tier tags { name description } parent { id } } } }`;
+const EVENTS =
+  "subscription($f: MemoryEventFilter) { memoryEvents(filter: $f) { type memoryId version changed at " +
+  "memory { id content tier tags { name description } parent { id } } } }";
 
 describe("memoryEvents", () => {
   test("streams created, updated, tags-changed and deleted events of writes made over REST", async () => {

@@ -99,7 +99,10 @@ export function expectGqlError(
   expect(e.extensions.request_id).toBe(r.headers.get("x-request-id")!);
 }
 
-/** Not operations a query makes: the guard's key lookup, and usage batches (JetStream publishes carry a reply subject). */
+/**
+ * Not operations a query makes: the guard's key lookup, and usage batches
+ * (JetStream publishes carry a reply subject).
+ */
 const NOT_QUERY_OPS = new Set(["keys.verify", "usage.batch"]);
 
 /** Counts the requests sent to contract operations (not replies, not events) while `fn` runs. */

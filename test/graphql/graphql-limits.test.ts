@@ -92,13 +92,16 @@ describe("list-aware call budget (fan-out)", () => {
       "max_calls",
     )!;
     expect(e.message).toBe(
-      "Query too expensive: it could make 10101 service calls, the limit is 250. Lower the `limit` of nested lists or split the query.",
+      "Query too expensive: it could make 10101 service calls, the limit is 250. " +
+        "Lower the `limit` of nested lists or split the query.",
     );
     expect(e.extensions.details).toEqual({ field: "query", constraint: "max_calls", max: 250 });
   });
 
   test("a variable limit counts as the maximum; fragments are followed", async () => {
-    const query = `query($n: Int) { memories(limit: $n) { ...P } } fragment P on MemoryPage { items { ancestors { children(limit: 1) { total } } } }`;
+    const query =
+      "query($n: Int) { memories(limit: $n) { ...P } } " +
+      "fragment P on MemoryPage { items { ancestors { children(limit: 1) { total } } } }";
     expect(withConstraint(await refused(query), "max_calls")!.message).toContain("it could make 6501 service calls");
   });
 

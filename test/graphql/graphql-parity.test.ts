@@ -10,7 +10,9 @@ import type { ApiClient } from "../api";
 const pageMeta = (p: any) => ({ total: p.total, limit: p.limit, offset: p.offset, has_more: p.hasMore });
 const restMeta = (m: any) => ({ total: m.total, limit: m.limit, offset: m.offset, has_more: m.has_more });
 
-const MEMORY = `id content contentType tier memoryNature parentMemoryId externalId metadata entityIds createdAt updatedAt tags { id name color }`;
+const MEMORY =
+  "id content contentType tier memoryNature parentMemoryId externalId metadata entityIds createdAt updatedAt " +
+  "tags { id name color }";
 const TAG = `id name color description memoryCount createdAt updatedAt`;
 const ENTITY = `id name type description metadata memoryCount createdAt updatedAt`;
 const KEY = `id name prefix scopes rateLimit plan environment tenantId expiresAt createdAt lastUsedAt revokedAt`;
@@ -75,13 +77,16 @@ describe("same operation, same data", () => {
       `/v1/memories?parent_memory_id=${root.id}&content_type=conversation&limit=2&offset=1&order=asc&sort=updated_at`,
     );
     const data = await gql.request(
-      `query($p: ID!) { memories(filter: { parentMemoryId: $p, contentType: CONVERSATION }, limit: 2, offset: 1, order: ASC, sort: UPDATED_AT) { total limit offset hasMore items { ${MEMORY} } } }`,
+      "query($p: ID!) { memories(filter: { parentMemoryId: $p, contentType: CONVERSATION }, " +
+        "limit: 2, offset: 1, order: ASC, sort: UPDATED_AT) " +
+        `{ total limit offset hasMore items { ${MEMORY} } } }`,
       { p: root.id },
     );
     expect(toRest(data.memories.items)).toEqual(rest.body.data);
     expect(pageMeta(data.memories)).toEqual(restMeta(rest.body.meta));
     const children = await gql.request(
-      `query($id: ID!) { memory(id: $id) { children(limit: 2, offset: 1, order: ASC, sort: UPDATED_AT) { total limit offset hasMore items { ${MEMORY} } } } }`,
+      "query($id: ID!) { memory(id: $id) { children(limit: 2, offset: 1, order: ASC, sort: UPDATED_AT) " +
+        `{ total limit offset hasMore items { ${MEMORY} } } } }`,
       { id: root.id },
     );
     expect(toRest(children.memory.children.items)).toEqual(rest.body.data);
@@ -135,7 +140,10 @@ describe("same operation, same data", () => {
     expect(pageMeta(data.keys)).toEqual(restMeta(rest.body.meta));
     // Usage of a key never used is stable between the two reads.
     const unused = (await api.post("/v1/keys", { name: "unused" })).body.data.id;
-    const report = `query($k: ID) { usage(from: "2025-01-01", to: "2025-01-31", keyId: $k) { from to keyId totals { requests errors rateLimited } byDay { day requests errors rateLimited } byEndpoint { endpoint requests errors rateLimited } byKey { keyId requests errors rateLimited } } }`;
+    const report =
+      'query($k: ID) { usage(from: "2025-01-01", to: "2025-01-31", keyId: $k) { from to keyId ' +
+      "totals { requests errors rateLimited } byDay { day requests errors rateLimited } " +
+      "byEndpoint { endpoint requests errors rateLimited } byKey { keyId requests errors rateLimited } } }";
     expect(toRest((await gql.request(report, { k: unused })).usage)).toEqual(
       (await api.get(`/v1/usage?from=2025-01-01&to=2025-01-31&key_id=${unused}`)).body.data,
     );

@@ -3,7 +3,9 @@ import { countOpRequests, expectGqlError, gqlTenant, toRest, type Gql } from "./
 import type { ApiClient } from "../api";
 
 /** Issue 5: `search` and `context` call the same operations as POST /v1/search and /v1/context. */
-const MEMORY = `id content contentType tier memoryNature parentMemoryId externalId metadata entityIds createdAt updatedAt tags { id name color }`;
+const MEMORY =
+  "id content contentType tier memoryNature parentMemoryId externalId metadata entityIds createdAt updatedAt " +
+  "tags { id name color }";
 let gql: Gql;
 let api: ApiClient;
 let root: any;
@@ -53,7 +55,8 @@ describe("search", () => {
     const rest = await api.post("/v1/search", body);
     expect(rest.status).toBe(200);
     const data = await gql.request(
-      `query($i: SearchInput!) { search(input: $i) { results { score scores { semantic lexical thread } memory { ${MEMORY} } } } }`,
+      "query($i: SearchInput!) { search(input: $i) { " +
+        `results { score scores { semantic lexical thread } memory { ${MEMORY} } } } }`,
       {
         i: {
           query: "Lisbon hotel flight",
@@ -72,7 +75,8 @@ describe("search", () => {
   test("match-all with a tier filter", async () => {
     const rest = await api.post("/v1/search", { query: "*", tier: "long" });
     const data = await gql.request(
-      `{ search(input: { query: "*", tier: LONG }) { results { score scores { semantic lexical thread } memory { ${MEMORY} } } } }`,
+      '{ search(input: { query: "*", tier: LONG }) { ' +
+        `results { score scores { semantic lexical thread } memory { ${MEMORY} } } } }`,
     );
     expect(data.search.results.map(hitToRest)).toEqual(rest.body.data.results);
     expect(data.search.results.map((h: any) => h.memory.id)).toEqual([root.id]);
@@ -80,7 +84,8 @@ describe("search", () => {
 
   test("hits walk the graph with batched loads: the number of calls does not grow with the hits", async () => {
     const query = (limit: number) =>
-      `{ search(input: { query: "*", limit: ${limit} }) { results { memory { id parent { id content } tags { description memoryCount } } } } }`;
+      `{ search(input: { query: "*", limit: ${limit} }) { ` +
+      "results { memory { id parent { id content } tags { description memoryCount } } } } }";
     let data: any;
     const large = await countOpRequests(async () => {
       data = await gql.request(query(50));
@@ -144,7 +149,8 @@ describe("context", () => {
     const rest = await api.post("/v1/context", body);
     expect(rest.status).toBe(200);
     const data = await gql.request(
-      `query($i: ContextInput!) { context(input: $i) { context tokenCount truncated omitted { id role score } memories { role score memory { ${MEMORY} } } } }`,
+      "query($i: ContextInput!) { context(input: $i) { context tokenCount truncated omitted { id role score } " +
+        `memories { role score memory { ${MEMORY} } } } }`,
       {
         i: {
           query: "Where do we stay in Lisbon?",

@@ -9,7 +9,8 @@ let api: ApiClient;
 let baseUrl: string;
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const MEMORY = `id content contentType tier memoryNature parentMemoryId externalId metadata entityIds createdAt updatedAt`;
+const MEMORY =
+  "id content contentType tier memoryNature parentMemoryId externalId metadata entityIds createdAt updatedAt";
 const TAG = `id name color description memoryCount createdAt updatedAt`;
 const ENTITY = `id name type description metadata memoryCount createdAt updatedAt`;
 
@@ -77,8 +78,9 @@ describe("memories", () => {
       })
     ).body.data;
     const data = await gql.request(
-      `query($id: ID!) { memory(id: $id) { id parent { id content parent { id } } ancestors { id content } children { total items { id } }
-         tags { id name color description memoryCount } entities { id name type memoryCount } } }`,
+      "query($id: ID!) { memory(id: $id) { id parent { id content parent { id } } ancestors { id content } " +
+        "children { total items { id } }\n" +
+        "         tags { id name color description memoryCount } entities { id name type memoryCount } } }",
       { id: leaf.id },
     );
     expect(data.memory).toEqual({
@@ -93,7 +95,8 @@ describe("memories", () => {
       entities: [{ id: entity.id, name: entity.name, type: "PERSON", memoryCount: 1 }],
     });
     const up = await gql.request(
-      `query($id: ID!) { memory(id: $id) { parent { id } ancestors { id } children(limit: 1) { total limit offset hasMore items { id content } } } }`,
+      "query($id: ID!) { memory(id: $id) { parent { id } ancestors { id } " +
+        "children(limit: 1) { total limit offset hasMore items { id content } } } }",
       { id: root.id },
     );
     expect(up.memory).toEqual({
@@ -103,7 +106,7 @@ describe("memories", () => {
     });
   });
 
-  test("memories(filter, limit, offset, sort, order) pages with REST's meta as total/limit/offset/hasMore", async () => {
+  test("memories(filter, limit, offset, sort, order) pages; REST's meta as total/limit/offset/hasMore", async () => {
     const { gql: own, api: ownApi } = await gqlTenant();
     const root = (await ownApi.post("/v1/memories", { content: "r", tier: "long" })).body.data;
     const kids = [];
@@ -117,10 +120,12 @@ describe("memories", () => {
 
     const all = await own.request(`{ memories { total limit offset hasMore items { id } } }`);
     expect(all.memories).toMatchObject({ total: 4, limit: 50, offset: 0, hasMore: false });
-    expect(all.memories.items.map((m: { id: string }) => m.id)).toEqual([kids[2].id, kids[1].id, kids[0].id, root.id]); // newest first
+    // Newest first.
+    expect(all.memories.items.map((m: { id: string }) => m.id)).toEqual([kids[2].id, kids[1].id, kids[0].id, root.id]);
 
     const page = await own.request(
-      `{ memories(filter: { parentMemoryId: "${root.id}" }, limit: 2, offset: 0, sort: CREATED_AT, order: ASC) { total hasMore items { id } } }`,
+      `{ memories(filter: { parentMemoryId: "${root.id}" }, limit: 2, offset: 0, sort: CREATED_AT, order: ASC) ` +
+        "{ total hasMore items { id } } }",
     );
     expect(page.memories).toEqual({ total: 3, hasMore: true, items: [{ id: kids[0].id }, { id: kids[1].id }] });
     const q = `query($f: MemoryFilter) { memories(filter: $f) { total items { id } } }`;
@@ -155,7 +160,8 @@ describe("memories", () => {
     expect(Date.parse(u.updatedAt)).toBeGreaterThanOrEqual(Date.parse(m.updatedAt));
     const r = (
       await gql.request(
-        `mutation($id: ID!) { updateMemory(id: $id, input: { parentMemoryId: null }) { parentMemoryId parent { id } } }`,
+        "mutation($id: ID!) { updateMemory(id: $id, input: { parentMemoryId: null }) " +
+          "{ parentMemoryId parent { id } } }",
         { id: m.id },
       )
     ).updateMemory;
@@ -213,7 +219,8 @@ describe("tags", () => {
     expect((await own.request(`{ tags(search: "ALP") { items { id } } }`)).tags.items).toEqual([{ id: a.id }]);
     const u = (
       await own.request(
-        `mutation($id: ID!) { updateTag(id: $id, input: { color: null, description: "changed" }) { name color description } }`,
+        'mutation($id: ID!) { updateTag(id: $id, input: { color: null, description: "changed" }) ' +
+          "{ name color description } }",
         { id: a.id },
       )
     ).updateTag;
@@ -224,11 +231,13 @@ describe("tags", () => {
     expect((await own.request(`{ tags { total } }`)).tags.total).toBe(1);
   });
 
-  test("attachTags and detachTag answer the link change, the full tags and the memory; Tag.memories lists them", async () => {
+  test("attachTags/detachTag answer the link change, full tags and the memory; Tag.memories lists them", async () => {
     const m = await create({ content: "tagged" });
     const t1 = await createTag({ name: `t1-${crypto.randomUUID().slice(0, 6)}`, description: "one" });
     const t2 = await createTag({ name: `t2-${crypto.randomUUID().slice(0, 6)}` });
-    const attach = `mutation($m: ID!, $t: [ID!]!) { attachTags(memoryId: $m, tagIds: $t) { memoryId added skipped tags { id description memoryCount } memory { id tags { id } } } }`;
+    const attach =
+      "mutation($m: ID!, $t: [ID!]!) { attachTags(memoryId: $m, tagIds: $t) { memoryId added skipped " +
+      "tags { id description memoryCount } memory { id tags { id } } } }";
     const a = (await gql.request(attach, { m: m.id, t: [t1.id, t2.id] })).attachTags;
     expect(a).toEqual({
       memoryId: m.id,
@@ -245,7 +254,9 @@ describe("tags", () => {
       (await gql.request(`query($id: ID!) { tag(id: $id) { memories { total items { id } } } }`, { id: t1.id })).tag
         .memories,
     ).toEqual({ total: 1, items: [{ id: m.id }] });
-    const detach = `mutation($m: ID!, $t: ID!) { detachTag(memoryId: $m, tagId: $t) { memoryId tagId removed memory { tags { id } } } }`;
+    const detach =
+      "mutation($m: ID!, $t: ID!) { detachTag(memoryId: $m, tagId: $t) " +
+      "{ memoryId tagId removed memory { tags { id } } } }";
     expect((await gql.request(detach, { m: m.id, t: t1.id })).detachTag).toEqual({
       memoryId: m.id,
       tagId: t1.id,
@@ -294,7 +305,8 @@ describe("entities", () => {
     ).toEqual({ total: 1, hasMore: false, items: [{ id: acme.id }] });
     const u = (
       await own.request(
-        `mutation($id: ID!) { updateEntity(id: $id, input: { description: null, type: CONCEPT }) { name type description } }`,
+        "mutation($id: ID!) { updateEntity(id: $id, input: { description: null, type: CONCEPT }) " +
+          "{ name type description } }",
         { id: acme.id },
       )
     ).updateEntity;
@@ -315,7 +327,9 @@ describe("entities", () => {
         `mutation { createEntity(input: { name: "Link ${crypto.randomUUID().slice(0, 6)}", type: PLACE }) { id } }`,
       )
     ).createEntity;
-    const link = `mutation($id: ID!, $m: [ID!]!) { linkEntityMemories(id: $id, memoryIds: $m) { entityId added skipped memoryCount entity { memoryCount } } }`;
+    const link =
+      "mutation($id: ID!, $m: [ID!]!) { linkEntityMemories(id: $id, memoryIds: $m) " +
+      "{ entityId added skipped memoryCount entity { memoryCount } } }";
     expect((await gql.request(link, { id: e.id, m: [m1.id, m2.id] })).linkEntityMemories).toEqual({
       entityId: e.id,
       added: 2,
@@ -331,7 +345,9 @@ describe("entities", () => {
       (await gql.request(`query($id: ID!) { memory(id: $id) { entityIds entities { id type } } }`, { id: m1.id }))
         .memory,
     ).toEqual({ entityIds: [e.id], entities: [{ id: e.id, type: "PLACE" }] });
-    const unlink = `mutation($id: ID!, $m: ID!) { unlinkEntityMemory(id: $id, memoryId: $m) { entityId memoryId removed entity { memoryCount } } }`;
+    const unlink =
+      "mutation($id: ID!, $m: ID!) { unlinkEntityMemory(id: $id, memoryId: $m) " +
+      "{ entityId memoryId removed entity { memoryCount } } }";
     expect((await gql.request(unlink, { id: e.id, m: m1.id })).unlinkEntityMemory).toEqual({
       entityId: e.id,
       memoryId: m1.id,
@@ -353,8 +369,12 @@ describe("keys and usage (admin)", () => {
   test("createKey returns the secret once; keys lists without it; revokeKey stops the key", async () => {
     const { gql: admin } = await gqlTenant({ scopes: ["admin", "memories:read", "search:read"] });
     const created = (
-      await admin.request(`mutation { createKey(input: { name: "frontend", scopes: [MEMORIES_READ, SEARCH_READ], rateLimit: 600, environment: TEST }) {
-      key message apiKey { id name prefix scopes rateLimit plan environment tenantId expiresAt createdAt lastUsedAt revokedAt } } }`)
+      await admin.request(
+        'mutation { createKey(input: { name: "frontend", scopes: [MEMORIES_READ, SEARCH_READ], ' +
+          "rateLimit: 600, environment: TEST }) {\n" +
+          "      key message apiKey { id name prefix scopes rateLimit plan environment tenantId " +
+          "expiresAt createdAt lastUsedAt revokedAt } } }",
+      )
     ).createKey;
     expect(created.key).toMatch(/^svc_test_[A-Za-z0-9_-]{32}$/);
     expect(created.message).toEqual(expect.any(String));
@@ -393,8 +413,10 @@ describe("keys and usage (admin)", () => {
     const { gql: own, keyId } = await gqlTenant({ scopes: ["*"] });
     for (let i = 0; i < 3; i++) await own.request(`{ memories { total } }`);
     const today = new Date().toISOString().slice(0, 10);
-    const q = `query($from: String, $to: String, $keyId: ID) { usage(from: $from, to: $to, keyId: $keyId) {
-      from to keyId totals { requests errors rateLimited } byDay { day requests } byEndpoint { endpoint requests errors rateLimited } byKey { keyId requests } } }`;
+    const q =
+      "query($from: String, $to: String, $keyId: ID) { usage(from: $from, to: $to, keyId: $keyId) {\n" +
+      "      from to keyId totals { requests errors rateLimited } byDay { day requests } " +
+      "byEndpoint { endpoint requests errors rateLimited } byKey { keyId requests } } }";
     let usage: any;
     for (let i = 0; i < 60; i++) {
       usage = (await own.request(q, { from: today, to: today, keyId })).usage;
@@ -451,7 +473,8 @@ describe("serving", () => {
 
   test("introspection works for an authenticated caller", async () => {
     const data = await gql.request(
-      `{ __schema { queryType { name } mutationType { name } subscriptionType { name } } __type(name: "Memory") { fields { name } } }`,
+      "{ __schema { queryType { name } mutationType { name } subscriptionType { name } } " +
+        '__type(name: "Memory") { fields { name } } }',
     );
     expect(data.__schema).toEqual({
       queryType: { name: "Query" },

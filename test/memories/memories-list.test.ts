@@ -260,22 +260,26 @@ describe("GET /v1/memories validation", () => {
 });
 
 describe("GET /v1/memories: large pages", () => {
-  test("a page over 8 KiB arrives whole, with every header, streamed in one chunk; a small one keeps its Content-Length", async () => {
-    const { api: own } = await tenant();
-    const content = "Ünïcödé 🎉 — a long memory. ".repeat(40); // ~1.2 KB each
-    const made: MemoryOut[] = [];
-    for (let i = 0; i < 12; i++) made.push(await createMemory(own, { content: `${i} ${content}` }));
-    const large = await own.get("/v1/memories?limit=12&sort=created_at&order=asc");
-    expect(large.status).toBe(200);
-    expect(large.body.data.map((m: MemoryOut) => m.content)).toEqual(made.map((m) => m.content));
-    expect(large.body.meta).toMatchObject({ total: 12, limit: 12, offset: 0, has_more: false });
-    for (const h of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Request-Id"])
-      expect(large.headers.get(h)).toBeTruthy();
-    expect(large.headers.get("Content-Type")).toBe("application/json; charset=utf-8");
-    // The large page goes out as one chunk (headers and body in one send; see gateway/http/envelope.ts).
-    expect(large.headers.get("Transfer-Encoding")).toBe("chunked");
-    const small = await own.get("/v1/memories?limit=1");
-    expect(Number(small.headers.get("Content-Length"))).toBeGreaterThan(0);
-    expect(small.body.data).toHaveLength(1);
-  });
+  test(
+    "a page over 8 KiB arrives whole, with every header, streamed in one chunk; " +
+      "a small one keeps its Content-Length",
+    async () => {
+      const { api: own } = await tenant();
+      const content = "Ünïcödé 🎉 — a long memory. ".repeat(40); // ~1.2 KB each
+      const made: MemoryOut[] = [];
+      for (let i = 0; i < 12; i++) made.push(await createMemory(own, { content: `${i} ${content}` }));
+      const large = await own.get("/v1/memories?limit=12&sort=created_at&order=asc");
+      expect(large.status).toBe(200);
+      expect(large.body.data.map((m: MemoryOut) => m.content)).toEqual(made.map((m) => m.content));
+      expect(large.body.meta).toMatchObject({ total: 12, limit: 12, offset: 0, has_more: false });
+      for (const h of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Request-Id"])
+        expect(large.headers.get(h)).toBeTruthy();
+      expect(large.headers.get("Content-Type")).toBe("application/json; charset=utf-8");
+      // The large page goes out as one chunk (headers and body in one send; see gateway/http/envelope.ts).
+      expect(large.headers.get("Transfer-Encoding")).toBe("chunked");
+      const small = await own.get("/v1/memories?limit=1");
+      expect(Number(small.headers.get("Content-Length"))).toBeGreaterThan(0);
+      expect(small.body.data).toHaveLength(1);
+    },
+  );
 });

@@ -50,19 +50,22 @@ describe("POST /v1/memories", () => {
     expect(await ok(api.get(`/v1/memories/${m.id}`))).toEqual(m);
   });
 
-  test("defaults: content_type text, tier medium, memory_nature episodic, metadata {}, no parent, no external_id", async () => {
-    const m = await createMemory(api, { content: "just content" });
-    expect(m).toMatchObject({
-      content_type: "text",
-      tier: "medium",
-      memory_nature: "episodic",
-      metadata: {},
-      parent_memory_id: null,
-      external_id: null,
-      tags: [],
-      entity_ids: [],
-    });
-  });
+  test(
+    "defaults: content_type text, tier medium, memory_nature episodic, metadata {}, " + "no parent, no external_id",
+    async () => {
+      const m = await createMemory(api, { content: "just content" });
+      expect(m).toMatchObject({
+        content_type: "text",
+        tier: "medium",
+        memory_nature: "episodic",
+        metadata: {},
+        parent_memory_id: null,
+        external_id: null,
+        tags: [],
+        entity_ids: [],
+      });
+    },
+  );
 
   test("explicit nulls for parent_memory_id and external_id mean none", async () => {
     const m = await createMemory(api, { parent_memory_id: null, external_id: null });
@@ -342,7 +345,8 @@ describe("POST /v1/memories", () => {
 
   test("Unicode round-trips exactly in content, metadata and external_id", async () => {
     const content =
-      "héllo wörld — 日本語のテキスト 🧠🌍 👩‍👩‍👧 e\u0301 (combining) שלום مرحبا \u200b zero-width 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 \u0000 nul";
+      "héllo wörld — 日本語のテキスト 🧠🌍 👩‍👩‍👧 e\u0301 (combining) " +
+      "שלום مرحبا \u200b zero-width 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 \u0000 nul";
     const metadata = { ключ: "значение", emoji: "🎉", nested: { 中文: ["ü", "ß", "ﬁ"] } };
     const m = await createMemory(api, { content, metadata, external_id: "ext-🧠-ñ" });
     const got = await ok(api.get(`/v1/memories/${m.id}`));
@@ -408,7 +412,8 @@ describe("PATCH /v1/memories/:id", () => {
         constraint: "unique",
       },
     );
-    expect((await ok(api.patch(`/v1/memories/${a.id}`, { external_id: "move-a" }))).external_id).toBe("move-a"); // its own: fine
+    // Its own: fine.
+    expect((await ok(api.patch(`/v1/memories/${a.id}`, { external_id: "move-a" }))).external_id).toBe("move-a");
     expect((await ok(api.patch(`/v1/memories/${a.id}`, { external_id: null }))).external_id).toBeNull();
     expect((await ok(api.patch(`/v1/memories/${b.id}`, { external_id: "move-a" }))).external_id).toBe("move-a");
     // move-b is free again, move-a now names b.

@@ -37,7 +37,8 @@ async function expectConverged(api: ApiClient, words: Map<string, { now: string;
 }
 
 describe("search index convergence", () => {
-  test("writes made while the search service is down (stopped, then killed) are all in the index once it is back", async () => {
+  test("writes made while the search service is down (stopped, then killed) " +
+    "are all in the index once it is back", async () => {
     const stack = await testStack();
     const { api } = await tenant();
     const tag = await ok(api.post("/v1/tags", { name: "flagged" }));

@@ -20,36 +20,39 @@ beforeAll(async () => {
 });
 
 describe("POST /v1/memories/:id/tags", () => {
-  test("attaches, skips already attached ones, counts duplicate ids once; tags are the full list sorted by name", async () => {
-    const { api } = await newTenant(base, admin);
-    const m = await memory(api);
-    const b = await tag(api, "beta", "#00FF00");
-    const a = await tag(api, "Alpha");
-    const c = await tag(api, "charlie");
-    const r1 = await api.post(`/v1/memories/${m}/tags`, { tag_ids: [b.id, b.id, c.id] });
-    expect(r1.status).toBe(200);
-    expect(r1.body.data).toEqual({
-      memory_id: m,
-      tags: [
-        { id: b.id, name: "beta", color: "#00FF00" },
-        { id: c.id, name: "charlie", color: null },
-      ],
-      added: 2,
-      skipped: 0,
-    });
-    const r2 = await api.post(`/v1/memories/${m}/tags`, { tag_ids: [a.id, b.id, a.id, c.id] });
-    expect(r2.body.data).toEqual({
-      memory_id: m,
-      tags: [
-        { id: a.id, name: "Alpha", color: null },
-        { id: b.id, name: "beta", color: "#00FF00" },
-        { id: c.id, name: "charlie", color: null },
-      ],
-      added: 1,
-      skipped: 2,
-    });
-    expect([await count(api, a.id), await count(api, b.id), await count(api, c.id)]).toEqual([1, 1, 1]);
-  });
+  test(
+    "attaches, skips already attached ones, counts duplicate ids once; " + "tags are the full list sorted by name",
+    async () => {
+      const { api } = await newTenant(base, admin);
+      const m = await memory(api);
+      const b = await tag(api, "beta", "#00FF00");
+      const a = await tag(api, "Alpha");
+      const c = await tag(api, "charlie");
+      const r1 = await api.post(`/v1/memories/${m}/tags`, { tag_ids: [b.id, b.id, c.id] });
+      expect(r1.status).toBe(200);
+      expect(r1.body.data).toEqual({
+        memory_id: m,
+        tags: [
+          { id: b.id, name: "beta", color: "#00FF00" },
+          { id: c.id, name: "charlie", color: null },
+        ],
+        added: 2,
+        skipped: 0,
+      });
+      const r2 = await api.post(`/v1/memories/${m}/tags`, { tag_ids: [a.id, b.id, a.id, c.id] });
+      expect(r2.body.data).toEqual({
+        memory_id: m,
+        tags: [
+          { id: a.id, name: "Alpha", color: null },
+          { id: b.id, name: "beta", color: "#00FF00" },
+          { id: c.id, name: "charlie", color: null },
+        ],
+        added: 1,
+        skipped: 2,
+      });
+      expect([await count(api, a.id), await count(api, b.id), await count(api, c.id)]).toEqual([1, 1, 1]);
+    },
+  );
 
   test("a memory read shows its current tags", async () => {
     const { api } = await newTenant(base, admin);

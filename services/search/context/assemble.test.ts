@@ -68,7 +68,8 @@ describe("context assembly", () => {
       "markdown",
     );
     expect(out.context).toBe(
-      `## Thread 1\n- **${shortDate(root.created_at)}** Project plan\n- **${shortDate(m.created_at)}** line one\n  line two`,
+      `## Thread 1\n- **${shortDate(root.created_at)}** Project plan\n` +
+        `- **${shortDate(m.created_at)}** line one\n  line two`,
     );
   });
 

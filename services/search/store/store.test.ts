@@ -95,7 +95,7 @@ describe("versions and tombstones", () => {
     expect(Object.keys(await postings(s, "zeta"))).toEqual([m.id]);
   });
 
-  test("a rebuild for another model that is not newer replaces only the vector, keeping the indexed fields", async () => {
+  test("a rebuild for another model, not newer, replaces only the vector, keeping the indexed fields", async () => {
     const s = space();
     const m = snap({ tier: "short", content: "theta" });
     await put(s, [m]);
@@ -149,7 +149,8 @@ describe("BM25 postings and thread context", () => {
     // r's posting for "travel" comes from tf = CONTEXT_WEIGHT
     const stats = Number(await redis.hget(searchKeys(s).stats, "len"));
     const rLen = Number(await redis.hget(searchKeys(s).doc(r.id), "pl"));
-    expect(rLen).toBe(2 + CONTEXT_WEIGHT * 1); // "paris france" + 0.5 × "travel" ("where", "did", "you" are stop words)
+    // "paris france" + 0.5 × "travel" ("where", "did", "you" are stop words)
+    expect(rLen).toBe(2 + CONTEXT_WEIGHT * 1);
     expect(travel[r.id]).toBeCloseTo(w(CONTEXT_WEIGHT, rLen, stats / 3), 6);
 
     await put(s, [{ ...q, version: 2, content: "which city did you visit" }]);
@@ -300,7 +301,7 @@ describe("candidates", () => {
 });
 
 describe("lexical candidates on large postings (bounded reads per term)", () => {
-  test("past the postings budget, the best-weighted documents still come first, with and without a filter", async () => {
+  test("past the postings budget, the best-weighted documents still come first, with or without a filter", async () => {
     const s = space();
     const filler = Array.from({ length: LEXICAL_POSTINGS_BUDGET + 500 }, (_, i) =>
       snap({ content: `apple filler words number ${i} and more words here`, tier: i % 2 ? "short" : "long" }),
