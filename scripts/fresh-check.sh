@@ -24,7 +24,7 @@ phase() { printf '%s s  %s\n' "$(elapsed)" "$1" | tee -a "$WORK/phases"; }
 MARK="FRESH_CHECK_MARK=$$-$RANDOM"
 leftovers() {
   for p in /proc/[0-9]*; do
-    tr '\0' '\n' < "$p/environ" 2>/dev/null | grep -qxF "$MARK" && echo "${p#/proc/}"
+    { tr '\0' '\n' < "$p/environ"; } 2>/dev/null | grep -qxF "$MARK" && echo "${p#/proc/}"
   done
   return 0
 }
