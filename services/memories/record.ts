@@ -12,8 +12,8 @@ export interface MemoryRow {
 }
 
 /** What read_memory (lua/helpers.lua) returns: id, flat hash, tag triples, entity ids; false when absent. */
-export type RawMemory = [string, string[], string[], string[]] | false | null;
-export type RawEntity = [string, string[], number] | false | null;
+export type ReadMemoryReply = [string, string[], string[], string[]] | false | null;
+export type ReadEntityReply = [string, string[], number] | false | null;
 
 const byNameThenId = (a: { id: string; name: string }, b: { id: string; name: string }) => {
   const x = a.name.toLowerCase();
@@ -21,7 +21,7 @@ const byNameThenId = (a: { id: string; name: string }, b: { id: string; name: st
   return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 };
 
-export function parseMemory(raw: RawMemory): MemoryRow | null {
+export function parseMemory(raw: ReadMemoryReply): MemoryRow | null {
   if (!raw) return null;
   const [id, flat, tagTriples, entityIds] = raw;
   const stored = readMemoryHash(hashOfPairs(flat));
@@ -66,10 +66,10 @@ function memoryOf(
   };
 }
 
-export const parseMemories = (raws: RawMemory[]): MemoryRow[] =>
+export const parseMemories = (raws: ReadMemoryReply[]): MemoryRow[] =>
   raws.map(parseMemory).filter((r): r is MemoryRow => r !== null);
 
-export function parseEntity(raw: RawEntity): Entity | null {
+export function parseEntity(raw: ReadEntityReply): Entity | null {
   if (!raw) return null;
   const [id, flat, count] = raw;
   const h = hashOfPairs(flat);

@@ -11,8 +11,8 @@ import {
   parseMemory,
   type MemoryFields,
   type MemoryRow,
-  type RawEntity,
-  type RawMemory,
+  type ReadEntityReply,
+  type ReadMemoryReply,
 } from "./record";
 
 export type { MemoryFields } from "./record";
@@ -81,7 +81,7 @@ export function createMemoryStore(redis: Redis) {
 
     async getMemories(space: Space, ids: string[]): Promise<(MemoryRow | null)[]> {
       if (ids.length === 0) return [];
-      return (await run<RawMemory[]>("get", space, ids)).map(parseMemory);
+      return (await run<ReadMemoryReply[]>("get", space, ids)).map(parseMemory);
     },
 
     /** `patch` holds only the fields to set; null parent/external_id clears them. */
@@ -96,7 +96,7 @@ export function createMemoryStore(redis: Redis) {
         if (value !== undefined)
           fields[field] = field === "metadata" ? JSON.stringify(value) : (value as string | null);
       }
-      const r = await run<[RawMemory, string[]]>("update", space, [id, maxDepth, JSON.stringify(fields)]);
+      const r = await run<[ReadMemoryReply, string[]]>("update", space, [id, maxDepth, JSON.stringify(fields)]);
       return { row: parseMemory(r[0])!, changed: r[1] };
     },
 
@@ -105,7 +105,7 @@ export function createMemoryStore(redis: Redis) {
       id: string,
       cascade: boolean,
     ): Promise<{ deleted: { id: string; version: number }[]; orphans: MemoryRow[] }> {
-      const r = await run<[(string | number)[], RawMemory[]]>("delete", space, [id, cascade ? "1" : "0"]);
+      const r = await run<[(string | number)[], ReadMemoryReply[]]>("delete", space, [id, cascade ? "1" : "0"]);
       const deleted: { id: string; version: number }[] = [];
       for (let i = 0; i < r[0].length; i += 2) deleted.push({ id: String(r[0][i]), version: Number(r[0][i + 1]) });
       return { deleted, orphans: parseMemories(r[1]) };
@@ -137,7 +137,7 @@ export function createMemoryStore(redis: Redis) {
         q.root === false ? "1" : "0",
         q.external_id ?? "",
       ];
-      const [total, raws] = await run<[number, RawMemory[]]>("list", space, args, [...sets]);
+      const [total, raws] = await run<[number, ReadMemoryReply[]]>("list", space, args, [...sets]);
       return { total: Number(total), rows: parseMemories(raws) };
     },
 
@@ -150,18 +150,18 @@ export function createMemoryStore(redis: Redis) {
       const nameKey = NAME_KEY(f.type, foldName(f.name));
       const optional = JSON.stringify({ description: f.description });
       const args = [id, f.name, f.type, nameKey, JSON.stringify(f.metadata), optional, ...memoryIds];
-      const r = await run<[RawEntity, RawMemory[]]>("entity-create", space, args);
+      const r = await run<[ReadEntityReply, ReadMemoryReply[]]>("entity-create", space, args);
       return { entity: parseEntity(r[0])!, linked: parseMemories(r[1]) };
     },
 
     async getEntity(space: Space, id: string): Promise<Entity | null> {
-      return parseEntity((await run<RawEntity[]>("entity-get", space, [id]))[0] ?? null);
+      return parseEntity((await run<ReadEntityReply[]>("entity-get", space, [id]))[0] ?? null);
     },
 
     /** Aligned with `ids`; null where unknown. */
     async getEntities(space: Space, ids: string[]): Promise<(Entity | null)[]> {
       if (ids.length === 0) return [];
-      return (await run<RawEntity[]>("entity-get", space, ids)).map((raw) => parseEntity(raw ?? null));
+      return (await run<ReadEntityReply[]>("entity-get", space, ids)).map((raw) => parseEntity(raw ?? null));
     },
 
     async updateEntity(space: Space, id: string, patch: Partial<EntityFields>): Promise<Entity> {
@@ -170,12 +170,12 @@ export function createMemoryStore(redis: Redis) {
       if (patch.type !== undefined) fields.type = patch.type;
       if (patch.description !== undefined) fields.description = patch.description;
       if (patch.metadata !== undefined) fields.metadata = JSON.stringify(patch.metadata);
-      return parseEntity(await run<RawEntity>("entity-update", space, [id, JSON.stringify(fields)]))!;
+      return parseEntity(await run<ReadEntityReply>("entity-update", space, [id, JSON.stringify(fields)]))!;
     },
 
     /** Returns the memories that were linked (now unlinked, version bumped). */
     async deleteEntity(space: Space, id: string): Promise<MemoryRow[]> {
-      return parseMemories(await run<RawMemory[]>("entity-delete", space, [id]));
+      return parseMemories(await run<ReadMemoryReply[]>("entity-delete", space, [id]));
     },
 
     async linkEntity(
@@ -183,7 +183,7 @@ export function createMemoryStore(redis: Redis) {
       id: string,
       memoryIds: string[],
     ): Promise<{ added: number; skipped: number; count: number; linked: MemoryRow[] }> {
-      const r = await run<[number, number, number, RawMemory[]]>("entity-link", space, [id, ...memoryIds]);
+      const r = await run<[number, number, number, ReadMemoryReply[]]>("entity-link", space, [id, ...memoryIds]);
       return { added: r[0], skipped: r[1], count: r[2], linked: parseMemories(r[3]) };
     },
 
@@ -192,7 +192,7 @@ export function createMemoryStore(redis: Redis) {
       id: string,
       memoryId: string,
     ): Promise<{ removed: boolean; row: MemoryRow | null }> {
-      const r = await run<[number, RawMemory?]>("entity-unlink", space, [id, memoryId]);
+      const r = await run<[number, ReadMemoryReply?]>("entity-unlink", space, [id, memoryId]);
       return { removed: r[0] === 1, row: parseMemory(r[1] ?? null) };
     },
 
@@ -201,7 +201,7 @@ export function createMemoryStore(redis: Redis) {
       q: { offset: number; limit: number; type?: string; search?: string },
     ): Promise<{ total: number; items: Entity[] }> {
       const args = [q.offset, q.limit, q.type ?? "", q.search ? foldName(q.search) : ""];
-      const [total, raws] = await run<[number, RawEntity[]]>("entity-list", space, args);
+      const [total, raws] = await run<[number, ReadEntityReply[]]>("entity-list", space, args);
       return { total: Number(total), items: raws.map(parseEntity).filter((e): e is Entity => e !== null) };
     },
   };

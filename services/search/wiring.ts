@@ -6,7 +6,7 @@ import { createEmbedders, modelIdOf, type EmbedderConfig, type Embedders } from 
 import { createSearchStore, type SearchStore } from "./store";
 import { createApplier, type Apply } from "./indexer/apply";
 import { createRebuilder, type Rebuilder } from "./indexer/rebuild";
-import { createMemoryReader, type MemoryReader } from "./memories";
+import { createMemoryReader, type MemoryReader } from "./memories-client";
 import { createRetriever, type Retrieve } from "./retrieve";
 
 export interface SearchParts {

@@ -2,7 +2,7 @@ import type { MemorySnapshot } from "../contract/events";
 import { readMemoryHash } from "../kit/memory-hash";
 
 /** One memory as read in one MULTI: its hash and both link sets, so the three agree with `v`. */
-export interface MemoryRaw {
+export interface MemoryHashAndLinks {
   id: string;
   hash: Record<string, string>;
   tagIds: string[];
@@ -10,7 +10,7 @@ export interface MemoryRaw {
 }
 
 /** The memory hash (read as the memories service reads it) → the snapshot events and the search index carry. */
-export function toSnapshot(m: MemoryRaw): MemorySnapshot {
+export function toSnapshot(m: MemoryHashAndLinks): MemorySnapshot {
   const { fields: f, createdAt, updatedAt, version } = readMemoryHash(m.hash);
   return {
     id: m.id,

@@ -3,7 +3,7 @@ import type { ChainableCommander } from "ioredis";
 import { KEYSPACE_LUA, keyspace, type Space } from "../kit/keyspace";
 import { defineLibrary } from "../kit/redis-functions";
 import type { TagRef } from "../contract/tags";
-import type { MemoryRaw } from "./snapshot";
+import type { MemoryHashAndLinks } from "./snapshot";
 
 /**
  * The only code of the tags service that touches Redis (key names: kit/keyspace.ts; tag hash fields:
@@ -164,13 +164,13 @@ export function createTagStore(redis: Redis) {
     },
 
     /** Each memory's hash and link sets in one transaction (consistent with its `v`); missing ones are left out. */
-    async snapshots(space: Space, memoryIds: string[]): Promise<MemoryRaw[]> {
+    async snapshots(space: Space, memoryIds: string[]): Promise<MemoryHashAndLinks[]> {
       if (memoryIds.length === 0) return [];
       const ks = keyspace(space);
       const m = redis.multi();
       for (const id of memoryIds) m.hgetall(ks.memory(id)).smembers(ks.memoryTags(id)).smembers(ks.memoryEntities(id));
       const res = await run(m);
-      const out: MemoryRaw[] = [];
+      const out: MemoryHashAndLinks[] = [];
       memoryIds.forEach((id, i) => {
         const hash = res[3 * i] as Record<string, string>;
         if (Object.keys(hash).length > 0)

@@ -3,7 +3,7 @@ import { validationError } from "../../contract/errors";
 import { bind, callerOf, type Handler } from "../../kit/handler";
 import type { Space } from "../../kit/keyspace";
 import type { Retrieve, RetrieveRequest } from "../retrieve";
-import type { MemoryReader } from "../memories";
+import type { MemoryReader } from "../memories-client";
 import type { Rebuilder } from "../indexer/rebuild";
 import type { FilterInput } from "../filters";
 

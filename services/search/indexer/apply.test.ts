@@ -3,7 +3,7 @@ import Redis from "ioredis";
 import { privateRedis } from "../../../scripts/stack/test-redis";
 import type { MemorySnapshot } from "../../contract/events";
 import type { Embedder } from "../embedder";
-import { searchKeys } from "../keys";
+import { searchKeys } from "../store/keyspace";
 import { createSearchStore, type SearchStore } from "../store";
 import { createApplier, type Apply } from "./apply";
 import { snapshotFixture } from "../snapshot.fixture";

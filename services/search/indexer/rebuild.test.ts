@@ -4,7 +4,7 @@ import { privateRedis } from "../../../scripts/stack/test-redis";
 import type { MemorySnapshot } from "../../contract/events";
 import { createLogger } from "../../kit/log";
 import type { Embedder } from "../embedder";
-import type { MemoryReader } from "../memories";
+import type { MemoryReader } from "../memories-client";
 import { createSearchStore, type SearchStore } from "../store";
 import { createApplier, type Apply } from "./apply";
 import { createRebuilder } from "./rebuild";

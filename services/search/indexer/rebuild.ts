@@ -2,7 +2,7 @@ import type { Space } from "../../kit/keyspace";
 import type { Caller } from "../../contract/op";
 import { errorFields, type Logger } from "../../kit/log";
 import type { SearchStore } from "../store";
-import type { MemoryReader } from "../memories";
+import type { MemoryReader } from "../memories-client";
 import type { Apply } from "./apply";
 
 export interface RebuildDeps {

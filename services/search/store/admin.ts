@@ -1,6 +1,6 @@
 import type Redis from "ioredis";
 import type { Space } from "../../kit/keyspace";
-import { META_KEY_PATTERN, searchKeys, spaceOfMetaKey } from "../keys";
+import { META_KEY_PATTERN, searchKeys, spaceOfMetaKey } from "./keyspace";
 import type { Functions } from "./scripts";
 
 export interface IndexMeta {

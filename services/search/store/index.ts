@@ -5,7 +5,7 @@ import { createReadStore, createPool } from "./reads";
 import { createAdminStore } from "./admin";
 
 /**
- * The store of the search service: the only code that touches Redis (key names in ../keys.ts, Redis
+ * The store of the search service: the only code that touches Redis (key names in keyspace.ts, Redis
  * functions in ./lua, scripts.ts). Split by idea: writes.ts (index one memory / remove it, atomically per memory),
  * reads.ts (candidates of a query), admin.ts (meta, rebuild lock, walking an index).
  */

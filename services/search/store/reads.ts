@@ -1,6 +1,6 @@
 import type Redis from "ioredis";
 import type { Space } from "../../kit/keyspace";
-import { searchKeys } from "../keys";
+import { searchKeys } from "./keyspace";
 import { suffixOf, type FilterSpec } from "../filters";
 import type { Functions } from "./scripts";
 

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { privateRedis } from "../../../scripts/stack/test-redis";
 import type { Space } from "../../kit/keyspace";
 import type { MemorySnapshot } from "../../contract/events";
-import { searchKeys } from "../keys";
+import { searchKeys } from "./keyspace";
 import { toIndexDoc } from "../document";
 import { toFilterSpec, toVsimFilter, type FilterInput } from "../filters";
 import { B, CONTEXT_WEIGHT, K1 } from "../text/bm25";

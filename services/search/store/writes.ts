@@ -1,6 +1,6 @@
 import type Redis from "ioredis";
 import type { Space } from "../../kit/keyspace";
-import { searchKeys } from "../keys";
+import { searchKeys } from "./keyspace";
 import type { IndexDoc } from "../document";
 import { B, CONTEXT_WEIGHT, K1 } from "../text/bm25";
 import type { Functions } from "./scripts";

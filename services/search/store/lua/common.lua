@@ -1,4 +1,4 @@
--- Shared by the search library's functions (scripts.ts). Key names: services/search/keys.ts.
+-- Shared by the search library's functions (scripts.ts). Key names: services/search/store/keyspace.ts.
 -- The writers meet most of their keys only as they run: the postings of a memory's terms and of its
 -- neighbour's, the filter sets and vector set it was indexed under before, its siblings' documents.
 -- They build those from the declared `all` key's prefix (`s:{tenant:env}:all` → `s:{tenant:env}:`,

@@ -1,4 +1,4 @@
-import { slot, type Space } from "../kit/keyspace";
+import { slot, type Space } from "../../kit/keyspace";
 
 /**
  * Every Redis key of the search index. All keys of one tenant+environment share the hash tag

@@ -1,14 +1,11 @@
 import type { Caller } from "../contract/op";
-import type { Bus } from "../kit/bus";
+import type { Bus, CallContext } from "../kit/bus";
 import { getMemories, listMemories, memoryAncestors, type Memory } from "../contract/memories";
 import { ServiceError } from "../contract/errors";
 import { snapshotOfMemory, type MemorySnapshot } from "../contract/events";
 
-/** Who asks and for which request: the caller's tenant decides what the memories service shows. */
-export interface On {
-  caller: Caller;
-  requestId: string;
-}
+/** The kit's call context with the caller required: the caller's tenant decides what the memories service shows. */
+type CallContextWithCaller = CallContext & { caller: Caller };
 
 const GET_MANY_MAX = 100;
 const PAGE = 100;
@@ -18,7 +15,7 @@ const PAGE = 100;
  * memories for results, ancestors and thread neighbours for context, every memory for a rebuild.
  */
 export function createMemoryReader(bus: Bus) {
-  async function getMany(on: On, ids: string[]): Promise<Map<string, Memory>> {
+  async function getMany(on: CallContextWithCaller, ids: string[]): Promise<Map<string, Memory>> {
     const out = new Map<string, Memory>();
     const unique = [...new Set(ids)];
     const chunks: string[][] = [];
@@ -32,7 +29,7 @@ export function createMemoryReader(bus: Bus) {
     getMany,
 
     /** Parent first, root last. A memory deleted meanwhile has none. */
-    async ancestors(on: On, id: string): Promise<string[]> {
+    async ancestors(on: CallContextWithCaller, id: string): Promise<string[]> {
       try {
         return (await bus.call(memoryAncestors, { id }, on)).ancestor_ids;
       } catch (err) {
@@ -42,7 +39,7 @@ export function createMemoryReader(bus: Bus) {
     },
 
     /** Up to `n` siblings of `m` created just before it, and up to `n` just after (both chronological). */
-    async neighbors(on: On, m: Memory, n: number): Promise<{ before: Memory[]; after: Memory[] }> {
+    async neighbors(on: CallContextWithCaller, m: Memory, n: number): Promise<{ before: Memory[]; after: Memory[] }> {
       if (n <= 0 || !m.parent_memory_id) return { before: [], after: [] };
       const base = { parent_memory_id: m.parent_memory_id, sort: "created_at" as const, limit: n + 1 };
       const [before, after] = await Promise.all([
@@ -57,7 +54,7 @@ export function createMemoryReader(bus: Bus) {
     },
 
     /** How many memories the caller's tenant has. */
-    async count(on: On): Promise<number> {
+    async count(on: CallContextWithCaller): Promise<number> {
       return (await bus.call(listMemories, { limit: 1 }, on)).total;
     },
 
@@ -65,7 +62,7 @@ export function createMemoryReader(bus: Bus) {
      * Every memory of the caller's tenant as index snapshots, page by page (oldest first). The
      * memories service does not expose versions, so a rebuild writes these as "version unknown".
      */
-    async *all(on: On): AsyncGenerator<{ snapshots: MemorySnapshot[]; total: number }> {
+    async *all(on: CallContextWithCaller): AsyncGenerator<{ snapshots: MemorySnapshot[]; total: number }> {
       for (let offset = 0; ; offset += PAGE) {
         const page = await bus.call(listMemories, { limit: PAGE, offset, sort: "created_at", order: "asc" }, on);
         if (page.items.length === 0) return;
