@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { freePort } from "../../scripts/stack/infra";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const dataDir = mkdtempSync(join(tmpdir(), "npm-start-"));
@@ -28,21 +29,24 @@ afterAll(() => {
 
 describe("npm start", () => {
   test("serves, and SIGTERM to npm itself stops the whole stack (no orphaned service, Redis or NATS)", async () => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    // A port the kernel just gave out, not a random one that another test's stack may hold.
+    const port = await freePort();
+    const output = Bun.file(join(dataDir, "npm-start.out"));
     const npm = Bun.spawn(["npm", "start", "--silent"], {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn", REDIS_URL: "", NATS_URL: "" },
-      stdout: "ignore",
-      stderr: "ignore",
+      stdout: output,
+      stderr: output,
     });
     let healthy = false;
-    for (let i = 0; i < 120 && !healthy; i++) {
+    for (let i = 0; i < 120 && !healthy && npm.exitCode === null; i++) {
       healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
         (r) => r.ok,
         () => false,
       );
       if (!healthy) await Bun.sleep(500);
     }
+    if (!healthy) console.log(`npm start said:\n${(await output.text()).slice(-3000)}`);
     expect(healthy).toBe(true);
     expect(processesOfThisStack().length).toBeGreaterThan(3); // bootstrap, start, services, Redis, NATS
 
