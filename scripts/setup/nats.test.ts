@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import { connect } from "nats";
 import { freePort } from "../stack/infra.ts";
 import { ensureNats, fetchNats, NATS_MINOR } from "./nats.mjs";
+import { withEnv } from "./testing";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const cacheDir = mkdtempSync(join(tmpdir(), "nats-fetch-cache-"));
@@ -44,20 +45,11 @@ test("a nats-server older than 2.10 is passed over with one line; the cached one
   const old = join(cacheDir, "old-nats-server");
   writeFileSync(old, "#!/bin/sh\necho 'nats-server: v2.9.10'\n");
   chmodSync(old, 0o755);
-  const saved = { ...process.env };
-  const write = process.stderr.write;
-  const lines: string[] = [];
-  process.stderr.write = ((chunk: string) => (lines.push(String(chunk).trimEnd()), true)) as never;
-  try {
-    delete process.env.NATS_URL;
-    process.env.NATS_SERVER_BIN = old;
-    const chosen = ensureNats({ cacheDir });
-    expect(chosen!.version.startsWith(`${NATS_MINOR}.`)).toBe(true);
-    expect(chosen!.origin).toStartWith("cached in ");
-  } finally {
-    process.stderr.write = write;
-    process.env = saved;
-  }
+  const { result: chosen, lines } = withEnv({ NATS_URL: undefined, NATS_SERVER_BIN: old }, () =>
+    ensureNats({ cacheDir }),
+  );
+  expect(chosen!.version.startsWith(`${NATS_MINOR}.`)).toBe(true);
+  expect(chosen!.origin).toStartWith("cached in ");
   expect(lines[0]).toBe(
     `bootstrap: ignoring ${old}: nats-server 2.9.10 is older than 2.10, the production minor; ` +
       "using a private nats-server 2.10 instead",

@@ -7,6 +7,7 @@ import { freePort } from "../stack/infra.ts";
 import { DEBIAN_MIRROR } from "./apt.mjs";
 import { buildRedis, ensureRedis, REDIS_SAFE } from "./redis.mjs";
 import { SetupError } from "./shell.mjs";
+import { withEnv } from "./testing";
 import { atLeast } from "./versions.mjs";
 
 // The path a machine that has never seen the project takes: the real Debian mirror, an empty cache.
@@ -27,22 +28,6 @@ function fakeRedis(version: string): string {
     chmodSync(join(bin, name), 0o755);
   }
   return join(bin, "redis-server");
-}
-
-/** Runs fn with the set-up's stderr lines captured and the given environment. */
-function withEnv<T>(env: Record<string, string | undefined>, fn: () => T): { result: T; lines: string[] } {
-  const saved = { ...process.env };
-  const write = process.stderr.write;
-  const lines: string[] = [];
-  Object.assign(process.env, env);
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
-  process.stderr.write = ((chunk: string) => (lines.push(...String(chunk).trimEnd().split("\n")), true)) as never;
-  try {
-    return { result: fn(), lines };
-  } finally {
-    process.stderr.write = write;
-    process.env = saved;
-  }
 }
 
 test("only a stale cache: ensureRedis passes over Redis < 8.0.4 and builds the newest from the mirror", async () => {

@@ -13,32 +13,22 @@ export interface SearchDeps {
   rebuilder: Pick<Rebuilder, "ensure">;
 }
 
+const FILTER_FIELDS = [
+  "tier",
+  "tags",
+  "tags_match",
+  "content_type",
+  "memory_nature",
+  "parent_memory_id",
+  "entity_id",
+  "created_after",
+  "created_before",
+  "metadata",
+] as const satisfies readonly (keyof FilterInput)[];
+
 /** The request fields that are filters (the schema has validated them). */
 export function filtersOf(input: FilterInput & Record<string, unknown>): FilterInput {
-  const {
-    tier,
-    tags,
-    tags_match,
-    content_type,
-    memory_nature,
-    parent_memory_id,
-    entity_id,
-    created_after,
-    created_before,
-    metadata,
-  } = input;
-  return {
-    tier,
-    tags,
-    tags_match,
-    content_type,
-    memory_nature,
-    parent_memory_id,
-    entity_id,
-    created_after,
-    created_before,
-    metadata,
-  };
+  return Object.fromEntries(FILTER_FIELDS.map((field) => [field, input[field]])) as FilterInput;
 }
 
 /** What a schema cannot say: a query of only spaces, and an empty created_at range. */
