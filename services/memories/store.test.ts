@@ -155,7 +155,9 @@ describe("tags on memory reads", () => {
       max: 2,
     });
     const extTaken = invalid("external_id", "unique", "A memory with this external_id already exists");
-    const nameTaken = invalid("name", "unique", "An entity with this name and type already exists");
+    const nameTaken = invalid("name", "unique", "An entity with this name and type already exists", {
+      existing_id: "e1",
+    });
     const cases: [() => Promise<unknown>, ErrorBody | object][] = [
       [() => store.deleteMemory(s, "missing", false), memoryNotFound],
       [() => store.updateMemory(s, "missing", { tier: "long" }, 64), memoryNotFound],

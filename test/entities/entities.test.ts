@@ -21,7 +21,10 @@ beforeAll(async () => {
 });
 
 const TYPES = ["person", "organization", "place", "product", "event", "concept", "other"];
-const UNIQUE = ["An entity with this name and type already exists", { field: "name", constraint: "unique" }] as const;
+const UNIQUE = [
+  "An entity with this name and type already exists",
+  { field: "name", constraint: "unique", existing_id: expect.any(String) },
+] as const;
 
 describe("POST /v1/entities", () => {
   test("creates an entity with every field", async () => {
@@ -159,9 +162,13 @@ describe("POST /v1/entities", () => {
 
   test("(name, type) is unique per tenant, case-insensitively; the same name with another type is fine", async () => {
     const t = (await tenant()).api;
-    await ok(t.post("/v1/entities", { name: "Acme Corp", type: "organization" }));
-    for (const name of ["Acme Corp", "acme corp", "ACME CORP"])
-      expectError(await t.post("/v1/entities", { name, type: "organization" }), 400, "VALIDATION_ERROR", ...UNIQUE);
+    const acme = await ok(t.post("/v1/entities", { name: "Acme Corp", type: "organization" }));
+    for (const name of ["Acme Corp", "acme corp", "ACME CORP"]) {
+      const r = await t.post("/v1/entities", { name, type: "organization" });
+      expectError(r, 400, "VALIDATION_ERROR", ...UNIQUE);
+      // The refusal names the entity that holds the name, so a client can use it instead.
+      expect(r.body.error.details.existing_id).toBe(acme.id);
+    }
     expect((await ok(t.post("/v1/entities", { name: "Acme Corp", type: "product" }))).type).toBe("product");
     await ok(t.post("/v1/entities", { name: "École", type: "place" }));
     expectError(await t.post("/v1/entities", { name: "ÉCOLE", type: "place" }), 400, "VALIDATION_ERROR", ...UNIQUE);

@@ -131,14 +131,14 @@ describe("POST /v1/tags", () => {
 
   test("a duplicate name, in any case, is 400 with the spec's message", async () => {
     const { api: own } = await newTenant(base, admin);
-    await createTag(own, { name: "Urgent" });
+    const urgent = await createTag(own, { name: "Urgent" });
     for (const name of ["Urgent", "urgent", "URGENT"]) {
       expectError(
         await own.post("/v1/tags", { name }),
         400,
         "VALIDATION_ERROR",
         "A tag with this name already exists",
-        { field: "name", constraint: "unique" },
+        { field: "name", constraint: "unique", existing_id: urgent.id },
       );
     }
   });
@@ -209,14 +209,14 @@ describe("PATCH /v1/tags/:id", () => {
 
   test("renaming onto another tag's name is 400 unique", async () => {
     const { api: own } = await newTenant(base, admin);
-    await createTag(own, { name: "taken" });
+    const taken = await createTag(own, { name: "taken" });
     const t = await createTag(own, { name: "free" });
     expectError(
       await own.patch(`/v1/tags/${t.id}`, { name: "TAKEN" }),
       400,
       "VALIDATION_ERROR",
       "A tag with this name already exists",
-      { field: "name", constraint: "unique" },
+      { field: "name", constraint: "unique", existing_id: taken.id },
     );
     expect((await own.get(`/v1/tags/${t.id}`)).body.data.name).toBe("free");
   });

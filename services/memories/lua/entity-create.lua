@@ -13,7 +13,9 @@ end
 if #missing > 0 then
   return invalid('memory_ids', 'exists', 'memory_ids must name existing memories', { missing = missing })
 end
-if redis.call('HSETNX', K.entNames, nk, id) == 0 then return entity_name_taken() end
+local owner = redis.call('HGET', K.entNames, nk)
+if owner then return entity_name_taken(owner) end
+redis.call('HSET', K.entNames, nk, id)
 
 local now = now_ms()
 local fields = { 'name', ARGV[2], 'type', ARGV[3], 'nk', nk, 'metadata', ARGV[5], 'created_at', now, 'updated_at', now }

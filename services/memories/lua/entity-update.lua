@@ -13,7 +13,7 @@ local sep = string.find(old_nk, ':', 1, true)
 local nk = (set.type or old_nk:sub(1, sep - 1)) .. ':' .. (set.lname or old_nk:sub(sep + 1))
 if nk ~= old_nk then
   local owner = redis.call('HGET', K.entNames, nk)
-  if owner and owner ~= id then return entity_name_taken() end
+  if owner and owner ~= id then return entity_name_taken(owner) end
   redis.call('HDEL', K.entNames, old_nk)
   redis.call('HSET', K.entNames, nk, id)
 end

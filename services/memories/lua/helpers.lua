@@ -46,8 +46,9 @@ local function external_id_taken()
   return invalid('external_id', 'unique', 'A memory with this external_id already exists')
 end
 
-local function entity_name_taken()
-  return invalid('name', 'unique', 'An entity with this name and type already exists')
+local function entity_name_taken(existing_id)
+  local message = 'An entity with this name and type already exists'
+  return invalid('name', 'unique', message, { existing_id = existing_id })
 end
 
 local function push_all(dst, src)

@@ -35,11 +35,12 @@ const setup = (opts: { maxTags?: number; now?: () => number } = {}) => {
   return { space, ctx, rec, tags, links };
 };
 
-const DUP = {
+/** The refusal of a taken name; it names the tag that holds the name. */
+const DUP = (existingId: string) => ({
   code: "VALIDATION_ERROR",
   message: "A tag with this name already exists",
-  details: { field: "name", constraint: "unique" },
-};
+  details: { field: "name", constraint: "unique", existing_id: existingId },
+});
 const TAG_404 = { code: "NOT_FOUND", message: "Tag not found", details: undefined };
 
 describe("create / get", () => {
@@ -60,9 +61,9 @@ describe("create / get", () => {
 
   test("names are unique case-insensitively and after NFC normalisation", async () => {
     const { ctx, tags } = setup();
-    await tags.create({ name: "Café" }, ctx);
-    expect(await errorOf(tags.create({ name: "CAFÉ" }, ctx))).toEqual(DUP);
-    expect(await errorOf(tags.create({ name: "cafe\u0301" }, ctx))).toEqual(DUP);
+    const cafe = await tags.create({ name: "Café" }, ctx);
+    expect(await errorOf(tags.create({ name: "CAFÉ" }, ctx))).toEqual(DUP(cafe.id));
+    expect(await errorOf(tags.create({ name: "cafe\u0301" }, ctx))).toEqual(DUP(cafe.id));
   });
 
   test("ten concurrent creates of one name: exactly one succeeds", async () => {
@@ -119,14 +120,14 @@ describe("update", () => {
     const t = await tags.create({ name: "Home" }, ctx);
     const u = await tags.update({ id: t.id, name: "HOME" }, ctx);
     expect(u.name).toBe("HOME");
-    expect(await errorOf(tags.create({ name: "home" }, ctx))).toEqual(DUP);
+    expect(await errorOf(tags.create({ name: "home" }, ctx))).toEqual(DUP(t.id));
   });
 
   test("renaming to another tag's name is a duplicate; a rename frees the old name", async () => {
     const { ctx, tags } = setup();
     const a = await tags.create({ name: "a" }, ctx);
-    await tags.create({ name: "b" }, ctx);
-    expect(await errorOf(tags.update({ id: a.id, name: "B" }, ctx))).toEqual(DUP);
+    const b = await tags.create({ name: "b" }, ctx);
+    expect(await errorOf(tags.update({ id: a.id, name: "B" }, ctx))).toEqual(DUP(b.id));
     await tags.update({ id: a.id, name: "c" }, ctx);
     expect((await tags.create({ name: "A" }, ctx)).name).toBe("A");
   });

@@ -4,7 +4,8 @@
 --   optional fields (JSON object: color, description; missing or null = none)
 local id, name, lname, now, cap = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
 local optional = cjson.decode(ARGV[6])
-if redis.call('HEXISTS', KEYS[2], lname) == 1 then return tag_name_taken() end
+local owner = redis.call('HGET', KEYS[2], lname)
+if owner then return tag_name_taken(owner) end
 if redis.call('HLEN', KEYS[2]) >= cap then
   return invalid('tags', 'max_count', 'At most ' .. cap .. ' tags per tenant and environment', { max = cap })
 end

@@ -8,7 +8,7 @@ local patch = cjson.decode(ARGV[3])
 if redis.call('EXISTS', KEYS[1]) == 0 then return not_found('Tag') end
 if patch.name ~= nil then
   local owner = redis.call('HGET', KEYS[2], patch.lname)
-  if owner and owner ~= id then return tag_name_taken() end
+  if owner and owner ~= id then return tag_name_taken(owner) end
   local old = redis.call('HGET', KEYS[1], 'lname')
   if old and old ~= patch.lname then redis.call('HDEL', KEYS[2], old) end
   redis.call('HSET', KEYS[2], patch.lname, id)
