@@ -10,6 +10,7 @@ import { requestIdOf } from "./http/request-id";
 import { handleRest } from "./rest/handle";
 import { graphqlHandler } from "./graphql/handle";
 import { GRAPHQL_PATH } from "./graphql/yoga";
+import { MCP_PATH, mcpHandler } from "./mcp/handle";
 import { openApiDetail } from "./rest/openapi";
 import { restRoutes } from "./rest/routes";
 
@@ -64,6 +65,10 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
   const graphqlRoute = ({ request }: { request: Request }) =>
     graphql(request).then((res) => settleConnection(request, res));
   app.all(GRAPHQL_PATH, graphqlRoute, { parse: "none", detail: { hide: true } });
+  // MCP: a third adapter over the contract, behind the same guard.
+  const mcp = mcpHandler(deps);
+  const mcpRoute = ({ request }: { request: Request }) => mcp(request).then((res) => settleConnection(request, res));
+  app.all(MCP_PATH, mcpRoute, { parse: "none", detail: { hide: true } });
   // Unknown routes, and anything thrown outside a handler: the same envelope, never HTML or a stack.
   const allowedOn = methodTable(app.routes);
   const fallbackResponse = (code: unknown, request: Request): Response => {

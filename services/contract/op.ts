@@ -7,7 +7,7 @@ export type Scope = (typeof SCOPES)[number];
 
 /**
  * One operation of the contract: its NATS subject, input and output schemas and the scope a public
- * caller needs. Both adapters (REST, GraphQL) and the service that serves it read this one object.
+ * caller needs. Every adapter (REST, GraphQL, MCP) and the service that serves it read this one object.
  */
 export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSchema> {
   subject: string;

@@ -1,0 +1,25 @@
+import type { TSchema } from "@sinclair/typebox";
+import type { InputOf, Operation, OutputOf } from "../../services/contract/op";
+import type { GatewayDeps } from "../deps";
+import type { Identity } from "./auth";
+import { requireScope } from "./guard";
+
+/** Who is calling and for which request: enough to run any contract operation on their behalf. */
+export interface CallerContext {
+  deps: GatewayDeps;
+  identity: Identity;
+  requestId: string;
+}
+
+/**
+ * How the GraphQL and MCP adapters reach a service: the operation's own scope, then the same
+ * `bus.call` REST uses (which validates the input against the contract). No business rule here.
+ */
+export function callOperation<Op extends Operation<TSchema, TSchema>>(
+  ctx: CallerContext,
+  op: Op,
+  input: InputOf<Op>,
+): Promise<OutputOf<Op>> {
+  requireScope(ctx.identity, op.scope);
+  return ctx.deps.bus.call(op, input, { requestId: ctx.requestId, caller: ctx.identity.caller });
+}
