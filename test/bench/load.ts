@@ -114,6 +114,12 @@ export const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+/** The p-th percentile (nearest rank) of a sample. */
+export const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
+};
+
 /** Runs a spec `runs` times and reports the median of each figure. */
 export async function medianOf(runs: number, spec: LoadSpec): Promise<LoadResult> {
   const results: LoadResult[] = [];

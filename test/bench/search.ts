@@ -28,7 +28,7 @@ async function pool(count: number, concurrency: number, task: (i: number) => Pro
 }
 
 /** Until the event indexer has nothing left to apply: query latency is measured at steady state. */
-async function indexerDrained(natsUrl: string, timeoutMs = 300_000): Promise<number> {
+export async function indexerDrained(natsUrl: string, timeoutMs = 300_000): Promise<number> {
   const nc = await connect({ servers: natsUrl });
   const started = performance.now();
   try {

@@ -4,6 +4,7 @@ import { fmt, medianOf } from "./load";
 import { memoriesSection } from "./memories";
 import { graphqlSection } from "./graphql";
 import { searchSection } from "./search";
+import { mcpSection } from "./mcp";
 
 export interface BenchContext {
   stack: Stack;
@@ -37,4 +38,10 @@ const gatewaySection: BenchSection = {
 };
 
 /** Every section of the benchmark; each issue adds its own. */
-export const benchSections: BenchSection[] = [gatewaySection, memoriesSection, graphqlSection, searchSection];
+export const benchSections: BenchSection[] = [
+  gatewaySection,
+  memoriesSection,
+  graphqlSection,
+  searchSection,
+  mcpSection,
+];
