@@ -4,7 +4,7 @@ import { ServiceError } from "../contract/errors";
 import type { Bus } from "../kit/bus";
 import type { Logger } from "../kit/log";
 import { createEffects } from "./effects";
-import { INDEX_SKIP_AFTER_UNAVAILABLE_MS } from "../kit/index-writes";
+import { INDEX_SKIP_AFTER_UNAVAILABLE_MS } from "../memory-data/index-writes";
 import type { MemoryRow } from "./record";
 
 const row: MemoryRow = {

@@ -5,7 +5,7 @@ import { callerOf } from "../kit/handler";
 import { errorFields } from "../kit/log";
 import { encodeJson } from "../kit/wire";
 import { memoryEventSubject, type MemoryEvent, type MemoryEventType } from "../contract/events";
-import { createIndexWriter } from "../kit/index-writes";
+import { createIndexWriter } from "../memory-data/index-writes";
 import { toSnapshot, type MemoryRow } from "./record";
 
 /** One committed change of one memory. */

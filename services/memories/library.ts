@@ -1,9 +1,9 @@
-import { KEYSPACE_LUA } from "../kit/keyspace";
+import { KEYSPACE_LUA } from "../memory-data/keyspace";
 import { defineLibrary } from "../kit/redis-functions";
 
 /**
  * The memories service's Redis functions: lua/<name>.lua each, with lua/helpers.lua and the tenant's key
- * names (kit/keyspace.lua) defined once at the top of the library rather than on every call.
+ * names (memory-data/keyspace.lua) defined once at the top of the library rather than on every call.
  */
 export const memoriesLibrary = await defineLibrary({
   name: "memories",

@@ -1,9 +1,9 @@
 import type { Memory } from "../contract/memories";
 import type { Entity } from "../contract/entities";
 import { snapshotOfMemory, type MemorySnapshot } from "../contract/events";
-import { hashOfPairs, isoOfMs, parseMetadata, readMemoryHash, type MemoryFields } from "../kit/memory-hash";
+import { hashOfPairs, isoOfMs, parseMetadata, readMemoryHash, type MemoryFields } from "../memory-data/memory-hash";
 
-export type { MemoryFields } from "../kit/memory-hash";
+export type { MemoryFields } from "../memory-data/memory-hash";
 
 /** A memory as read from Redis: the public shape plus its version counter `v`. */
 export interface MemoryRow {

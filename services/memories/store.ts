@@ -1,5 +1,6 @@
 import type Redis from "ioredis";
-import { keyspace, type Space } from "../kit/keyspace";
+import { keyspace } from "../memory-data/keyspace";
+import type { Space } from "../kit/space";
 import type { ListMemoriesInput } from "../contract/memories";
 import type { Entity } from "../contract/entities";
 import { memoriesLibrary, type MemoryFunction } from "./library";

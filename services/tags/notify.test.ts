@@ -4,7 +4,7 @@ import { ServiceError } from "../contract/errors";
 import { INDEX_WAIT_MS } from "../contract/search-index";
 import type { MemoryEvent } from "../contract/events";
 import type { Bus } from "../kit/bus";
-import { keyspace } from "../kit/keyspace";
+import { keyspace } from "../memory-data/keyspace";
 import { createTagStore } from "./store";
 import { createNotifier } from "./notify";
 import { ctxFor, newSpace, privateRedis, quietLog, writeMemoryHashForTests } from "./testing/fixture";

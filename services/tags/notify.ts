@@ -4,7 +4,7 @@ import { memoryEventSubject, type MemoryEvent } from "../contract/events";
 import type { Bus } from "../kit/bus";
 import { encodeJson } from "../kit/wire";
 import { errorFields, type Logger } from "../kit/log";
-import { createIndexWriter } from "../kit/index-writes";
+import { createIndexWriter } from "../memory-data/index-writes";
 import type { TagStore } from "./store";
 import { toSnapshot } from "./snapshot";
 

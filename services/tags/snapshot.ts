@@ -1,5 +1,5 @@
 import type { MemorySnapshot } from "../contract/events";
-import { readMemoryHash } from "../kit/memory-hash";
+import { readMemoryHash } from "../memory-data/memory-hash";
 
 /** One memory as read in one MULTI: its hash and both link sets, so the three agree with `v`. */
 export interface MemoryHashAndLinks {

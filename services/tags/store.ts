@@ -1,12 +1,13 @@
 import type Redis from "ioredis";
 import type { ChainableCommander } from "ioredis";
-import { KEYSPACE_LUA, keyspace, type Space } from "../kit/keyspace";
+import { KEYSPACE_LUA, keyspace } from "../memory-data/keyspace";
+import type { Space } from "../kit/space";
 import { defineLibrary } from "../kit/redis-functions";
 import type { TagRef } from "../contract/tags";
 import type { MemoryHashAndLinks } from "./snapshot";
 
 /**
- * The only code of the tags service that touches Redis (key names: kit/keyspace.ts; tag hash fields:
+ * The only code of the tags service that touches Redis (key names: memory-data/keyspace.ts; tag hash fields:
  * name, lname (the unique name key), color?, description?, created_at, updated_at in ms).
  * Every multi-key write is one Redis function (./lua, this library), so the tag, its name index and
  * both ends of a memory↔tag link never disagree, whatever runs concurrently or crashes. A refusal

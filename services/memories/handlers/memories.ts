@@ -11,7 +11,7 @@ import {
 } from "../../contract/memories";
 import { notFound } from "../../contract/errors";
 import { bind, callerOf, type Handler, type HandlerContext } from "../../kit/handler";
-import type { Space } from "../../kit/keyspace";
+import type { Space } from "../../kit/space";
 import type { MemoryFields, MemoryStore } from "../store";
 import type { Effects, MemoryChange } from "../effects";
 

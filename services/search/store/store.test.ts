@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
 import fc from "fast-check";
 import { privateRedis } from "../../../scripts/stack/test-redis";
-import type { Space } from "../../kit/keyspace";
+import type { Space } from "../../kit/space";
 import type { MemorySnapshot } from "../../contract/events";
 import { searchKeys } from "./keyspace";
 import { toIndexDoc } from "../document";

@@ -3,7 +3,7 @@
 -- KEYS: tag hash, member zset, names hash, by-created zset
 -- ARGV: id
 -- The member memories' keys are met only here, in the member zset: they are built from the tenant
--- of KEYS[4] (kit/keyspace.lua), in its cluster slot.
+-- of KEYS[4] (memory-data/keyspace.lua), in its cluster slot.
 -- Returns the ids of the memories that lost the tag.
 local id = ARGV[1]
 if redis.call('EXISTS', KEYS[1]) == 0 then return not_found('Tag') end

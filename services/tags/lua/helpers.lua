@@ -1,4 +1,4 @@
--- Shared by the tags library's functions (store.ts), after kit/keyspace.lua.
+-- Shared by the tags library's functions (store.ts), after memory-data/keyspace.lua.
 
 local function tag_name_taken()
   return invalid('name', 'unique', 'A tag with this name already exists')

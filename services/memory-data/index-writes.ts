@@ -1,8 +1,8 @@
 import type { Static } from "@sinclair/typebox";
 import { ServiceError } from "../contract/errors";
 import { indexMemories, INDEX_WAIT_MS } from "../contract/search-index";
-import type { Bus, CallContext } from "./bus";
-import { errorFields, throttledWarning, type Logger } from "./log";
+import type { Bus, CallContext } from "../kit/bus";
+import { errorFields, throttledWarning, type Logger } from "../kit/log";
 
 /**
  * After a call finds no search replica to answer (503), writes skip it for this long: each would pay

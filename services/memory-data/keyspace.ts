@@ -1,22 +1,15 @@
+import { slot, type Space } from "../kit/space";
+
 /**
- * Redis key names of a tenant's data graph (memories, tags, links, entities).
- *
- * Every key of one tenant+environment carries the hash tag `{tenant:env}`, so all of them share one
- * Redis Cluster slot: Lua scripts that update a record and its indexes (or a link and both of its
- * ends) stay atomic on a cluster, while different tenants spread over shards.
+ * Redis key names of a tenant's data graph (memories, tags, links, entities), all in the space's
+ * cluster slot (kit/space.ts), so Lua scripts that update a record and its indexes (or a link and
+ * both of its ends) stay atomic on a cluster.
  *
  * Ownership: the memories service writes `m:`/`mi:`/`e:`/`ei:` keys, the tags service `t:`/`ti:` keys.
  * The link sets (`m:…:tags` ↔ `t:…:mems`, `m:…:ents` ↔ `e:…:mems`) are written only by Lua scripts
  * that update both ends at once; that is the one place a script touches the other domain's keys,
  * because a link half-written on one side would break `memory_count` and filters.
  */
-export interface Space {
-  tenant: string;
-  env: "live" | "test";
-}
-
-export const slot = (s: Space) => `{${s.tenant}:${s.env}}`;
-
 export const keyspace = (s: Space) => {
   const t = slot(s);
   return {

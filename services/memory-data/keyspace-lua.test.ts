@@ -1,7 +1,8 @@
 import { beforeAll, expect, test } from "bun:test";
 import type Redis from "ioredis";
 import { privateRedis } from "../../scripts/stack/test-redis";
-import { KEYSPACE_LUA, keyspace, type Space } from "./keyspace";
+import type { Space } from "../kit/space";
+import { KEYSPACE_LUA, keyspace } from "./keyspace";
 
 /** keyspace.lua, run in a real Redis, against keyspace.ts itself. */
 const db = privateRedis("keyspace-lua");
