@@ -4,9 +4,9 @@ import type { HandlerContext } from "../kit/handler";
 import { callerOf } from "../kit/handler";
 import { errorFields } from "../kit/log";
 import { encodeJson } from "../kit/wire";
-import { memoryEventSubject, type MemoryEvent, type MemoryEventType } from "../contract/events";
+import { memoryEventSubject, snapshotOfMemory, type MemoryEvent, type MemoryEventType } from "../contract/events";
 import { createIndexWriter } from "../memory-data/index-writes";
-import { toSnapshot, type MemoryRow } from "./record";
+import type { MemoryRow } from "./record";
 
 /** One committed change of one memory. */
 export type MemoryChange =
@@ -60,7 +60,7 @@ export function createEffects(nc: NatsConnection, bus: Bus, now?: () => number):
               memory_id: c.row.memory.id,
               version: c.row.version,
               changed: c.changed ?? [],
-              memory: toSnapshot(c.row),
+              memory: snapshotOfMemory(c.row.memory, c.row.version),
               at,
             },
       );

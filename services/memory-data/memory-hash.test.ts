@@ -1,7 +1,5 @@
 import { expect, test } from "bun:test";
-import { hashOfPairs, readMemoryHash } from "./memory-hash";
-import { parseMemory, toSnapshot as snapshotOfRow } from "../memories/record";
-import { toSnapshot as snapshotOfTagsRead } from "../tags/snapshot";
+import { hashOfPairs, readMemoryHash, snapshotOfHash } from "./memory-hash";
 
 const HASH = {
   content: "héllo 🌍",
@@ -46,17 +44,14 @@ test("hashOfPairs turns HGETALL's flat reply into an object", () => {
   expect(hashOfPairs(["a", "1", "b", ""])).toEqual({ a: "1", b: "" });
 });
 
-test("the memories service and the tags service read one stored memory into the same snapshot", () => {
-  const flat = Object.entries(HASH).flat();
-  const viaMemories = snapshotOfRow(
-    parseMemory(["m1", flat, ["t2", "beta", "", "t1", "alpha", "#aabbcc"], ["e2", "e1"]])!,
-  );
-  const viaTags = snapshotOfTagsRead({
-    id: "m1",
-    hash: hashOfPairs(flat),
-    tagIds: ["t2", "t1"],
-    entityIds: ["e2", "e1"],
+test("snapshotOfHash tolerates absent optional fields and bad metadata, and sorts link ids", () => {
+  const hash = { content: "c", metadata: "[1]", created_at: "0", updated_at: "0" };
+  expect(snapshotOfHash("m", hash, ["t2", "t1"], ["e2", "e1"])).toMatchObject({
+    parent_memory_id: null,
+    external_id: null,
+    metadata: {},
+    tag_ids: ["t1", "t2"],
+    entity_ids: ["e1", "e2"],
+    version: 0,
   });
-  expect(viaTags).toEqual(viaMemories);
-  expect(viaTags.tag_ids).toEqual(["t1", "t2"]);
 });

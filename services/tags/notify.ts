@@ -6,7 +6,6 @@ import { encodeJson } from "../kit/wire";
 import { errorFields, type Logger } from "../kit/log";
 import { createIndexWriter } from "../memory-data/index-writes";
 import type { TagStore } from "./store";
-import { toSnapshot } from "./snapshot";
 
 /** Called by handlers after a committed link change: which memories changed, and for whom. */
 export type NotifyTagsChanged = (caller: Caller, requestId: string, memoryIds: string[], log: Logger) => Promise<void>;
@@ -25,7 +24,7 @@ export function createNotifier(deps: { store: TagStore; js: JetStreamClient; bus
   return async (caller, requestId, memoryIds, log) => {
     const space = { tenant: caller.tenant, env: caller.env };
     for (let i = 0; i < memoryIds.length; i += CHUNK) {
-      const snapshots = (await deps.store.snapshots(space, memoryIds.slice(i, i + CHUNK))).map(toSnapshot);
+      const snapshots = await deps.store.snapshots(space, memoryIds.slice(i, i + CHUNK));
       if (snapshots.length === 0) continue;
       const at = new Date().toISOString();
       const published = Promise.all(

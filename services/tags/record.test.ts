@@ -1,6 +1,5 @@
 import { expect, test } from "bun:test";
 import { compareRows, nameKey, sortRefs, toTag } from "./record";
-import { toSnapshot } from "./snapshot";
 
 test("nameKey folds case and Unicode composition", () => {
   expect(nameKey("CAFÉ")).toBe(nameKey("cafe\u0301"));
@@ -37,14 +36,4 @@ test("sortRefs sorts case-insensitively", () => {
       { id: "2", name: "A", color: null },
     ]).map((r) => r.name),
   ).toEqual(["A", "b"]);
-});
-
-test("toSnapshot tolerates absent optional fields and bad metadata", () => {
-  const s = toSnapshot({
-    id: "m",
-    hash: { content: "c", metadata: "[1]", created_at: "0", updated_at: "0" },
-    tagIds: [],
-    entityIds: [],
-  });
-  expect(s).toMatchObject({ parent_memory_id: null, external_id: null, metadata: {}, version: 0 });
 });

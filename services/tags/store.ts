@@ -4,7 +4,8 @@ import { KEYSPACE_LUA, keyspace } from "../memory-data/keyspace";
 import type { Space } from "../kit/space";
 import { defineLibrary } from "../kit/redis-functions";
 import type { TagRef } from "../contract/tags";
-import type { MemoryHashAndLinks } from "./snapshot";
+import type { MemorySnapshot } from "../contract/events";
+import { snapshotOfHash } from "../memory-data/memory-hash";
 
 /**
  * The only code of the tags service that touches Redis (key names: memory-data/keyspace.ts; tag hash fields:
@@ -164,18 +165,18 @@ export function createTagStore(redis: Redis) {
       return (await run(p)) as string[][];
     },
 
-    /** Each memory's hash and link sets in one transaction (consistent with its `v`); missing ones are left out. */
-    async snapshots(space: Space, memoryIds: string[]): Promise<MemoryHashAndLinks[]> {
+    /** Each memory's snapshot, read with its link sets in one transaction; missing ones are left out. */
+    async snapshots(space: Space, memoryIds: string[]): Promise<MemorySnapshot[]> {
       if (memoryIds.length === 0) return [];
       const ks = keyspace(space);
       const m = redis.multi();
       for (const id of memoryIds) m.hgetall(ks.memory(id)).smembers(ks.memoryTags(id)).smembers(ks.memoryEntities(id));
       const res = await run(m);
-      const out: MemoryHashAndLinks[] = [];
+      const out: MemorySnapshot[] = [];
       memoryIds.forEach((id, i) => {
         const hash = res[3 * i] as Record<string, string>;
         if (Object.keys(hash).length > 0)
-          out.push({ id, hash, tagIds: res[3 * i + 1] as string[], entityIds: res[3 * i + 2] as string[] });
+          out.push(snapshotOfHash(id, hash, res[3 * i + 1] as string[], res[3 * i + 2] as string[]));
       });
       return out;
     },
