@@ -1,13 +1,7 @@
 import type { Memory } from "../contract/memories";
 import type { Entity } from "../contract/entities";
-import {
-  hashOfPairs,
-  isoOfMs,
-  memoryOf,
-  parseMetadata,
-  readMemoryHash,
-  type MemoryFields,
-} from "../memory-data/memory-hash";
+import { hashOfPairs } from "../kit/redis-replies";
+import { isoOfMs, memoryOf, parseMetadata, readMemoryHash, type MemoryFields } from "../memory-data/memory-hash";
 
 export type { MemoryFields } from "../memory-data/memory-hash";
 

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { hashOfPairs, readMemoryHash, snapshotOfHash } from "./memory-hash";
+import { readMemoryHash, snapshotOfHash } from "./memory-hash";
 
 const HASH = {
   content: "héllo 🌍",
@@ -38,10 +38,6 @@ test("readMemoryHash: empty parent/external_id are none; metadata that is not an
   }
   expect(readMemoryHash({}).version).toBe(0);
   expect(readMemoryHash({}).createdAt).toBe("1970-01-01T00:00:00.000Z");
-});
-
-test("hashOfPairs turns HGETALL's flat reply into an object", () => {
-  expect(hashOfPairs(["a", "1", "b", ""])).toEqual({ a: "1", b: "" });
 });
 
 test("snapshotOfHash tolerates absent optional fields and bad metadata, and sorts link ids", () => {

@@ -27,13 +27,6 @@ export interface StoredMemory {
   version: number;
 }
 
-/** A flat field/value list (HGETALL's reply) as an object. */
-export function hashOfPairs(flat: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < flat.length; i += 2) out[flat[i]!] = flat[i + 1]!;
-  return out;
-}
-
 /** Epoch milliseconds (as stored, or a number) → ISO 8601 UTC; absent reads as the epoch. */
 export const isoOfMs = (ms: string | number | undefined) => new Date(Number(ms ?? 0)).toISOString();
 

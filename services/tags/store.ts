@@ -3,6 +3,7 @@ import type { ChainableCommander } from "ioredis";
 import { KEYSPACE_LUA, keyspace } from "../memory-data/keyspace";
 import type { Space } from "../kit/space";
 import { defineLibrary } from "../kit/redis-functions";
+import { hashOfPairs } from "../kit/redis-replies";
 import type { TagRef } from "../contract/tags";
 import type { MemorySnapshot } from "../contract/events";
 import { snapshotOfHash } from "../memory-data/memory-hash";
@@ -20,12 +21,6 @@ const tagsLibrary = await defineLibrary({
   shared: [KEYSPACE_LUA, "helpers.lua"],
   functions: { create: "write", update: "write", delete: "write", attach: "write", detach: "write" },
 });
-
-const pairs = (flat: string[]) => {
-  const out: Record<string, string> = {};
-  for (let i = 0; i + 1 < flat.length; i += 2) out[flat[i]!] = flat[i + 1]!;
-  return out;
-};
 
 async function run(m: ChainableCommander): Promise<unknown[]> {
   const res = (await m.exec()) ?? [];
@@ -95,7 +90,7 @@ export function createTagStore(redis: Redis) {
       const ks = keyspace(space);
       const keys = [ks.tag(id), ks.tagNames, ks.tagMembers(id)];
       const [count, flat] = (await call("update", keys, [id, now, JSON.stringify(patch)])) as [number, string[]];
-      return { id, hash: pairs(flat), count };
+      return { id, hash: hashOfPairs(flat), count };
     },
 
     /** Returns the memories that lost the tag (their versions were bumped). */
@@ -110,9 +105,8 @@ export function createTagStore(redis: Redis) {
       const [names, created] = (await run(
         redis.multi().hgetall(ks.tagNames).zrange(ks.tagsByCreated, "0", "-1", "WITHSCORES"),
       )) as [Record<string, string>, string[]];
-      const createdOf = new Map<string, number>();
-      for (let i = 0; i + 1 < created.length; i += 2) createdOf.set(created[i]!, Number(created[i + 1]));
-      return Object.entries(names).map(([lname, id]) => ({ id, lname, created: createdOf.get(id) ?? 0 }));
+      const createdOf = hashOfPairs(created);
+      return Object.entries(names).map(([lname, id]) => ({ id, lname, created: Number(createdOf[id] ?? 0) }));
     },
 
     async counts(space: Space, ids: string[]): Promise<number[]> {
