@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { snapshotOfMemory } from "../contract/events";
 import { snapshotOfHash } from "../memory-data/memory-hash";
+import { STORED_MEMORY_HASH } from "../memory-data/memory-hash.fixture";
 import { foldName, parseEntity, parseMemory } from "./record";
 
 const flat = (o: Record<string, string>) => Object.entries(o).flat();
@@ -74,18 +75,7 @@ test("foldName: case-insensitive and Unicode-normalised", () => {
 });
 
 test("the memories service and the tags service read one stored memory into the same snapshot", () => {
-  const hash = {
-    content: "héllo 🌍",
-    content_type: "fact",
-    tier: "long",
-    memory_nature: "semantic",
-    parent: "p1",
-    external_id: "ext-1",
-    metadata: '{"a":[1,{"b":null}]}',
-    created_at: "1700000000000",
-    updated_at: "1700000000123",
-    v: "4",
-  };
+  const hash = STORED_MEMORY_HASH;
   const row = parseMemory(["m1", flat(hash), ["t2", "beta", "", "t1", "alpha", "#aabbcc"], ["e2", "e1"]])!;
   const viaTags = snapshotOfHash("m1", hash, ["t2", "t1"], ["e2", "e1"]);
   expect(viaTags).toEqual(snapshotOfMemory(row.memory, row.version));

@@ -1,18 +1,8 @@
 import { expect, test } from "bun:test";
 import { readMemoryHash, snapshotOfHash } from "./memory-hash";
+import { STORED_MEMORY_HASH } from "./memory-hash.fixture";
 
-const HASH = {
-  content: "héllo 🌍",
-  content_type: "fact",
-  tier: "long",
-  memory_nature: "semantic",
-  parent: "p1",
-  external_id: "ext-1",
-  metadata: '{"a":[1,{"b":null}]}',
-  created_at: "1700000000000",
-  updated_at: "1700000000123",
-  v: "4",
-};
+const HASH = STORED_MEMORY_HASH;
 
 test("readMemoryHash: every field, ISO times, version", () => {
   expect(readMemoryHash(HASH)).toEqual({

@@ -26,7 +26,7 @@ export function linkHandlers(deps: LinksDeps) {
     const tagIds = [...new Set(input.tag_ids)];
     if (!tagIds.every(isUuid)) throw tagNotFound();
     const res = await deps.store.attach(space, input.memory_id, tagIds, cap);
-    if (res.added > 0) await deps.notify(caller, ctx.requestId, [input.memory_id], ctx.log);
+    if (res.added > 0) await deps.notify(ctx, [input.memory_id]);
     const refs = await deps.store.refs(space, res.tagIds);
     return {
       memory_id: input.memory_id,
@@ -42,7 +42,7 @@ export function linkHandlers(deps: LinksDeps) {
     if (!isUuid(input.memory_id)) throw memoryNotFound();
     if (!isUuid(input.tag_id)) throw tagNotFound();
     const res = await deps.store.detach({ tenant: caller.tenant, env: caller.env }, input.memory_id, input.tag_id);
-    if (res.removed) await deps.notify(caller, ctx.requestId, [input.memory_id], ctx.log);
+    if (res.removed) await deps.notify(ctx, [input.memory_id]);
     return { memory_id: input.memory_id, tag_id: input.tag_id, removed: res.removed };
   };
 

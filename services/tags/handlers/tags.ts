@@ -110,7 +110,7 @@ export function tagHandlers(deps: TagsDeps) {
     const caller = callerOf(ctx);
     if (!isUuid(input.id)) throw tagNotFound();
     const touched = await deps.store.remove({ tenant: caller.tenant, env: caller.env }, input.id);
-    if (touched.length > 0) await deps.notify(caller, ctx.requestId, touched, ctx.log);
+    if (touched.length > 0) await deps.notify(ctx, touched);
     return { id: input.id, deleted: true as const };
   };
 

@@ -6,7 +6,7 @@ import { startRedis } from "../../../scripts/stack/infra";
 import { keyspace } from "../../memory-data/keyspace";
 import type { Space } from "../../kit/space";
 import { createLogger } from "../../kit/log";
-import type { HandlerContext } from "../../kit/handler";
+import { callerOf, type HandlerContext } from "../../kit/handler";
 import type { NotifyTagsChanged } from "../notify";
 
 /**
@@ -63,7 +63,8 @@ export const newSpace = (env: Space["env"] = "live"): Space => ({ tenant: `t${cr
 
 export function recordingNotifier() {
   const calls: { tenant: string; env: string; memoryIds: string[] }[] = [];
-  const notify: NotifyTagsChanged = async (caller, _requestId, memoryIds) => {
+  const notify: NotifyTagsChanged = async (ctx, memoryIds) => {
+    const caller = callerOf(ctx);
     calls.push({ tenant: caller.tenant, env: caller.env, memoryIds: [...memoryIds] });
   };
   return { calls, notify };
