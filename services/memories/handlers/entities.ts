@@ -13,7 +13,8 @@ import { bind, type Handler } from "../../kit/handler";
 import type { EntityFields } from "../store";
 import type { MemoryRow } from "../record";
 import { snapshotOfMemory } from "../../contract/events";
-import { spaceOf, type MemoriesDeps } from "./memories";
+import { spaceOf } from "../../kit/space";
+import type { MemoriesDeps } from "./memories";
 
 const unique = (ids: string[]) => [...new Set(ids)];
 

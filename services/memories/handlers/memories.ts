@@ -10,8 +10,8 @@ import {
   updateMemory,
 } from "../../contract/memories";
 import { notFound } from "../../contract/errors";
-import { bind, callerOf, type Handler, type HandlerContext } from "../../kit/handler";
-import type { Space } from "../../kit/space";
+import { bind, type Handler } from "../../kit/handler";
+import { spaceOf } from "../../kit/space";
 import type { MemoryFields, MemoryStore } from "../store";
 import type { ChangePublisher, MemoryChange } from "../../memory-data/publisher";
 import { snapshotOfMemory } from "../../contract/events";
@@ -21,11 +21,6 @@ export interface MemoriesDeps {
   changes: ChangePublisher;
   newId?: () => string;
 }
-
-export const spaceOf = (ctx: HandlerContext): Space => {
-  const { tenant, env } = callerOf(ctx);
-  return { tenant, env };
-};
 
 /** Store field names → the API's, for the `changed` list of events. */
 const API_FIELD: Record<string, string> = { parent: "parent_memory_id" };

@@ -1,7 +1,8 @@
 import { createTag, deleteTag, getTag, getTags, listTags, updateTag, MAX_TAGS_PER_TENANT } from "../../contract/tags";
 import { notFound } from "../../contract/errors";
 import { isUuid } from "../../contract/validation";
-import { bind, callerOf, type Handler, type HandlerContext } from "../../kit/handler";
+import { bind, type Handler } from "../../kit/handler";
+import { spaceOf } from "../../kit/space";
 import type { TagStore } from "../store";
 import { compareRows, nameKey, toTag } from "../record";
 import type { NotifyTagsChanged } from "../notify";
@@ -14,11 +15,6 @@ export interface TagsDeps {
 }
 
 export const tagNotFound = () => notFound("Tag");
-
-const spaceOf = (ctx: HandlerContext) => {
-  const c = callerOf(ctx);
-  return { tenant: c.tenant, env: c.env };
-};
 
 export function tagHandlers(deps: TagsDeps) {
   const now = deps.now ?? Date.now;
@@ -107,9 +103,9 @@ export function tagHandlers(deps: TagsDeps) {
   };
 
   const remove: Handler<typeof deleteTag> = async (input, ctx) => {
-    const caller = callerOf(ctx);
+    const space = spaceOf(ctx);
     if (!isUuid(input.id)) throw tagNotFound();
-    const touched = await deps.store.remove({ tenant: caller.tenant, env: caller.env }, input.id);
+    const touched = await deps.store.remove(space, input.id);
     if (touched.length > 0) await deps.notify(ctx, touched);
     return { id: input.id, deleted: true as const };
   };
