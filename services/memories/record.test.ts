@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { snapshotOfMemory } from "../contract/events";
 import { snapshotOfHash } from "../memory-data/memory-hash";
 import { STORED_MEMORY_HASH } from "../memory-data/memory-hash.fixture";
-import { foldName, parseEntity, parseMemory } from "./record";
+import { parseEntity, parseMemory } from "./record";
 
 const flat = (o: Record<string, string>) => Object.entries(o).flat();
 
@@ -67,11 +67,6 @@ test("parseEntity: description null when absent; memory_count from the member co
     created_at: "1970-01-01T00:00:00.000Z",
     updated_at: "1970-01-01T00:00:00.000Z",
   });
-});
-
-test("foldName: case-insensitive and Unicode-normalised", () => {
-  expect(foldName("ÉCOLE")).toBe(foldName("e\u0301cole"));
-  expect(foldName("Straße")).toBe("straße");
 });
 
 test("the memories service and the tags service read one stored memory into the same snapshot", () => {

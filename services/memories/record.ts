@@ -56,6 +56,3 @@ export function parseEntity(raw: ReadEntityReply): Entity | null {
     updated_at: isoOfMs(h.updated_at),
   };
 }
-
-/** Case-insensitive comparison key of names (entity uniqueness, search): NFC, then lower case. */
-export const foldName = (name: string) => name.normalize("NFC").toLowerCase();

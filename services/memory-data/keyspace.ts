@@ -30,17 +30,24 @@ export const keyspace = (s: Space) => {
     tag: (id: string) => `t:${t}:${id}`,
     // zset memory id → created_at ms of the memory; ZCARD = memory_count
     tagMembers: (id: string) => `t:${t}:${id}:mems`,
-    tagNames: `ti:${t}:names`, // hash lower(name) → id
+    tagNames: `ti:${t}:names`, // hash foldName(name) → id
     tagsByCreated: `ti:${t}:created`, // zset id → created_at ms
     // entities
     entity: (id: string) => `e:${t}:${id}`, // hash: name, type, description, metadata, created_at, updated_at
     entityMembers: (id: string) => `e:${t}:${id}:mems`, // zset memory id → created_at ms of the memory
-    entityNames: `ei:${t}:names`, // hash "<type>:<lower(name)>" → id
+    entityNames: `ei:${t}:names`, // hash "<type>:<foldName(name)>" → id
     entitiesByCreated: `ei:${t}:created`, // zset id → created_at ms
   };
 };
 
 export type Keyspace = ReturnType<typeof keyspace>;
+
+/**
+ * A name as the name indexes (`tagNames`, `entityNames`) key it, so names are unique case-insensitively;
+ * lists that search or sort by name compare it too. NFC first, so the same text typed with composed or
+ * decomposed accents is one name; lower-casing is done here, not in Lua, whose string.lower is ASCII-only.
+ */
+export const foldName = (name: string) => name.normalize("NFC").toLowerCase();
 
 /** The same names in Lua, for Redis functions that build keys of ids they meet as they run. */
 export const KEYSPACE_LUA = new URL("./keyspace.lua", import.meta.url);

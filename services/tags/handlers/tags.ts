@@ -4,7 +4,8 @@ import { isUuid } from "../../contract/validation";
 import { bind, type Handler } from "../../kit/handler";
 import { spaceOf } from "../../kit/space";
 import type { TagStore } from "../store";
-import { compareRows, nameKey, toTag } from "../record";
+import { foldName } from "../../memory-data/keyspace";
+import { compareRows, toTag } from "../record";
 import type { NotifyTagsChanged } from "../notify";
 
 export interface TagsDeps {
@@ -28,7 +29,7 @@ export function tagHandlers(deps: TagsDeps) {
     await deps.store.create(space, {
       id,
       name: input.name,
-      lname: nameKey(input.name),
+      lname: foldName(input.name),
       color,
       description,
       now: at,
@@ -70,7 +71,7 @@ export function tagHandlers(deps: TagsDeps) {
     const limit = input.limit ?? 50;
     const offset = input.offset ?? 0;
     const sort = input.sort ?? "name";
-    const needle = input.search ? nameKey(input.search) : "";
+    const needle = input.search ? foldName(input.search) : "";
     const matching = (await deps.store.index(space)).filter((t) => t.lname.includes(needle));
     const counts =
       sort === "memory_count"
@@ -96,7 +97,7 @@ export function tagHandlers(deps: TagsDeps) {
     const row = await deps.store.update(
       space,
       id,
-      name === undefined ? rest : { name, lname: nameKey(name), ...rest },
+      name === undefined ? rest : { name, lname: foldName(name), ...rest },
       now(),
     );
     return toTag(row.id, row.hash, row.count);
