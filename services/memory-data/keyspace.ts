@@ -6,9 +6,10 @@ import { slot, type Space } from "../kit/space";
  * both of its ends) stay atomic on a cluster.
  *
  * Ownership: the memories service writes `m:`/`mi:`/`e:`/`ei:` keys, the tags service `t:`/`ti:` keys.
- * The link sets (`m:…:tags` ↔ `t:…:mems`, `m:…:ents` ↔ `e:…:mems`) are written only by Lua scripts
- * that update both ends at once; that is the one place a script touches the other domain's keys,
- * because a link half-written on one side would break `memory_count` and filters.
+ * The link sets (`m:…:tags` ↔ `t:…:mems`, `m:…:ents` ↔ `e:…:mems`) and a memory's version `v` change
+ * only through links.lua, which updates both ends of a link at once: that is where a script of one
+ * service touches the other's keys, because a link half-written on one side would break `memory_count`
+ * and filters. keyspace.lua names the same keys in Lua, for functions that meet ids as they run.
  */
 export const keyspace = (s: Space) => {
   const t = slot(s);
@@ -48,6 +49,3 @@ export type Keyspace = ReturnType<typeof keyspace>;
  * decomposed accents is one name; lower-casing is done here, not in Lua, whose string.lower is ASCII-only.
  */
 export const foldName = (name: string) => name.normalize("NFC").toLowerCase();
-
-/** The same names in Lua, for Redis functions that build keys of ids they meet as they run. */
-export const KEYSPACE_LUA = new URL("./keyspace.lua", import.meta.url);

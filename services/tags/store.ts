@@ -1,6 +1,7 @@
 import type Redis from "ioredis";
 import type { ChainableCommander } from "ioredis";
-import { KEYSPACE_LUA, keyspace } from "../memory-data/keyspace";
+import { keyspace } from "../memory-data/keyspace";
+import { MEMORY_DATA_LUA } from "../memory-data/lua";
 import type { Space } from "../kit/space";
 import { defineLibrary } from "../kit/redis-functions";
 import { hashOfPairs } from "../kit/redis-replies";
@@ -18,7 +19,7 @@ import { snapshotOfHash } from "../memory-data/memory-hash";
 const tagsLibrary = await defineLibrary({
   name: "tags",
   dir: new URL("./lua/", import.meta.url),
-  shared: [KEYSPACE_LUA, "helpers.lua"],
+  shared: [...MEMORY_DATA_LUA, "helpers.lua"],
   functions: { create: "write", update: "write", delete: "write", attach: "write", detach: "write" },
 });
 
