@@ -1,7 +1,6 @@
 import type { JetStreamClient } from "nats";
 import type { Bus } from "../kit/bus";
-import type { HandlerContext } from "../kit/handler";
-import { callerOf } from "../kit/handler";
+import { callerOf, type HandlerContext } from "../kit/handler";
 import { errorFields } from "../kit/log";
 import { encodeJson } from "../kit/wire";
 import { memoryEventSubject, type MemoryEvent, type MemoryEventType, type MemorySnapshot } from "../contract/events";
