@@ -1,8 +1,9 @@
 import { loadGatewayConfig } from "./config";
-import { createLogger, errorFields } from "../services/kit/log";
+import { createLogger } from "../services/kit/log";
 import { connectNats, connectRedis, redisReady } from "../services/kit/connect";
 import { createBus } from "../services/kit/bus";
 import { ensureStream } from "../services/kit/streams";
+import { stopOnSignals } from "../services/kit/shutdown";
 import { STREAMS } from "../services/contract/streams";
 import { createAuthenticator } from "./http/auth";
 import { createRateLimiter } from "./http/rate-limit";
@@ -37,26 +38,16 @@ log.info("gateway listening", { port: app.server?.port });
 const metricsServer = config.HEALTH_PORT ? serveMetrics(metrics, config.HEALTH_PORT, config.HOST) : null;
 if (metricsServer) log.info("metrics served", { port: metricsServer.port, path: "/metrics" });
 
-let inFlightCheck = () => (app.server?.pendingRequests ?? 0) > 0;
-const shutdown = async (signal: string) => {
-  if (state.stopping) return;
-  state.stopping = true; // /readyz answers 503 from now on
-  log.info("shutting down", { signal });
-  const hardStop = setTimeout(() => process.exit(1), 25_000);
-  try {
-    await app.server?.stop(false); // stop accepting, let in-flight requests finish
-    const deadline = Date.now() + 15_000;
-    while (inFlightCheck() && Date.now() < deadline) await Bun.sleep(10);
+stopOnSignals({
+  log,
+  nc,
+  redis,
+  state, // /readyz answers 503 once it is stopping
+  stopIntake: async () => app.server?.stop(false), // stop accepting, let in-flight requests finish
+  busy: () => (app.server?.pendingRequests ?? 0) > 0,
+  stopWork: async () => {
     await deps.usage.close();
     auth.close();
-    await nc.drain();
-    await redis.quit().catch(() => redis.disconnect());
-  } catch (err) {
-    log.error("shutdown error", errorFields(err));
-  }
-  clearTimeout(hardStop);
-  metricsServer?.stop(true);
-  process.exit(0);
-};
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
+  },
+  closeLast: () => metricsServer?.stop(true),
+});

@@ -44,11 +44,14 @@ export const MemoryEvent = T.Object({
 });
 export type MemoryEvent = Static<typeof MemoryEvent>;
 
+/** What a snapshot is made of: a memory as the API shows it, whose tags need only their ids. */
+export type SnapshotSource = Omit<Memory, "tags"> & { tags: readonly { id: string }[] };
+
 /**
- * The snapshot of a memory as the API returns it, at a given version (-1 = unknown). Tag ids sorted
- * (the API lists tags by name), as the tags service's snapshots have them; entity ids come sorted.
+ * The one builder of a memory's snapshot, at a given version (-1 = unknown). Link ids come sorted,
+ * so one memory read by any service (memories, tags, a search rebuild) gives one snapshot.
  */
-export const snapshotOfMemory = (m: Memory, version: number): MemorySnapshot => ({
+export const snapshotOfMemory = (m: SnapshotSource, version: number): MemorySnapshot => ({
   id: m.id,
   content: m.content,
   content_type: m.content_type,
@@ -58,7 +61,7 @@ export const snapshotOfMemory = (m: Memory, version: number): MemorySnapshot => 
   external_id: m.external_id,
   metadata: m.metadata,
   tag_ids: m.tags.map((t) => t.id).sort(),
-  entity_ids: m.entity_ids,
+  entity_ids: [...m.entity_ids].sort(),
   created_at: m.created_at,
   updated_at: m.updated_at,
   version,

@@ -3,9 +3,10 @@ import type Redis from "ioredis";
 import type { BaseSettings } from "./config";
 import { connectNats, connectRedis, redisReady } from "./connect";
 import type { Binding } from "./handler";
-import { createLogger, errorFields, type Logger } from "./log";
+import { createLogger, type Logger } from "./log";
 import { serveBindings } from "./serve";
 import { createBus, type Bus } from "./bus";
+import { stopOnSignals } from "./shutdown";
 
 export interface ServiceDeps<C> {
   config: C;
@@ -23,7 +24,7 @@ export interface ServiceSetup {
 
 /**
  * The whole life of a service process: config, connections, endpoints, and a graceful SIGTERM
- * (stop taking work, finish in-flight requests, drain NATS, close Redis, exit 0).
+ * (shutdown.ts: stop taking work, finish in-flight requests, drain NATS, close Redis, exit 0).
  */
 export async function runService<C extends BaseSettings>(
   info: { name: string; version: string; description: string },
@@ -39,38 +40,24 @@ export async function runService<C extends BaseSettings>(
   const served = await serveBindings(nc, info, bindings, log);
   log.info("service started", { endpoints: bindings.map((b) => b.op.subject) });
 
-  let stopping = false;
+  const state = { stopping: false };
   // bus.connected() is false while NATS is down or reconnecting (nc.isClosed() stays false then).
   const probes = config.HEALTH_PORT
     ? startProbeServer(
         config.HEALTH_PORT,
-        () => !stopping && redis.status === "ready" && bus.connected() && !nc.isDraining(),
+        () => !state.stopping && redis.status === "ready" && bus.connected() && !nc.isDraining(),
       )
     : null;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true; // readiness fails from now on
-    log.info("shutting down", { signal });
-    const hardStop = setTimeout(() => process.exit(1), 25_000);
-    try {
-      await served.stop();
-      log.debug("endpoints stopped");
-      const deadline = Date.now() + 15_000;
-      while (served.inFlight() > 0 && Date.now() < deadline) await Bun.sleep(10);
-      await onStop?.();
-      log.debug("background work stopped");
-      await nc.drain();
-      log.debug("nats drained");
-      await redis.quit().catch(() => redis.disconnect());
-    } catch (err) {
-      log.error("shutdown error", errorFields(err));
-    }
-    clearTimeout(hardStop);
-    probes?.stop(true);
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
+  stopOnSignals({
+    log,
+    nc,
+    redis,
+    state,
+    stopIntake: () => served.stop(),
+    busy: () => served.inFlight() > 0,
+    stopWork: onStop,
+    closeLast: () => probes?.stop(true),
+  });
 }
 
 /**

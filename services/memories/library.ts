@@ -1,14 +1,14 @@
-import { KEYSPACE_LUA } from "../kit/keyspace";
+import { MEMORY_DATA_LUA } from "../memory-data/lua";
 import { defineLibrary } from "../kit/redis-functions";
 
 /**
- * The memories service's Redis functions: lua/<name>.lua each, with lua/helpers.lua and the tenant's key
- * names (kit/keyspace.lua) defined once at the top of the library rather than on every call.
+ * The memories service's Redis functions: lua/<name>.lua each, with memory-data's Lua (key names, links)
+ * and lua/helpers.lua defined once at the top of the library rather than on every call.
  */
 export const memoriesLibrary = await defineLibrary({
   name: "memories",
   dir: new URL("./lua/", import.meta.url),
-  shared: [KEYSPACE_LUA, "helpers.lua"],
+  shared: [...MEMORY_DATA_LUA, "helpers.lua"],
   functions: {
     create: "write",
     update: "write",

@@ -3,7 +3,7 @@ import { loadServiceConfig } from "../kit/config";
 import { ensureStream } from "../kit/streams";
 import { STREAMS } from "../contract/streams";
 import { createMemoryStore } from "./store";
-import { createEffects } from "./effects";
+import { createChangePublisher } from "../memory-data/publisher";
 import { memoryBindings } from "./handlers/memories";
 import { entityBindings } from "./handlers/entities";
 
@@ -14,7 +14,7 @@ await runService(
   config,
   async ({ nc, redis, bus }) => {
     await ensureStream(nc, STREAMS.EVENTS, config.JETSTREAM_REPLICAS);
-    const deps = { store: createMemoryStore(redis), effects: createEffects(nc, bus) };
+    const deps = { store: createMemoryStore(redis), changes: createChangePublisher(nc.jetstream(), bus) };
     return { bindings: [...memoryBindings(deps), ...entityBindings(deps)] };
   },
 );

@@ -1,5 +1,8 @@
 import { expect, test } from "bun:test";
-import { foldName, parseEntity, parseMemory, toSnapshot } from "./record";
+import { snapshotOfMemory } from "../contract/events";
+import { snapshotOfHash } from "../memory-data/memory-hash";
+import { STORED_MEMORY_HASH } from "../memory-data/memory-hash.fixture";
+import { parseEntity, parseMemory } from "./record";
 
 const flat = (o: Record<string, string>) => Object.entries(o).flat();
 
@@ -38,7 +41,7 @@ test("parseMemory: nulls for absent parent/external_id, tags sorted by name, ent
     created_at: "2023-11-14T22:13:20.000Z",
     updated_at: "2023-11-14T22:13:20.123Z",
   });
-  expect(toSnapshot(row)).toMatchObject({
+  expect(snapshotOfMemory(row.memory, row.version)).toMatchObject({
     id: "m1",
     tag_ids: ["t1", "t2", "t3"],
     entity_ids: ["e1", "e2"],
@@ -66,7 +69,10 @@ test("parseEntity: description null when absent; memory_count from the member co
   });
 });
 
-test("foldName: case-insensitive and Unicode-normalised", () => {
-  expect(foldName("ÉCOLE")).toBe(foldName("e\u0301cole"));
-  expect(foldName("Straße")).toBe("straße");
+test("the memories service and the tags service read one stored memory into the same snapshot", () => {
+  const hash = STORED_MEMORY_HASH;
+  const row = parseMemory(["m1", flat(hash), ["t2", "beta", "", "t1", "alpha", "#aabbcc"], ["e2", "e1"]])!;
+  const viaTags = snapshotOfHash("m1", hash, ["t2", "t1"], ["e2", "e1"]);
+  expect(viaTags).toEqual(snapshotOfMemory(row.memory, row.version));
+  expect(viaTags.tag_ids).toEqual(["t1", "t2"]);
 });

@@ -1,9 +1,9 @@
 import type { Memory } from "../contract/memories";
 import type { Entity } from "../contract/entities";
-import { snapshotOfMemory, type MemorySnapshot } from "../contract/events";
-import { hashOfPairs, isoOfMs, parseMetadata, readMemoryHash, type MemoryFields } from "../kit/memory-hash";
+import { hashOfPairs } from "../kit/redis-replies";
+import { isoOfMs, memoryOf, parseMetadata, readMemoryHash, type MemoryFields } from "../memory-data/memory-hash";
 
-export type { MemoryFields } from "../kit/memory-hash";
+export type { MemoryFields } from "../memory-data/memory-hash";
 
 /** A memory as read from Redis: the public shape plus its version counter `v`. */
 export interface MemoryRow {
@@ -29,41 +29,13 @@ export function parseMemory(raw: ReadMemoryReply): MemoryRow | null {
   for (let i = 0; i < tagTriples.length; i += 3)
     tags.push({ id: tagTriples[i]!, name: tagTriples[i + 1]!, color: tagTriples[i + 2] || null });
   tags.sort(byNameThenId);
-  return {
-    version: stored.version,
-    memory: memoryOf(id, stored.fields, tags, [...entityIds].sort(), stored.createdAt, stored.updatedAt),
-  };
+  return { version: stored.version, memory: memoryOf(id, stored, tags, [...entityIds].sort()) };
 }
 
 /** The row of a memory just created at `createdMs` (version 1, no tags or entities yet). */
 export function newMemoryRow(id: string, f: MemoryFields, createdMs: number): MemoryRow {
   const at = isoOfMs(createdMs);
-  return { version: 1, memory: memoryOf(id, f, [], [], at, at) };
-}
-
-/** The API shape of a memory from its own fields and its links. */
-function memoryOf(
-  id: string,
-  f: MemoryFields,
-  tags: Memory["tags"],
-  entityIds: string[],
-  createdAt: string,
-  updatedAt: string,
-): Memory {
-  return {
-    id,
-    content: f.content,
-    content_type: f.content_type as Memory["content_type"],
-    tier: f.tier as Memory["tier"],
-    memory_nature: f.memory_nature as Memory["memory_nature"],
-    parent_memory_id: f.parent,
-    external_id: f.external_id,
-    metadata: f.metadata,
-    tags,
-    entity_ids: entityIds,
-    created_at: createdAt,
-    updated_at: updatedAt,
-  };
+  return { version: 1, memory: memoryOf(id, { fields: f, createdAt: at, updatedAt: at }, [], []) };
 }
 
 export const parseMemories = (raws: ReadMemoryReply[]): MemoryRow[] =>
@@ -84,9 +56,3 @@ export function parseEntity(raw: ReadEntityReply): Entity | null {
     updated_at: isoOfMs(h.updated_at),
   };
 }
-
-/** What the search index and event consumers get of a memory. */
-export const toSnapshot = ({ memory, version }: MemoryRow): MemorySnapshot => snapshotOfMemory(memory, version);
-
-/** Case-insensitive comparison key of names (entity uniqueness, search): NFC, then lower case. */
-export const foldName = (name: string) => name.normalize("NFC").toLowerCase();

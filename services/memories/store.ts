@@ -1,10 +1,10 @@
 import type Redis from "ioredis";
-import { keyspace, type Space } from "../kit/keyspace";
+import { foldName, keyspace } from "../memory-data/keyspace";
+import type { Space } from "../kit/space";
 import type { ListMemoriesInput } from "../contract/memories";
 import type { Entity } from "../contract/entities";
 import { memoriesLibrary, type MemoryFunction } from "./library";
 import {
-  foldName,
   newMemoryRow,
   parseEntity,
   parseMemories,

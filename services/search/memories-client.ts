@@ -66,7 +66,7 @@ export function createMemoryReader(bus: Bus) {
       for (let offset = 0; ; offset += PAGE) {
         const page = await bus.call(listMemories, { limit: PAGE, offset, sort: "created_at", order: "asc" }, on);
         if (page.items.length === 0) return;
-        yield { snapshots: page.items.map(snapshotOf), total: page.total };
+        yield { snapshots: page.items.map((m) => snapshotOfMemory(m, -1)), total: page.total };
         if (offset + page.items.length >= page.total) return;
       }
     },
@@ -74,9 +74,3 @@ export function createMemoryReader(bus: Bus) {
 }
 
 export type MemoryReader = ReturnType<typeof createMemoryReader>;
-
-/** A rebuild knows no versions (-1); ids sorted so the stored attributes compare stably. */
-export const snapshotOf = (m: Memory): MemorySnapshot => {
-  const s = snapshotOfMemory(m, -1);
-  return { ...s, tag_ids: [...s.tag_ids].sort(), entity_ids: [...s.entity_ids].sort() };
-};

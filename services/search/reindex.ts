@@ -3,7 +3,7 @@ import { loadServiceConfig } from "../kit/config";
 import { connectNats, connectRedis, redisReady } from "../kit/connect";
 import { createBus } from "../kit/bus";
 import { createLogger } from "../kit/log";
-import type { Space } from "../kit/keyspace";
+import type { Space } from "../kit/space";
 import { SearchConfig } from "./config";
 import { buildSearch, closeSearch } from "./wiring";
 import { progressBar } from "./progress";

@@ -1,4 +1,4 @@
-import type { Space } from "../kit/keyspace";
+import type { Space } from "../kit/space";
 import { MATCH_ALL } from "../contract/search";
 import type { Embedder } from "./embedder";
 import { embeddingText } from "./document";

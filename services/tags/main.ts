@@ -3,6 +3,7 @@ import { loadServiceConfig } from "../kit/config";
 import { ensureStream } from "../kit/streams";
 import { STREAMS } from "../contract/streams";
 import { createTagStore } from "./store";
+import { createChangePublisher } from "../memory-data/publisher";
 import { createNotifier } from "./notify";
 import { tagBindings } from "./handlers/tags";
 import { linkBindings } from "./handlers/links";
@@ -15,7 +16,7 @@ await runService(
   async ({ nc, redis, bus }) => {
     await ensureStream(nc, STREAMS.EVENTS, config.JETSTREAM_REPLICAS);
     const store = createTagStore(redis);
-    const notify = createNotifier({ store, js: nc.jetstream(), bus });
+    const notify = createNotifier({ store, changes: createChangePublisher(nc.jetstream(), bus) });
     return { bindings: [...tagBindings({ store, notify }), ...linkBindings({ store, notify })] };
   },
 );

@@ -4,10 +4,11 @@ import { ServiceError } from "../contract/errors";
 import { INDEX_WAIT_MS } from "../contract/search-index";
 import type { MemoryEvent } from "../contract/events";
 import type { Bus } from "../kit/bus";
-import { keyspace } from "../kit/keyspace";
-import { createTagStore } from "./store";
+import { keyspace } from "../memory-data/keyspace";
+import { createTagStore, type TagStore } from "./store";
+import { createChangePublisher } from "../memory-data/publisher";
 import { createNotifier } from "./notify";
-import { ctxFor, newSpace, privateRedis, quietLog, writeMemoryHashForTests } from "./testing/fixture";
+import { ctxFor, newSpace, privateRedis, writeMemoryHashForTests } from "./testing/fixture";
 
 // The transport is faked here (what was published / called is the subject of the test);
 // Redis is real. The e2e tests run the real JetStream and NATS.
@@ -40,6 +41,9 @@ function fakes(indexFails = false) {
   return { js, bus, published, calls };
 }
 
+const notifier = (store: TagStore, f: ReturnType<typeof fakes>) =>
+  createNotifier({ store, changes: createChangePublisher(f.js, f.bus) });
+
 test("publishes tags_changed with a snapshot and msgID <id>:<version>, and waits for the index", async () => {
   const space = newSpace("test");
   const store = createTagStore(env.redis);
@@ -50,7 +54,7 @@ test("publishes tags_changed with a snapshot and msgID <id>:<version>, and waits
   await env.redis.sadd(ks.memoryEntities(m), "e1");
   const f = fakes();
   const caller = ctxFor(space).caller!;
-  await createNotifier({ store, js: f.js, bus: f.bus })(caller, "req-1", [m, crypto.randomUUID()], quietLog);
+  await notifier(store, f)({ ...ctxFor(space), requestId: "req-1" }, [m, crypto.randomUUID()]);
 
   expect(f.published).toHaveLength(1);
   const { subject, event, msgID } = f.published[0]!;
@@ -94,12 +98,7 @@ test("a failing index call does not fail the write", async () => {
   const space = newSpace();
   const m = await writeMemoryHashForTests(env.redis, space);
   const f = fakes(true);
-  await createNotifier({ store: createTagStore(env.redis), js: f.js, bus: f.bus })(
-    ctxFor(space).caller!,
-    "r",
-    [m],
-    quietLog,
-  );
+  await notifier(createTagStore(env.redis), f)(ctxFor(space), [m]);
   expect(f.calls).toHaveLength(1);
   expect(f.published).toHaveLength(1);
 });
@@ -107,12 +106,7 @@ test("a failing index call does not fail the write", async () => {
 test("nothing is sent for memories that no longer exist", async () => {
   const f = fakes();
   const space = newSpace();
-  await createNotifier({ store: createTagStore(env.redis), js: f.js, bus: f.bus })(
-    ctxFor(space).caller!,
-    "r",
-    [crypto.randomUUID()],
-    quietLog,
-  );
+  await notifier(createTagStore(env.redis), f)(ctxFor(space), [crypto.randomUUID()]);
   expect(f.published).toHaveLength(0);
   expect(f.calls).toHaveLength(0);
 });

@@ -1,56 +1,28 @@
-import type { JetStreamClient } from "nats";
-import type { Caller } from "../contract/op";
-import { memoryEventSubject, type MemoryEvent } from "../contract/events";
-import type { Bus } from "../kit/bus";
-import { encodeJson } from "../kit/wire";
-import { errorFields, type Logger } from "../kit/log";
-import { createIndexWriter } from "../kit/index-writes";
+import type { HandlerContext } from "../kit/handler";
+import { spaceOf } from "../kit/space";
+import type { ChangePublisher } from "../memory-data/publisher";
 import type { TagStore } from "./store";
-import { toSnapshot } from "./snapshot";
 
-/** Called by handlers after a committed link change: which memories changed, and for whom. */
-export type NotifyTagsChanged = (caller: Caller, requestId: string, memoryIds: string[], log: Logger) => Promise<void>;
+/** Called by handlers after a committed link change, with the memories whose tags changed. */
+export type NotifyTagsChanged = (ctx: HandlerContext, memoryIds: string[]) => Promise<void>;
 
 /** Matches the most upserts one `search.index` call takes. */
 const CHUNK = 1000;
 
 /**
- * For each changed memory: a `tags_changed` event on JetStream (msgID `<id>:<version>`, so a repeat is
- * dropped) and one synchronous `search.index` call per chunk, so search filters see the new tags when
- * the write returns. Neither failure undoes the committed write: it is logged; the event (or the
- * next change) brings the index back in line.
+ * The changed memories, read afresh (hash and link sets at their new version), go out as
+ * `tags_changed` through the change publisher, one chunk at a time; memories deleted meanwhile are
+ * left out.
  */
-export function createNotifier(deps: { store: TagStore; js: JetStreamClient; bus: Bus }): NotifyTagsChanged {
-  const indexNow = createIndexWriter(deps.bus);
-  return async (caller, requestId, memoryIds, log) => {
-    const space = { tenant: caller.tenant, env: caller.env };
+export function createNotifier(deps: { store: TagStore; changes: ChangePublisher }): NotifyTagsChanged {
+  return async (ctx, memoryIds) => {
+    const space = spaceOf(ctx);
     for (let i = 0; i < memoryIds.length; i += CHUNK) {
-      const snapshots = (await deps.store.snapshots(space, memoryIds.slice(i, i + CHUNK))).map(toSnapshot);
-      if (snapshots.length === 0) continue;
-      const at = new Date().toISOString();
-      const published = Promise.all(
-        snapshots.map((memory) => {
-          const event: MemoryEvent = {
-            type: "tags_changed",
-            tenant: caller.tenant,
-            env: caller.env,
-            memory_id: memory.id,
-            version: memory.version,
-            changed: [],
-            memory,
-            at,
-          };
-          return deps.js.publish(memoryEventSubject("tags_changed"), encodeJson(event), {
-            msgID: `${memory.id}:${memory.version}`,
-          });
-        }),
-      ).catch((err) =>
-        log.error("tags_changed event not published", { memories: snapshots.length, ...errorFields(err) }),
+      const snapshots = await deps.store.snapshots(space, memoryIds.slice(i, i + CHUNK));
+      await deps.changes.committed(
+        ctx,
+        snapshots.map((memory) => ({ type: "tags_changed", memory })),
       );
-      const indexed = indexNow({ upserts: snapshots, deletes: [] }, { requestId, caller }, log, {
-        memories: snapshots.length,
-      });
-      await Promise.all([published, indexed]);
     }
   };
 }

@@ -1,11 +1,5 @@
 import type { Tag, TagRef, TagSort } from "../contract/tags";
-
-/**
- * The key that makes names unique case-insensitively (the name index field). NFC first, so the
- * same text typed with composed or decomposed accents is one name; lower-casing is done here (not in
- * Lua, whose string.lower is ASCII-only).
- */
-export const nameKey = (name: string) => name.normalize("NFC").toLowerCase();
+import { foldName } from "../memory-data/keyspace";
 
 const iso = (ms: string | undefined) => new Date(Number(ms ?? 0)).toISOString();
 
@@ -48,7 +42,7 @@ export function compareRows(sort: TagSort, order: "asc" | "desc") {
 /** Tags as a memory shows them: sorted by name, like the default tag list. */
 export function sortRefs(refs: TagRef[]): TagRef[] {
   return refs
-    .map((r) => ({ r, k: nameKey(r.name) }))
+    .map((r) => ({ r, k: foldName(r.name) }))
     .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.r.id < b.r.id ? -1 : 1))
     .map((x) => x.r);
 }

@@ -1,12 +1,16 @@
 import type Redis from "ioredis";
 import type { ChainableCommander } from "ioredis";
-import { KEYSPACE_LUA, keyspace, type Space } from "../kit/keyspace";
+import { keyspace } from "../memory-data/keyspace";
+import { MEMORY_DATA_LUA } from "../memory-data/lua";
+import type { Space } from "../kit/space";
 import { defineLibrary } from "../kit/redis-functions";
+import { hashOfPairs } from "../kit/redis-replies";
 import type { TagRef } from "../contract/tags";
-import type { MemoryHashAndLinks } from "./snapshot";
+import type { MemorySnapshot } from "../contract/events";
+import { snapshotOfHash } from "../memory-data/memory-hash";
 
 /**
- * The only code of the tags service that touches Redis (key names: kit/keyspace.ts; tag hash fields:
+ * The only code of the tags service that touches Redis (key names: memory-data/keyspace.ts; tag hash fields:
  * name, lname (the unique name key), color?, description?, created_at, updated_at in ms).
  * Every multi-key write is one Redis function (./lua, this library), so the tag, its name index and
  * both ends of a memory↔tag link never disagree, whatever runs concurrently or crashes. A refusal
@@ -15,15 +19,9 @@ import type { MemoryHashAndLinks } from "./snapshot";
 const tagsLibrary = await defineLibrary({
   name: "tags",
   dir: new URL("./lua/", import.meta.url),
-  shared: [KEYSPACE_LUA, "helpers.lua"],
+  shared: [...MEMORY_DATA_LUA, "helpers.lua"],
   functions: { create: "write", update: "write", delete: "write", attach: "write", detach: "write" },
 });
-
-const pairs = (flat: string[]) => {
-  const out: Record<string, string> = {};
-  for (let i = 0; i + 1 < flat.length; i += 2) out[flat[i]!] = flat[i + 1]!;
-  return out;
-};
 
 async function run(m: ChainableCommander): Promise<unknown[]> {
   const res = (await m.exec()) ?? [];
@@ -93,7 +91,7 @@ export function createTagStore(redis: Redis) {
       const ks = keyspace(space);
       const keys = [ks.tag(id), ks.tagNames, ks.tagMembers(id)];
       const [count, flat] = (await call("update", keys, [id, now, JSON.stringify(patch)])) as [number, string[]];
-      return { id, hash: pairs(flat), count };
+      return { id, hash: hashOfPairs(flat), count };
     },
 
     /** Returns the memories that lost the tag (their versions were bumped). */
@@ -108,9 +106,8 @@ export function createTagStore(redis: Redis) {
       const [names, created] = (await run(
         redis.multi().hgetall(ks.tagNames).zrange(ks.tagsByCreated, "0", "-1", "WITHSCORES"),
       )) as [Record<string, string>, string[]];
-      const createdOf = new Map<string, number>();
-      for (let i = 0; i + 1 < created.length; i += 2) createdOf.set(created[i]!, Number(created[i + 1]));
-      return Object.entries(names).map(([lname, id]) => ({ id, lname, created: createdOf.get(id) ?? 0 }));
+      const createdOf = hashOfPairs(created);
+      return Object.entries(names).map(([lname, id]) => ({ id, lname, created: Number(createdOf[id] ?? 0) }));
     },
 
     async counts(space: Space, ids: string[]): Promise<number[]> {
@@ -163,18 +160,18 @@ export function createTagStore(redis: Redis) {
       return (await run(p)) as string[][];
     },
 
-    /** Each memory's hash and link sets in one transaction (consistent with its `v`); missing ones are left out. */
-    async snapshots(space: Space, memoryIds: string[]): Promise<MemoryHashAndLinks[]> {
+    /** Each memory's snapshot, read with its link sets in one transaction; missing ones are left out. */
+    async snapshots(space: Space, memoryIds: string[]): Promise<MemorySnapshot[]> {
       if (memoryIds.length === 0) return [];
       const ks = keyspace(space);
       const m = redis.multi();
       for (const id of memoryIds) m.hgetall(ks.memory(id)).smembers(ks.memoryTags(id)).smembers(ks.memoryEntities(id));
       const res = await run(m);
-      const out: MemoryHashAndLinks[] = [];
+      const out: MemorySnapshot[] = [];
       memoryIds.forEach((id, i) => {
         const hash = res[3 * i] as Record<string, string>;
         if (Object.keys(hash).length > 0)
-          out.push({ id, hash, tagIds: res[3 * i + 1] as string[], entityIds: res[3 * i + 2] as string[] });
+          out.push(snapshotOfHash(id, hash, res[3 * i + 1] as string[], res[3 * i + 2] as string[]));
       });
       return out;
     },

@@ -12,14 +12,17 @@ import { notFound } from "../../contract/errors";
 import { bind, type Handler } from "../../kit/handler";
 import type { EntityFields } from "../store";
 import type { MemoryRow } from "../record";
-import { spaceOf, type MemoriesDeps } from "./memories";
+import { snapshotOfMemory } from "../../contract/events";
+import { spaceOf } from "../../kit/space";
+import type { MemoriesDeps } from "./memories";
 
 const unique = (ids: string[]) => [...new Set(ids)];
 
 export function entityHandlers(deps: MemoriesDeps) {
   const newId = deps.newId ?? (() => crypto.randomUUID());
   /** A link change alters the memories' `entity_ids`: new versions, events, re-index. */
-  const entitiesChanged = (rows: MemoryRow[]) => rows.map((row) => ({ type: "entities_changed" as const, row }));
+  const entitiesChanged = (rows: MemoryRow[]) =>
+    rows.map((row) => ({ type: "entities_changed" as const, memory: snapshotOfMemory(row.memory, row.version) }));
 
   const create: Handler<typeof createEntity> = async (input, ctx) => {
     const fields: EntityFields = {
@@ -29,7 +32,7 @@ export function entityHandlers(deps: MemoriesDeps) {
       metadata: input.metadata ?? {},
     };
     const result = await deps.store.createEntity(spaceOf(ctx), newId(), fields, unique(input.memory_ids ?? []));
-    await deps.effects.committed(ctx, entitiesChanged(result.linked));
+    await deps.changes.committed(ctx, entitiesChanged(result.linked));
     return result.entity;
   };
 
@@ -64,19 +67,19 @@ export function entityHandlers(deps: MemoriesDeps) {
 
   const remove: Handler<typeof deleteEntity> = async (input, ctx) => {
     const result = await deps.store.deleteEntity(spaceOf(ctx), input.id);
-    await deps.effects.committed(ctx, entitiesChanged(result));
+    await deps.changes.committed(ctx, entitiesChanged(result));
     return { id: input.id, deleted: true as const };
   };
 
   const link: Handler<typeof linkEntityMemories> = async (input, ctx) => {
     const result = await deps.store.linkEntity(spaceOf(ctx), input.id, unique(input.memory_ids));
-    await deps.effects.committed(ctx, entitiesChanged(result.linked));
+    await deps.changes.committed(ctx, entitiesChanged(result.linked));
     return { entity_id: input.id, added: result.added, skipped: result.skipped, memory_count: result.count };
   };
 
   const unlink: Handler<typeof unlinkEntityMemory> = async (input, ctx) => {
     const result = await deps.store.unlinkEntity(spaceOf(ctx), input.id, input.memory_id);
-    if (result.row) await deps.effects.committed(ctx, entitiesChanged([result.row]));
+    if (result.row) await deps.changes.committed(ctx, entitiesChanged([result.row]));
     return { entity_id: input.id, memory_id: input.memory_id, removed: result.removed };
   };
 

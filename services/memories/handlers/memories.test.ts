@@ -3,7 +3,8 @@ import { ServiceError } from "../../contract/errors";
 import type { HandlerContext } from "../../kit/handler";
 import { createLogger } from "../../kit/log";
 import type { MemoryStore } from "../store";
-import type { Effects, MemoryChange } from "../effects";
+import type { ChangePublisher, MemoryChange } from "../../memory-data/publisher";
+import { snapshotOfMemory } from "../../contract/events";
 import type { MemoryRow } from "../record";
 import { memoryFixture } from "../../contract/memory.fixture";
 import { memoryHandlers } from "./memories";
@@ -18,6 +19,7 @@ const row = (id: string, over: Partial<MemoryRow["memory"]> = {}, version = 1): 
   version,
   memory: memoryFixture({ id, content: "c", ...over }),
 });
+const snapshot = (r: MemoryRow) => snapshotOfMemory(r.memory, r.version);
 
 /** A store double that records calls; each test sets the answers it needs. */
 function setup(answers: Partial<Record<keyof MemoryStore, unknown>>) {
@@ -33,8 +35,8 @@ function setup(answers: Partial<Record<keyof MemoryStore, unknown>>) {
       },
   });
   const changes: MemoryChange[][] = [];
-  const effects: Effects = { committed: async (_c, ch) => void changes.push(ch) };
-  return { h: memoryHandlers({ store, effects, newId: () => "new-id" }), calls, changes };
+  const publisher: ChangePublisher = { committed: async (_c, ch) => void changes.push(ch) };
+  return { h: memoryHandlers({ store, changes: publisher, newId: () => "new-id" }), calls, changes };
 }
 
 const codeOf = async (p: unknown) => {
@@ -67,7 +69,7 @@ describe("memory handlers", () => {
         64,
       ],
     });
-    expect(changes).toEqual([[{ type: "created", row: row("new-id") }]]);
+    expect(changes).toEqual([[{ type: "created", memory: snapshot(row("new-id")) }]]);
   });
 
   test("a refusal of the store is the handler's answer, and nothing is reported", async () => {
@@ -85,7 +87,9 @@ describe("memory handlers", () => {
     const moved = setup({ updateMemory: { row: row("m", {}, 2), changed: ["parent", "tier"] } });
     await moved.h.update({ id: "m", parent_memory_id: null, tier: "long" }, ctx);
     expect(moved.calls[0]!.args[2]).toEqual({ tier: "long", parent: null });
-    expect(moved.changes).toEqual([[{ type: "updated", row: row("m", {}, 2), changed: ["parent_memory_id", "tier"] }]]);
+    expect(moved.changes).toEqual([
+      [{ type: "updated", memory: snapshot(row("m", {}, 2)), changed: ["parent_memory_id", "tier"] }],
+    ]);
   });
 
   test("delete reports deleted_count only with cascade; orphans are reported as updated", async () => {
@@ -94,7 +98,7 @@ describe("memory handlers", () => {
     expect(plain.changes).toEqual([
       [
         { type: "deleted", id: "m", version: 3 },
-        { type: "updated", row: row("kid", {}, 2), changed: ["parent_memory_id"] },
+        { type: "updated", memory: snapshot(row("kid", {}, 2)), changed: ["parent_memory_id"] },
       ],
     ]);
 

@@ -10,21 +10,17 @@ import {
   updateMemory,
 } from "../../contract/memories";
 import { notFound } from "../../contract/errors";
-import { bind, callerOf, type Handler, type HandlerContext } from "../../kit/handler";
-import type { Space } from "../../kit/keyspace";
+import { bind, type Handler } from "../../kit/handler";
+import { spaceOf } from "../../kit/space";
 import type { MemoryFields, MemoryStore } from "../store";
-import type { Effects, MemoryChange } from "../effects";
+import type { ChangePublisher, MemoryChange } from "../../memory-data/publisher";
+import { snapshotOfMemory } from "../../contract/events";
 
 export interface MemoriesDeps {
   store: MemoryStore;
-  effects: Effects;
+  changes: ChangePublisher;
   newId?: () => string;
 }
-
-export const spaceOf = (ctx: HandlerContext): Space => {
-  const { tenant, env } = callerOf(ctx);
-  return { tenant, env };
-};
 
 /** Store field names → the API's, for the `changed` list of events. */
 const API_FIELD: Record<string, string> = { parent: "parent_memory_id" };
@@ -43,7 +39,7 @@ export function memoryHandlers(deps: MemoriesDeps) {
       metadata: input.metadata ?? {},
     };
     const row = await deps.store.createMemory(spaceOf(ctx), newId(), fields, MAX_HIERARCHY_DEPTH);
-    await deps.effects.committed(ctx, [{ type: "created", row }]);
+    await deps.changes.committed(ctx, [{ type: "created", memory: snapshotOfMemory(row.memory, row.version) }]);
     return row.memory;
   };
 
@@ -81,7 +77,9 @@ export function memoryHandlers(deps: MemoriesDeps) {
     if (Object.values(patch).every((v) => v === undefined)) return get({ id }, ctx);
     const result = await deps.store.updateMemory(space, id, patch, MAX_HIERARCHY_DEPTH);
     const changed = result.changed.map((f) => API_FIELD[f] ?? f);
-    await deps.effects.committed(ctx, [{ type: "updated", row: result.row, changed }]);
+    await deps.changes.committed(ctx, [
+      { type: "updated", memory: snapshotOfMemory(result.row.memory, result.row.version), changed },
+    ]);
     return result.row.memory;
   };
 
@@ -90,9 +88,13 @@ export function memoryHandlers(deps: MemoriesDeps) {
     const result = await deps.store.deleteMemory(spaceOf(ctx), input.id, cascade);
     const changes: MemoryChange[] = [
       ...result.deleted.map((d) => ({ type: "deleted" as const, id: d.id, version: d.version })),
-      ...result.orphans.map((row) => ({ type: "updated" as const, row, changed: ["parent_memory_id"] })),
+      ...result.orphans.map((row) => ({
+        type: "updated" as const,
+        memory: snapshotOfMemory(row.memory, row.version),
+        changed: ["parent_memory_id"],
+      })),
     ];
-    await deps.effects.committed(ctx, changes);
+    await deps.changes.committed(ctx, changes);
     return cascade
       ? { id: input.id, deleted: true as const, deleted_count: result.deleted.length }
       : { id: input.id, deleted: true as const };

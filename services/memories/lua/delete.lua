@@ -16,7 +16,7 @@ if not cascade then
     local kkey = K.memory(kid)
     redis.call('HDEL', kkey, 'parent')
     redis.call('HSET', kkey, 'updated_at', now)
-    redis.call('HINCRBY', kkey, 'v', 1)
+    bump_version(kkey)
     redis.call('ZADD', K.updated, now, kid)
     redis.call('ZADD', K.roots, kids[i + 1], kid)
     orphans[#orphans + 1] = kid
@@ -36,8 +36,8 @@ for _, vid in ipairs(victims) do
   if f[4] then redis.call('ZREM', K.kids(f[4]), vid) end
   if f[5] and redis.call('HGET', K.ext, f[5]) == vid then redis.call('HDEL', K.ext, f[5]) end
   -- Links: both ends go, so tag memory_count and entity memory_count drop with the memory.
-  for _, tid in ipairs(redis.call('SMEMBERS', K.tags(vid))) do redis.call('ZREM', K.tagMembers(tid), vid) end
-  for _, eid in ipairs(redis.call('SMEMBERS', K.ents(vid))) do redis.call('ZREM', K.entMembers(eid), vid) end
+  leave_members(vid, K.tags(vid), K.tagMembers)
+  leave_members(vid, K.ents(vid), K.entMembers)
   redis.call('DEL', key, K.tags(vid), K.ents(vid), K.kids(vid))
   push_all(deleted, { vid, (tonumber(f[6]) or 0) + 1 })
 end

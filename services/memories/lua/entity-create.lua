@@ -25,9 +25,8 @@ redis.call('ZADD', K.entCreated, now, id)
 local linked = {}
 for i = 7, #ARGV do
   local mid = ARGV[i]
-  redis.call('SADD', K.ents(mid), id)
-  redis.call('ZADD', K.entMembers(id), redis.call('HGET', K.memory(mid), 'created_at'), mid)
-  redis.call('HINCRBY', K.memory(mid), 'v', 1)
+  link(K.memory(mid), mid, K.ents(mid), id, K.entMembers(id))
+  bump_version(K.memory(mid))
   linked[#linked + 1] = read_memory(mid)
 end
 return cjson.encode({ read_entity(id), linked })

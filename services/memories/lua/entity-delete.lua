@@ -5,9 +5,8 @@ local id = ARGV[1]
 local key = K.entity(id)
 if redis.call('EXISTS', key) == 0 then return not_found('Entity') end
 local changed = {}
-for _, mid in ipairs(redis.call('ZRANGE', K.entMembers(id), 0, -1)) do
-  redis.call('SREM', K.ents(mid), id)
-  redis.call('HINCRBY', K.memory(mid), 'v', 1)
+for _, mid in ipairs(unlink_members(id, K.entMembers(id), K.ents)) do
+  bump_version(K.memory(mid))
   changed[#changed + 1] = read_memory(mid)
 end
 redis.call('HDEL', K.entNames, redis.call('HGET', key, 'nk'))

@@ -12,9 +12,8 @@ if #missing > 0 then return refuse('NOT_FOUND', 'Memory not found', { missing = 
 local added, skipped, linked = 0, 0, {}
 for i = 2, #ARGV do
   local mid = ARGV[i]
-  if redis.call('SADD', K.ents(mid), id) == 1 then
-    redis.call('ZADD', K.entMembers(id), redis.call('HGET', K.memory(mid), 'created_at'), mid)
-    redis.call('HINCRBY', K.memory(mid), 'v', 1)
+  if link(K.memory(mid), mid, K.ents(mid), id, K.entMembers(id)) then
+    bump_version(K.memory(mid))
     added = added + 1
     linked[#linked + 1] = read_memory(mid)
   else

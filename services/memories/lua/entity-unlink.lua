@@ -7,7 +7,6 @@ if redis.call('EXISTS', K.entity(id)) == 0 then return not_found('Entity') end
 if redis.call('EXISTS', K.memory(mid)) == 0 then
   return refuse('NOT_FOUND', 'Memory not found', { missing = { mid } })
 end
-if redis.call('SREM', K.ents(mid), id) == 0 then return cjson.encode({ 0 }) end
-redis.call('ZREM', K.entMembers(id), mid)
-redis.call('HINCRBY', K.memory(mid), 'v', 1)
+if not unlink(mid, K.ents(mid), id, K.entMembers(id)) then return cjson.encode({ 0 }) end
+bump_version(K.memory(mid))
 return cjson.encode({ 1, read_memory(mid) })

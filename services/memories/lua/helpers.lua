@@ -1,4 +1,5 @@
--- Shared helpers, defined once at the top of the memories library (library.ts), after keyspace.lua.
+-- Shared helpers, defined once at the top of the memories library (library.ts), after memory-data's Lua
+-- (keyspace.lua: key names; links.lua: links and versions).
 -- Every function answers with one JSON string (cjson.encode) rather than nested RESP arrays: ioredis
 -- decodes a nested reply element by element in JavaScript, which was most of the service's CPU for a
 -- page of 20 memories; JSON.parse of the same answer is ~20 µs.

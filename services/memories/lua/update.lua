@@ -45,7 +45,7 @@ for _, f in ipairs(FIELDS) do
 end
 redis.call('HSET', key, unpack(hset))
 if #hdel > 0 then redis.call('HDEL', key, unpack(hdel)) end
-redis.call('HINCRBY', key, 'v', 1)
+bump_version(key)
 redis.call('ZADD', K.updated, now, id)
 for _, f in ipairs({ 'content_type', 'tier', 'memory_nature' }) do
   if set[f] ~= nil and set[f] ~= old[f] then

@@ -1,7 +1,7 @@
 import { searchMemories, type SearchResult } from "../../contract/search";
 import { validationError } from "../../contract/errors";
 import { bind, callerOf, type Handler } from "../../kit/handler";
-import type { Space } from "../../kit/keyspace";
+import type { Space } from "../../kit/space";
 import type { Retrieve, RetrieveRequest } from "../retrieve";
 import type { MemoryReader } from "../memories-client";
 import type { Rebuilder } from "../indexer/rebuild";

@@ -1,4 +1,4 @@
-import type { Space } from "../../kit/keyspace";
+import type { Space } from "../../kit/space";
 import type { MemorySnapshot } from "../../contract/events";
 import type { Embedders } from "../embedder";
 import { toIndexDoc, type IndexDoc } from "../document";

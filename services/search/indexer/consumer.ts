@@ -4,7 +4,7 @@ import { MEMORY_EVENTS_WILDCARD, type MemoryEvent } from "../../contract/events"
 import { INDEX_WAIT_MS } from "../../contract/search-index";
 import { errorFields, type Logger } from "../../kit/log";
 import { decodeJson } from "../../kit/wire";
-import type { Space } from "../../kit/keyspace";
+import type { Space } from "../../kit/space";
 import type { Apply, Changes } from "./apply";
 
 export const INDEXER_DURABLE = "search-indexer";

@@ -1,4 +1,4 @@
-import type { Space } from "../../kit/keyspace";
+import type { Space } from "../../kit/space";
 import type { Caller } from "../../contract/op";
 import { errorFields, type Logger } from "../../kit/log";
 import type { SearchStore } from "../store";

@@ -1,5 +1,5 @@
 import type Redis from "ioredis";
-import type { Space } from "../../kit/keyspace";
+import type { Space } from "../../kit/space";
 import { META_KEY_PATTERN, searchKeys, spaceOfMetaKey } from "./keyspace";
 import type { Functions } from "./scripts";
 

@@ -1,8 +1,8 @@
-import { slot, type Space } from "../../kit/keyspace";
+import { slot, type Space } from "../../kit/space";
 
 /**
  * Every Redis key of the search index. All keys of one tenant+environment share the hash tag
- * `{tenant:env}` (kit/keyspace.ts `slot`), so each Redis function of store/ touches one cluster slot.
+ * `{tenant:env}` (kit/space.ts `slot`), so each Redis function of store/ touches one cluster slot.
  * The writers build the names of keys they meet as they run (postings, filter sets, vector sets,
  * documents) from the declared `all` key's prefix, with the same suffixes as below (`d:`, `t:`, `f:`,
  * `v:`; store/lua/common.lua): change them together.

@@ -1,5 +1,5 @@
 import type Redis from "ioredis";
-import type { Space } from "../../kit/keyspace";
+import type { Space } from "../../kit/space";
 import { searchKeys } from "./keyspace";
 import { suffixOf, type FilterSpec } from "../filters";
 import type { Functions } from "./scripts";

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
 import fc from "fast-check";
 import { privateRedis } from "../../../scripts/stack/test-redis";
-import type { Space } from "../../kit/keyspace";
+import { hashOfPairs } from "../../kit/redis-replies";
+import type { Space } from "../../kit/space";
 import type { MemorySnapshot } from "../../contract/events";
 import { searchKeys } from "./keyspace";
 import { toIndexDoc } from "../document";
@@ -46,9 +47,7 @@ const postings = async (s: Space, term: string) => {
   const flat = (
     (await redis.call("ZRANGE", searchKeys(s).term(term), 0, -1, "WITHSCORES")) as unknown[]
   ).flat() as string[];
-  const out: Record<string, number> = {};
-  for (let i = 0; i < flat.length; i += 2) out[flat[i]!] = Number(flat[i + 1]);
-  return out;
+  return Object.fromEntries(Object.entries(hashOfPairs(flat)).map(([id, weight]) => [id, Number(weight)]));
 };
 const w = (tf: number, len: number, avgdl: number) => (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len) / avgdl));
 

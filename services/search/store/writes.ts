@@ -1,5 +1,5 @@
 import type Redis from "ioredis";
-import type { Space } from "../../kit/keyspace";
+import type { Space } from "../../kit/space";
 import { searchKeys } from "./keyspace";
 import type { IndexDoc } from "../document";
 import { B, CONTEXT_WEIGHT, K1 } from "../text/bm25";

@@ -1,7 +1,8 @@
 import { attachTags, detachTag, tagsOfMemories, MAX_TAGS_PER_MEMORY, type TagRef } from "../../contract/tags";
 import { notFound } from "../../contract/errors";
 import { isUuid } from "../../contract/validation";
-import { bind, callerOf, type Handler } from "../../kit/handler";
+import { bind, type Handler } from "../../kit/handler";
+import { spaceOf } from "../../kit/space";
 import type { TagStore } from "../store";
 import { sortRefs } from "../record";
 import type { NotifyTagsChanged } from "../notify";
@@ -20,13 +21,12 @@ export function linkHandlers(deps: LinksDeps) {
 
   /** All or nothing: an unknown memory or any unknown (or malformed) tag id attaches nothing. */
   const attach: Handler<typeof attachTags> = async (input, ctx) => {
-    const caller = callerOf(ctx);
-    const space = { tenant: caller.tenant, env: caller.env };
+    const space = spaceOf(ctx);
     if (!isUuid(input.memory_id)) throw memoryNotFound();
     const tagIds = [...new Set(input.tag_ids)];
     if (!tagIds.every(isUuid)) throw tagNotFound();
     const res = await deps.store.attach(space, input.memory_id, tagIds, cap);
-    if (res.added > 0) await deps.notify(caller, ctx.requestId, [input.memory_id], ctx.log);
+    if (res.added > 0) await deps.notify(ctx, [input.memory_id]);
     const refs = await deps.store.refs(space, res.tagIds);
     return {
       memory_id: input.memory_id,
@@ -38,17 +38,16 @@ export function linkHandlers(deps: LinksDeps) {
 
   /** Idempotent: a tag that exists but is not attached answers `removed: false`. */
   const detach: Handler<typeof detachTag> = async (input, ctx) => {
-    const caller = callerOf(ctx);
+    const space = spaceOf(ctx);
     if (!isUuid(input.memory_id)) throw memoryNotFound();
     if (!isUuid(input.tag_id)) throw tagNotFound();
-    const res = await deps.store.detach({ tenant: caller.tenant, env: caller.env }, input.memory_id, input.tag_id);
-    if (res.removed) await deps.notify(caller, ctx.requestId, [input.memory_id], ctx.log);
+    const res = await deps.store.detach(space, input.memory_id, input.tag_id);
+    if (res.removed) await deps.notify(ctx, [input.memory_id]);
     return { memory_id: input.memory_id, tag_id: input.tag_id, removed: res.removed };
   };
 
   const ofMemories: Handler<typeof tagsOfMemories> = async (input, ctx) => {
-    const caller = callerOf(ctx);
-    const space = { tenant: caller.tenant, env: caller.env };
+    const space = spaceOf(ctx);
     const ids = input.memory_ids.map((id) => (isUuid(id) ? id : null));
     const valid = ids.filter((id): id is string => id !== null);
     const tagIds = await deps.store.tagIdsOf(space, valid);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type Redis from "ioredis";
-import { keyspace } from "../../kit/keyspace";
+import { keyspace } from "../../memory-data/keyspace";
 import { createTagStore } from "../store";
 import { tagHandlers } from "./tags";
 import { linkHandlers } from "./links";

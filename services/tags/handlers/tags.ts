@@ -1,9 +1,11 @@
 import { createTag, deleteTag, getTag, getTags, listTags, updateTag, MAX_TAGS_PER_TENANT } from "../../contract/tags";
 import { notFound } from "../../contract/errors";
 import { isUuid } from "../../contract/validation";
-import { bind, callerOf, type Handler, type HandlerContext } from "../../kit/handler";
+import { bind, type Handler } from "../../kit/handler";
+import { spaceOf } from "../../kit/space";
 import type { TagStore } from "../store";
-import { compareRows, nameKey, toTag } from "../record";
+import { foldName } from "../../memory-data/keyspace";
+import { compareRows, toTag } from "../record";
 import type { NotifyTagsChanged } from "../notify";
 
 export interface TagsDeps {
@@ -14,11 +16,6 @@ export interface TagsDeps {
 }
 
 export const tagNotFound = () => notFound("Tag");
-
-const spaceOf = (ctx: HandlerContext) => {
-  const c = callerOf(ctx);
-  return { tenant: c.tenant, env: c.env };
-};
 
 export function tagHandlers(deps: TagsDeps) {
   const now = deps.now ?? Date.now;
@@ -32,7 +29,7 @@ export function tagHandlers(deps: TagsDeps) {
     await deps.store.create(space, {
       id,
       name: input.name,
-      lname: nameKey(input.name),
+      lname: foldName(input.name),
       color,
       description,
       now: at,
@@ -74,7 +71,7 @@ export function tagHandlers(deps: TagsDeps) {
     const limit = input.limit ?? 50;
     const offset = input.offset ?? 0;
     const sort = input.sort ?? "name";
-    const needle = input.search ? nameKey(input.search) : "";
+    const needle = input.search ? foldName(input.search) : "";
     const matching = (await deps.store.index(space)).filter((t) => t.lname.includes(needle));
     const counts =
       sort === "memory_count"
@@ -100,17 +97,17 @@ export function tagHandlers(deps: TagsDeps) {
     const row = await deps.store.update(
       space,
       id,
-      name === undefined ? rest : { name, lname: nameKey(name), ...rest },
+      name === undefined ? rest : { name, lname: foldName(name), ...rest },
       now(),
     );
     return toTag(row.id, row.hash, row.count);
   };
 
   const remove: Handler<typeof deleteTag> = async (input, ctx) => {
-    const caller = callerOf(ctx);
+    const space = spaceOf(ctx);
     if (!isUuid(input.id)) throw tagNotFound();
-    const touched = await deps.store.remove({ tenant: caller.tenant, env: caller.env }, input.id);
-    if (touched.length > 0) await deps.notify(caller, ctx.requestId, touched, ctx.log);
+    const touched = await deps.store.remove(space, input.id);
+    if (touched.length > 0) await deps.notify(ctx, touched);
     return { id: input.id, deleted: true as const };
   };
 

@@ -18,11 +18,7 @@ if redis.call('SCARD', KEYS[2]) + #add > cap then
 end
 local v = 0
 if #add > 0 then
-  local created = tonumber(redis.call('HGET', KEYS[1], 'created_at')) or 0
-  for _, i in ipairs(add) do
-    redis.call('SADD', KEYS[2], ARGV[2 + i])
-    redis.call('ZADD', KEYS[2 + 2 * i], created, mid)
-  end
-  v = redis.call('HINCRBY', KEYS[1], 'v', 1)
+  for _, i in ipairs(add) do link(KEYS[1], mid, KEYS[2], ARGV[2 + i], KEYS[2 + 2 * i]) end
+  v = bump_version(KEYS[1])
 end
 return { #add, v, redis.call('SMEMBERS', KEYS[2]) }

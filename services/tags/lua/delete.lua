@@ -3,18 +3,16 @@
 -- KEYS: tag hash, member zset, names hash, by-created zset
 -- ARGV: id
 -- The member memories' keys are met only here, in the member zset: they are built from the tenant
--- of KEYS[4] (kit/keyspace.lua), in its cluster slot.
+-- of KEYS[4] (memory-data/keyspace.lua), in its cluster slot.
 -- Returns the ids of the memories that lost the tag.
 local id = ARGV[1]
 if redis.call('EXISTS', KEYS[1]) == 0 then return not_found('Tag') end
 use_tenant_of(KEYS[4])
-local members = redis.call('ZRANGE', KEYS[2], 0, -1)
 local touched = {}
-for _, m in ipairs(members) do
-  redis.call('SREM', TK.memory_tags(m), id)
+for _, m in ipairs(unlink_members(id, KEYS[2], TK.memory_tags)) do
   local mkey = TK.memory(m)
   if redis.call('EXISTS', mkey) == 1 then
-    redis.call('HINCRBY', mkey, 'v', 1)
+    bump_version(mkey)
     touched[#touched + 1] = m
   end
 end

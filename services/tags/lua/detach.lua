@@ -4,6 +4,5 @@
 -- Returns { 1 = removed | 0 = was not attached, the memory's version (0 when unchanged) }.
 if redis.call('EXISTS', KEYS[1]) == 0 then return not_found('Memory') end
 if redis.call('EXISTS', KEYS[3]) == 0 then return not_found('Tag') end
-if redis.call('SREM', KEYS[2], ARGV[2]) == 0 then return { 0, 0 } end
-redis.call('ZREM', KEYS[4], ARGV[1])
-return { 1, redis.call('HINCRBY', KEYS[1], 'v', 1) }
+if not unlink(ARGV[1], KEYS[2], ARGV[2], KEYS[4]) then return { 0, 0 } end
+return { 1, bump_version(KEYS[1]) }

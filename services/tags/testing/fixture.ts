@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Redis from "ioredis";
 import { startRedis } from "../../../scripts/stack/infra";
-import { keyspace, type Space } from "../../kit/keyspace";
+import { keyspace } from "../../memory-data/keyspace";
+import type { Space } from "../../kit/space";
 import { createLogger } from "../../kit/log";
-import type { HandlerContext } from "../../kit/handler";
+import { callerOf, type HandlerContext } from "../../kit/handler";
 import type { NotifyTagsChanged } from "../notify";
 
 /**
@@ -27,7 +28,7 @@ export async function privateRedis() {
   };
 }
 
-/** TEST ONLY: writes a memory hash as the memories service would (fields per kit/keyspace.ts). */
+/** TEST ONLY: writes a memory hash as the memories service would (fields per memory-data/keyspace.ts). */
 export async function writeMemoryHashForTests(
   redis: Redis,
   space: Space,
@@ -62,7 +63,8 @@ export const newSpace = (env: Space["env"] = "live"): Space => ({ tenant: `t${cr
 
 export function recordingNotifier() {
   const calls: { tenant: string; env: string; memoryIds: string[] }[] = [];
-  const notify: NotifyTagsChanged = async (caller, _requestId, memoryIds) => {
+  const notify: NotifyTagsChanged = async (ctx, memoryIds) => {
+    const caller = callerOf(ctx);
     calls.push({ tenant: caller.tenant, env: caller.env, memoryIds: [...memoryIds] });
   };
   return { calls, notify };

@@ -1,8 +1,8 @@
 import type { Static } from "@sinclair/typebox";
 import { ServiceError } from "../contract/errors";
 import { indexMemories, INDEX_WAIT_MS } from "../contract/search-index";
-import type { Bus, CallContext } from "./bus";
-import { errorFields, throttledWarning, type Logger } from "./log";
+import type { Bus, CallContext } from "../kit/bus";
+import { errorFields, throttledWarning, type Logger } from "../kit/log";
 
 /**
  * After a call finds no search replica to answer (503), writes skip it for this long: each would pay
@@ -12,10 +12,10 @@ import { errorFields, throttledWarning, type Logger } from "./log";
 export const INDEX_SKIP_AFTER_UNAVAILABLE_MS = 250;
 
 /**
- * The synchronous `search.index` call of the services that write memories (memories, tags), made
- * after a committed write so it is searchable when the write returns. A failure never fails the
- * write — the same change goes out as an event and converges the index — it is logged, once per
- * interval during an outage. Resolves whether the index took the change.
+ * The synchronous `search.index` call of the change publisher (publisher.ts), made after a committed
+ * write so it is searchable when the write returns. A failure never fails the write — the same change
+ * goes out as an event and converges the index — it is logged, once per interval during an outage.
+ * Resolves whether the index took the change.
  */
 export function createIndexWriter(bus: Bus, now: () => number = () => performance.now()) {
   const warnIndexMissed = throttledWarning("search index not updated now; events will converge it");
@@ -24,7 +24,6 @@ export function createIndexWriter(bus: Bus, now: () => number = () => performanc
     input: Static<typeof indexMemories.input>,
     on: CallContext,
     log: Logger,
-    fields: Record<string, unknown> = {},
   ): Promise<boolean> {
     if (now() < skipUntil) return false;
     try {
@@ -33,7 +32,7 @@ export function createIndexWriter(bus: Bus, now: () => number = () => performanc
     } catch (err) {
       if (err instanceof ServiceError && err.code === "SERVICE_UNAVAILABLE")
         skipUntil = now() + INDEX_SKIP_AFTER_UNAVAILABLE_MS;
-      warnIndexMissed(log, () => ({ ...fields, ...errorFields(err) }));
+      warnIndexMissed(log, () => errorFields(err));
       return false;
     }
   };

@@ -1,22 +1,16 @@
+import { slot, type Space } from "../kit/space";
+
 /**
- * Redis key names of a tenant's data graph (memories, tags, links, entities).
- *
- * Every key of one tenant+environment carries the hash tag `{tenant:env}`, so all of them share one
- * Redis Cluster slot: Lua scripts that update a record and its indexes (or a link and both of its
- * ends) stay atomic on a cluster, while different tenants spread over shards.
+ * Redis key names of a tenant's data graph (memories, tags, links, entities), all in the space's
+ * cluster slot (kit/space.ts), so Lua scripts that update a record and its indexes (or a link and
+ * both of its ends) stay atomic on a cluster.
  *
  * Ownership: the memories service writes `m:`/`mi:`/`e:`/`ei:` keys, the tags service `t:`/`ti:` keys.
- * The link sets (`m:…:tags` ↔ `t:…:mems`, `m:…:ents` ↔ `e:…:mems`) are written only by Lua scripts
- * that update both ends at once; that is the one place a script touches the other domain's keys,
- * because a link half-written on one side would break `memory_count` and filters.
+ * The link sets (`m:…:tags` ↔ `t:…:mems`, `m:…:ents` ↔ `e:…:mems`) and a memory's version `v` change
+ * only through links.lua, which updates both ends of a link at once: that is where a script of one
+ * service touches the other's keys, because a link half-written on one side would break `memory_count`
+ * and filters. keyspace.lua names the same keys in Lua, for functions that meet ids as they run.
  */
-export interface Space {
-  tenant: string;
-  env: "live" | "test";
-}
-
-export const slot = (s: Space) => `{${s.tenant}:${s.env}}`;
-
 export const keyspace = (s: Space) => {
   const t = slot(s);
   return {
@@ -37,17 +31,21 @@ export const keyspace = (s: Space) => {
     tag: (id: string) => `t:${t}:${id}`,
     // zset memory id → created_at ms of the memory; ZCARD = memory_count
     tagMembers: (id: string) => `t:${t}:${id}:mems`,
-    tagNames: `ti:${t}:names`, // hash lower(name) → id
+    tagNames: `ti:${t}:names`, // hash foldName(name) → id
     tagsByCreated: `ti:${t}:created`, // zset id → created_at ms
     // entities
     entity: (id: string) => `e:${t}:${id}`, // hash: name, type, description, metadata, created_at, updated_at
     entityMembers: (id: string) => `e:${t}:${id}:mems`, // zset memory id → created_at ms of the memory
-    entityNames: `ei:${t}:names`, // hash "<type>:<lower(name)>" → id
+    entityNames: `ei:${t}:names`, // hash "<type>:<foldName(name)>" → id
     entitiesByCreated: `ei:${t}:created`, // zset id → created_at ms
   };
 };
 
 export type Keyspace = ReturnType<typeof keyspace>;
 
-/** The same names in Lua, for Redis functions that build keys of ids they meet as they run. */
-export const KEYSPACE_LUA = new URL("./keyspace.lua", import.meta.url);
+/**
+ * A name as the name indexes (`tagNames`, `entityNames`) key it, so names are unique case-insensitively;
+ * lists that search or sort by name compare it too. NFC first, so the same text typed with composed or
+ * decomposed accents is one name; lower-casing is done here, not in Lua, whose string.lower is ASCII-only.
+ */
+export const foldName = (name: string) => name.normalize("NFC").toLowerCase();

@@ -1,20 +1,21 @@
-import type { NatsConnection } from "nats";
+import type { JetStreamClient } from "nats";
 import type { Bus } from "../kit/bus";
-import type { HandlerContext } from "../kit/handler";
-import { callerOf } from "../kit/handler";
+import { callerOf, type HandlerContext } from "../kit/handler";
 import { errorFields } from "../kit/log";
 import { encodeJson } from "../kit/wire";
-import { memoryEventSubject, type MemoryEvent, type MemoryEventType } from "../contract/events";
-import { createIndexWriter } from "../kit/index-writes";
-import { toSnapshot, type MemoryRow } from "./record";
+import { memoryEventSubject, type MemoryEvent, type MemoryEventType, type MemorySnapshot } from "../contract/events";
+import { createIndexWriter } from "./index-writes";
 
-/** One committed change of one memory. */
+/** One committed change of one memory: its snapshot after the change, or its deletion at a version. */
 export type MemoryChange =
-  | { type: Exclude<MemoryEventType, "deleted">; row: MemoryRow; changed?: string[] }
+  | { type: Exclude<MemoryEventType, "deleted">; memory: MemorySnapshot; changed?: string[] }
   | { type: "deleted"; id: string; version: number };
 
-/** What follows every committed write: the domain events, and the search index brought up to date. */
-export interface Effects {
+/**
+ * What follows every committed write of memories or their links (memories and tags services alike):
+ * the domain events, and the search index brought up to date.
+ */
+export interface ChangePublisher {
   committed(ctx: HandlerContext, changes: MemoryChange[]): Promise<void>;
 }
 
@@ -31,10 +32,10 @@ const chunks = <X>(xs: X[], size: number): X[][] => {
 /**
  * Events go to JetStream with msgID `<memoryId>:<version>`, so a retried publish is deduplicated.
  * The index call waits (INDEX_WAIT_MS) so a write is searchable when it returns; if search is down
- * the write still succeeds: the indexer consumes the same events and converges.
+ * the write still succeeds: the indexer consumes the same events and converges. Neither failure
+ * undoes the committed write: it is logged.
  */
-export function createEffects(nc: NatsConnection, bus: Bus, now?: () => number): Effects {
-  const js = nc.jetstream();
+export function createChangePublisher(js: JetStreamClient, bus: Bus, now?: () => number): ChangePublisher {
   const indexNow = createIndexWriter(bus, now);
   return {
     async committed(ctx, changes) {
@@ -57,10 +58,10 @@ export function createEffects(nc: NatsConnection, bus: Bus, now?: () => number):
               type: c.type,
               tenant: caller.tenant,
               env: caller.env,
-              memory_id: c.row.memory.id,
-              version: c.row.version,
+              memory_id: c.memory.id,
+              version: c.memory.version,
               changed: c.changed ?? [],
-              memory: toSnapshot(c.row),
+              memory: c.memory,
               at,
             },
       );

@@ -1,41 +1,27 @@
 import { expect, test } from "bun:test";
-import type { NatsConnection } from "nats";
+import type { JetStreamClient } from "nats";
 import { ServiceError } from "../contract/errors";
 import type { Bus } from "../kit/bus";
 import type { Logger } from "../kit/log";
-import { createEffects } from "./effects";
-import { INDEX_SKIP_AFTER_UNAVAILABLE_MS } from "../kit/index-writes";
-import type { MemoryRow } from "./record";
+import { snapshotOfMemory } from "../contract/events";
+import { memoryFixture } from "../contract/memory.fixture";
+import { createChangePublisher } from "./publisher";
+import { INDEX_SKIP_AFTER_UNAVAILABLE_MS } from "./index-writes";
 
-const row: MemoryRow = {
-  version: 4,
-  memory: {
-    id: "m1",
-    content: "c",
-    content_type: "text",
-    tier: "long",
-    memory_nature: "semantic",
-    parent_memory_id: null,
-    external_id: "x",
-    metadata: { a: 1 },
-    tags: [{ id: "t1", name: "n", color: null }],
-    entity_ids: ["e1"],
-    created_at: "2024-01-01T00:00:00.000Z",
-    updated_at: "2024-01-02T00:00:00.000Z",
-  },
-};
+const memory = snapshotOfMemory(
+  memoryFixture({ id: "m1", tags: [{ id: "t1", name: "n", color: null }], entity_ids: ["e1"] }),
+  4,
+);
 
 function harness(indexError?: ServiceError, clock = { now: 0 }) {
   const published: { subject: string; body: any; msgID: string }[] = [];
   const indexed: unknown[] = [];
   const warnings: string[] = [];
-  const nc = {
-    jetstream: () => ({
-      publish: async (subject: string, data: Uint8Array, opts: { msgID: string }) => {
-        published.push({ subject, body: JSON.parse(new TextDecoder().decode(data)), msgID: opts.msgID });
-      },
-    }),
-  } as unknown as NatsConnection;
+  const js = {
+    publish: async (subject: string, data: Uint8Array, opts: { msgID: string }) => {
+      published.push({ subject, body: JSON.parse(new TextDecoder().decode(data)), msgID: opts.msgID });
+    },
+  } as unknown as JetStreamClient;
   const bus = {
     call: async (_op: unknown, input: unknown, callCtx: unknown, opts: unknown) => {
       indexed.push({ input, callCtx, opts });
@@ -49,7 +35,7 @@ function harness(indexError?: ServiceError, clock = { now: 0 }) {
     requestId: "r1",
     log,
   };
-  return { effects: createEffects(nc, bus, () => clock.now), published, indexed, warnings, ctx };
+  return { publisher: createChangePublisher(js, bus, () => clock.now), published, indexed, warnings, ctx };
 }
 
 test(
@@ -57,8 +43,8 @@ test(
     "the index gets upserts and deletes in one call with the caller",
   async () => {
     const h = harness();
-    await h.effects.committed(h.ctx, [
-      { type: "updated", row, changed: ["tier"] },
+    await h.publisher.committed(h.ctx, [
+      { type: "updated", memory, changed: ["tier"] },
       { type: "deleted", id: "m2", version: 7 },
     ]);
     expect(
@@ -82,7 +68,7 @@ test(
 test("search down (503/504): the write still succeeds with a warning; the event is still published", async () => {
   for (const err of [new ServiceError("SERVICE_UNAVAILABLE", "down"), new ServiceError("TIMEOUT", "slow")]) {
     const h = harness(err);
-    await h.effects.committed(h.ctx, [{ type: "created", row }]);
+    await h.publisher.committed(h.ctx, [{ type: "created", memory }]);
     expect(h.published.length).toBe(1);
     expect(h.warnings).toEqual(["search index not updated now; events will converge it"]);
   }
@@ -91,18 +77,18 @@ test("search down (503/504): the write still succeeds with a warning; the event 
 test("no search replica (503): writes skip indexing a while, then retry; a slow one (504) is not skipped", async () => {
   const clock = { now: 1000 };
   const h = harness(new ServiceError("SERVICE_UNAVAILABLE", "down"), clock);
-  await h.effects.committed(h.ctx, [{ type: "created", row }]);
+  await h.publisher.committed(h.ctx, [{ type: "created", memory }]);
   expect(h.indexed.length).toBe(1);
   clock.now += INDEX_SKIP_AFTER_UNAVAILABLE_MS - 1;
-  await h.effects.committed(h.ctx, [{ type: "created", row }]);
+  await h.publisher.committed(h.ctx, [{ type: "created", memory }]);
   expect(h.indexed.length).toBe(1); // skipped; the event is still published
   expect(h.published.length).toBe(2);
   clock.now += 2;
-  await h.effects.committed(h.ctx, [{ type: "created", row }]);
+  await h.publisher.committed(h.ctx, [{ type: "created", memory }]);
   expect(h.indexed.length).toBe(2);
 
   const slow = harness(new ServiceError("TIMEOUT", "slow"), clock);
-  await slow.effects.committed(slow.ctx, [{ type: "created", row }]);
-  await slow.effects.committed(slow.ctx, [{ type: "created", row }]);
+  await slow.publisher.committed(slow.ctx, [{ type: "created", memory }]);
+  await slow.publisher.committed(slow.ctx, [{ type: "created", memory }]);
   expect(slow.indexed.length).toBe(2);
 });

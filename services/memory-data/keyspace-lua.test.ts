@@ -1,16 +1,18 @@
 import { beforeAll, expect, test } from "bun:test";
 import type Redis from "ioredis";
 import { privateRedis } from "../../scripts/stack/test-redis";
-import { KEYSPACE_LUA, keyspace, type Space } from "./keyspace";
+import type { Space } from "../kit/space";
+import { keyspace } from "./keyspace";
+import { MEMORY_DATA_LUA } from "./lua";
 
-/** keyspace.lua, run in a real Redis, against keyspace.ts itself. */
+/** keyspace.lua, run in a real Redis atop a library as the services load it, against keyspace.ts itself. */
 const db = privateRedis("keyspace-lua");
 let redis: Redis;
 beforeAll(async () => {
   redis = await db.connect();
   const lib = [
     "#!lua name=keyspace_test",
-    await Bun.file(KEYSPACE_LUA).text(),
+    ...(await Promise.all(MEMORY_DATA_LUA.map((url) => Bun.file(url).text()))),
     "redis.register_function{ function_name = 'keyspace_keys', flags = { 'no-writes' },",
     "  callback = function(keys, args)",
     "  use_tenant_of(keys[1])",

@@ -1,7 +1,10 @@
+import { snapshotOfMemory, type MemorySnapshot } from "../contract/events";
+import type { Memory } from "../contract/memories";
+
 /**
  * The memory hash (`keyspace().memory(id)`), written by the memories service and read here only: the
- * memories service's own reads and the tags service's event snapshots both come through `readMemoryHash`,
- * so the two services cannot disagree on what a stored memory says.
+ * memories service's own reads and the tags service's event snapshots both come through `readMemoryHash`
+ * and `memoryOf`, so the two services cannot disagree on what a stored memory says.
  */
 
 /** A memory's own fields as the store writes them (`parent` is parent_memory_id). */
@@ -22,13 +25,6 @@ export interface StoredMemory {
   updatedAt: string;
   /** Bumped by every change of the memory or its links; 0 when absent. */
   version: number;
-}
-
-/** A flat field/value list (HGETALL's reply) as an object. */
-export function hashOfPairs(flat: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < flat.length; i += 2) out[flat[i]!] = flat[i + 1]!;
-  return out;
 }
 
 /** Epoch milliseconds (as stored, or a number) → ISO 8601 UTC; absent reads as the epoch. */
@@ -64,4 +60,47 @@ export function readMemoryHash(h: Record<string, string>): StoredMemory {
     updatedAt: isoOfMs(h.updated_at),
     version: Number(h.v ?? 0) || 0,
   };
+}
+
+/** A memory's API shape from what is stored of it and the links read with it (tags as refs, or ids alone). */
+export function memoryOf<Tag>(
+  id: string,
+  m: Omit<StoredMemory, "version">,
+  tags: Tag[],
+  entityIds: string[],
+): Omit<Memory, "tags"> & { tags: Tag[] } {
+  const f = m.fields;
+  return {
+    id,
+    content: f.content,
+    content_type: f.content_type as Memory["content_type"],
+    tier: f.tier as Memory["tier"],
+    memory_nature: f.memory_nature as Memory["memory_nature"],
+    parent_memory_id: f.parent,
+    external_id: f.external_id,
+    metadata: f.metadata,
+    tags,
+    entity_ids: entityIds,
+    created_at: m.createdAt,
+    updated_at: m.updatedAt,
+  };
+}
+
+/** The snapshot of a memory read as its hash and both link sets (in one transaction, so they agree with `v`). */
+export function snapshotOfHash(
+  id: string,
+  hash: Record<string, string>,
+  tagIds: string[],
+  entityIds: string[],
+): MemorySnapshot {
+  const stored = readMemoryHash(hash);
+  return snapshotOfMemory(
+    memoryOf(
+      id,
+      stored,
+      tagIds.map((tagId) => ({ id: tagId })),
+      entityIds,
+    ),
+    stored.version,
+  );
 }
