@@ -1,16 +1,50 @@
-import { httpStatusOf, type ServiceError } from "../../services/contract/errors";
-import type { PageOf } from "../../services/contract/common";
+import { Type as T, type Static } from "@sinclair/typebox";
+import { ERROR_TABLE, httpStatusOf, type ServiceError } from "../../services/contract/errors";
+import { Enum, type PageOf } from "../../services/contract/common";
 
 const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8" };
 
-export interface Meta {
-  request_id: string;
-  latency_ms?: number;
-  total?: number;
-  limit?: number;
-  offset?: number;
-  has_more?: boolean;
-}
+const RequestId = T.String({ description: "Also sent as the X-Request-Id header; quote it when reporting a problem." });
+
+/** `meta` of every success. The schemas here are what the OpenAPI document says of the envelope. */
+export const SuccessMeta = T.Object({
+  request_id: RequestId,
+  latency_ms: T.Number({ description: "Time the gateway spent on the request, in milliseconds." }),
+});
+
+/** `meta` of an answer holding a list that is not a page (search results): `total` is its length. */
+export const CountedMeta = T.Composite([SuccessMeta, T.Object({ total: T.Integer({ minimum: 0 }) })]);
+
+/** `meta` of a page. */
+export const ListMeta = T.Composite([
+  SuccessMeta,
+  T.Object({
+    total: T.Integer({ minimum: 0, description: "Every item matching, on all pages." }),
+    limit: T.Integer({ minimum: 1 }),
+    offset: T.Integer({ minimum: 0 }),
+    has_more: T.Boolean({ description: "More items follow this page: offset + limit < total." }),
+  }),
+]);
+
+export type Meta = Static<typeof SuccessMeta> & Partial<Static<typeof ListMeta>>;
+
+/** Spec section 7.1: the body of every error. */
+export const ErrorEnvelope = T.Object({
+  error: T.Object({
+    code: Enum(Object.keys(ERROR_TABLE) as (keyof typeof ERROR_TABLE)[]),
+    message: T.String(),
+    details: T.Optional(
+      T.Object(
+        {
+          field: T.Optional(T.String({ description: "The field at fault, dotted (`metadata.notes.1`)." })),
+          constraint: T.Optional(T.String({ description: "The rule it broke: `required`, `max_length`…" })),
+        },
+        { additionalProperties: true },
+      ),
+    ),
+  }),
+  meta: T.Object({ request_id: RequestId }),
+});
 
 /**
  * Spec section 4.1: `data` + `meta`, `X-Request-Id` on every response. `data` comes as JSON text in
@@ -53,7 +87,7 @@ type PagePosition = Omit<PageOf<unknown>, "items">;
  */
 export const hasMore = (page: PagePosition) => page.offset + page.limit < page.total;
 
-export function listMeta(page: PagePosition, requestId: string, latencyMs: number): Meta {
+export function listMeta(page: PagePosition, requestId: string, latencyMs: number): Static<typeof ListMeta> {
   return {
     request_id: requestId,
     latency_ms: latencyMs,

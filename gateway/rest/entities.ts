@@ -7,29 +7,52 @@ import {
   unlinkEntityMemory,
   updateEntity,
 } from "../../services/contract/entities";
-import { coerceQuery } from "../../services/contract/validation";
 import { route } from "./route";
 
-const ids = { id: "Entity not found" };
+const params = { id: { notFound: "Entity not found" } };
 
 export const entityRoutes = [
-  route({ method: "POST", path: "/entities", op: createEntity, tag: "entities" }),
-  route({ method: "GET", path: "/entities", op: listEntities, list: true, tag: "entities" }),
-  route({ method: "GET", path: "/entities/:id", op: getEntity, ids, tag: "entities" }),
-  route({ method: "PATCH", path: "/entities/:id", op: updateEntity, ids, tag: "entities" }),
-  route({ method: "DELETE", path: "/entities/:id", op: deleteEntity, ids, tag: "entities" }),
-  route({ method: "POST", path: "/entities/:id/memories", op: linkEntityMemories, ids, tag: "entities" }),
+  route({ operationId: "createEntity", method: "POST", path: "/entities", op: createEntity, tag: "entities" }),
   route({
+    operationId: "listEntities",
+    method: "GET",
+    path: "/entities",
+    op: listEntities,
+    list: true,
+    tag: "entities",
+  }),
+  route({ operationId: "getEntity", method: "GET", path: "/entities/:id", op: getEntity, params, tag: "entities" }),
+  route({
+    operationId: "updateEntity",
+    method: "PATCH",
+    path: "/entities/:id",
+    op: updateEntity,
+    params,
+    tag: "entities",
+  }),
+  route({
+    operationId: "deleteEntity",
+    method: "DELETE",
+    path: "/entities/:id",
+    op: deleteEntity,
+    params,
+    tag: "entities",
+  }),
+  route({
+    operationId: "linkEntityMemories",
+    method: "POST",
+    path: "/entities/:id/memories",
+    op: linkEntityMemories,
+    params,
+    tag: "entities",
+  }),
+  route({
+    operationId: "unlinkEntityMemory",
     method: "DELETE",
     path: "/entities/:id/memories/:memoryId",
     op: unlinkEntityMemory,
-    ids: { ...ids, memoryId: "Memory not found" },
     // The path names the memory `memoryId`; the operation calls it `memory_id`.
-    input: (req) => ({
-      ...(coerceQuery(unlinkEntityMemory.input, req.query) as object),
-      id: req.params.id,
-      memory_id: req.params.memoryId,
-    }),
+    params: { ...params, memoryId: { notFound: "Memory not found", field: "memory_id" } },
     tag: "entities",
   }),
 ];

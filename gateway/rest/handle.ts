@@ -1,4 +1,4 @@
-import { coerceQuery, isUuid } from "../../services/contract/validation";
+import { coerceQuery, isUuid, unknownFieldError } from "../../services/contract/validation";
 import { ServiceError, toServiceError } from "../../services/contract/errors";
 import { decodeJson, rawData, rawPage } from "../../services/kit/wire";
 import { readJsonObject, settleConnection } from "../http/body";
@@ -7,7 +7,7 @@ import { errorResponse, listMeta, rawSuccessResponse, roundMs } from "../http/en
 import { requireScope } from "../http/guard";
 import { requestIdOf } from "../http/request-id";
 import type { GatewayDeps } from "../deps";
-import type { RestRequest, RestRoute } from "./route";
+import { pathFieldsOf, type RestRoute } from "./route";
 import { errorFields } from "../../services/kit/log";
 
 /** Runs one REST request: guard → scope → input → one NATS call → envelope. Always one Response. */
@@ -33,20 +33,10 @@ async function answer(deps: GatewayDeps, route: RestRoute, request: Request, par
     }
     try {
       requireScope(admission.identity, route.op.scope);
-      for (const [name, message] of Object.entries(route.ids ?? {})) {
-        if (!isUuid(params[name])) throw new ServiceError("NOT_FOUND", message);
+      for (const [name, param] of Object.entries(route.params ?? {})) {
+        if (!isUuid(params[name])) throw new ServiceError("NOT_FOUND", param.notFound);
       }
-      const hasBody = route.method === "POST" || route.method === "PATCH";
-      const req: RestRequest = {
-        params,
-        query: parseQuery(request.url),
-        body: hasBody ? await readJsonObject(request, deps.config.BODY_LIMIT_BYTES) : undefined,
-      };
-      const raw = route.input
-        ? route.input(req)
-        : hasBody
-          ? { ...req.body, ...params }
-          : { ...(coerceQuery(route.op.input, req.query) as object), ...params };
+      const raw = await operationInput(deps, route, request, params);
       // The service's JSON goes out as it came (wire.ts), unparsed.
       const reply = await deps.bus.callRaw(route.op, raw, { requestId, caller: admission.identity.caller });
       const latency = roundMs(performance.now() - started);
@@ -76,4 +66,22 @@ async function answer(deps: GatewayDeps, route: RestRoute, request: Request, par
     if (caller) deps.usage.record(caller.tenant, caller.keyId, `${route.method} ${template}`, status);
     deps.metrics.observeHttp(route.method, template, status, (performance.now() - started) / 1000);
   }
+}
+
+/**
+ * The operation's input: the body (POST, PATCH) or the query (GET, DELETE), plus the path params. The
+ * path alone names the resource: a body or query field that a path param fills is refused, like any
+ * field the route does not accept, rather than silently overridden.
+ */
+async function operationInput(deps: GatewayDeps, route: RestRoute, request: Request, params: Record<string, string>) {
+  const sent =
+    route.method === "POST" || route.method === "PATCH"
+      ? await readJsonObject(request, deps.config.BODY_LIMIT_BYTES)
+      : (coerceQuery(route.op.input, parseQuery(request.url)) as Record<string, unknown>);
+  const fromPath: Record<string, string> = {};
+  for (const [name, field] of Object.entries(pathFieldsOf(route))) {
+    if (Object.hasOwn(sent, field)) throw unknownFieldError(field);
+    fromPath[field] = params[name]!;
+  }
+  return { ...sent, ...fromPath };
 }

@@ -1,60 +1,157 @@
 import type { TSchema } from "@sinclair/typebox";
-import type { RestRoute } from "./route";
+import { ERROR_TABLE, type ErrorCode } from "../../services/contract/errors";
+import { Entity } from "../../services/contract/entities";
+import { ApiKey, CreatedKey } from "../../services/contract/keys";
+import { Memory, TagRef } from "../../services/contract/memories";
+import { ContextOutput, SearchResult } from "../../services/contract/search";
+import { Tag } from "../../services/contract/tags";
+import { UsageReport } from "../../services/contract/usage";
+import { CountedMeta, ErrorEnvelope, ListMeta, SuccessMeta } from "../http/envelope";
+import { type JsonObject, SchemaComponents, withoutProperties } from "./openapi-schemas";
+import { pathFieldsOf, type RestRoute } from "./route";
 
-const ENVELOPE_NOTE =
-  "Every response is an envelope: `data` + `meta.request_id` " +
-  "(+ `latency_ms`, and `total/limit/offset/has_more` on lists).";
+/** The document lists each route once, under the first prefix (gateway/app.ts serves `/api/v1` too). */
+const PREFIX = "/v1";
 
-/** OpenAPI details built from the contract schemas, so the docs cannot drift from validation. */
-// OpenAPI accepts JSON Schema; Elysia's types are narrower.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function openApiDetail(r: RestRoute, prefix: string): any {
-  const input = r.op.input as TSchema;
-  const props = (input.properties ?? {}) as Record<string, TSchema>;
-  const pathParams = [...r.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-  const parameters: Record<string, unknown>[] = pathParams.map((name) => ({
+/** Schemas that generated clients see by name. */
+const NAMED_SCHEMAS: Record<string, TSchema> = {
+  Memory,
+  TagRef,
+  Tag,
+  Entity,
+  ApiKey,
+  CreatedKey,
+  SearchResult,
+  ContextOutput,
+  UsageReport,
+  Meta: SuccessMeta,
+  CountedMeta,
+  ListMeta,
+  Error: ErrorEnvelope,
+};
+
+/**
+ * Codes no single operation answers: 405 is the answer for a method the path does not serve,
+ * 406 comes from GraphQL only.
+ */
+const NOT_PER_OPERATION: ReadonlySet<ErrorCode> = new Set(["METHOD_NOT_ALLOWED", "NOT_ACCEPTABLE"]);
+const OPERATION_ERRORS = (Object.keys(ERROR_TABLE) as ErrorCode[]).filter((code) => !NOT_PER_OPERATION.has(code));
+
+const header = (description: string, schema: JsonObject, required: boolean) => ({ description, required, schema });
+const requestIdHeader = header("The request's id, as in `meta.request_id`.", { type: "string" }, true);
+const rateLimitHeaders = (required: boolean) => ({
+  "X-RateLimit-Limit": header("Requests allowed in the key's binding window.", { type: "integer" }, required),
+  "X-RateLimit-Remaining": header("Requests left in that window.", { type: "integer" }, required),
+  "X-RateLimit-Reset": header(
+    "Unix time (seconds) when the window next frees capacity.",
+    { type: "integer" },
+    required,
+  ),
+});
+
+function errorResponse(code: ErrorCode) {
+  const { retryable } = ERROR_TABLE[code];
+  // Rate-limit headers come with every answer to a known key, so not with a 401.
+  const headers = {
+    "X-Request-Id": requestIdHeader,
+    ...(code === "UNAUTHORIZED" ? {} : rateLimitHeaders(code === "RATE_LIMITED")),
+    ...(code === "RATE_LIMITED" ? { "Retry-After": header("Seconds to wait.", { type: "integer" }, true) } : {}),
+  };
+  return {
+    description: `${code}${retryable ? " (retryable)" : ""}`,
+    headers,
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+  };
+}
+
+/** `/memories/:id` → `/v1/memories/{id}`. */
+export const documentPath = (r: RestRoute) => PREFIX + r.path.replace(/:(\w+)/g, "{$1}");
+
+function operation(r: RestRoute, schemas: SchemaComponents) {
+  const input = r.op.input;
+  const fromPath = pathFieldsOf(r);
+  const pathFields = Object.values(fromPath);
+  const parameters: JsonObject[] = Object.keys(fromPath).map((name) => ({
     name,
     in: "path",
     required: true,
-    schema: { type: "string" },
+    schema: { type: "string", format: "uuid" },
   }));
-  if (r.method === "GET" || r.method === "DELETE") {
-    for (const [name, schema] of Object.entries(props)) {
-      if (!pathParams.includes(name)) parameters.push({ name, in: "query", required: false, schema });
+  const hasBody = r.method === "POST" || r.method === "PATCH";
+  const sent = withoutProperties(input, pathFields);
+  if (!hasBody) {
+    const required = (sent.required ?? []) as string[];
+    for (const [name, prop] of Object.entries(sent.properties as Record<string, JsonObject>)) {
+      const { description, ...schema } = prop;
+      const about: JsonObject = description === undefined ? {} : { description };
+      parameters.push({ name, in: "query", required: required.includes(name), ...about, schema: schemas.ref(schema) });
     }
   }
-  const scope = r.op.scope ? `Scope: \`${r.op.scope}\`. ` : "";
+  const output = r.op.output;
+  const data = r.list ? (output.properties as Record<string, TSchema>).items! : output;
+  const meta = r.list ? "ListMeta" : r.total ? "CountedMeta" : "Meta";
   return {
+    operationId: r.operationId,
     summary: r.op.summary,
-    description: scope + ENVELOPE_NOTE,
+    ...(r.op.scope ? { description: `Requires the \`${r.op.scope}\` scope.` } : {}),
     tags: [r.tag],
-    hide: prefix !== "/v1",
-    parameters,
-    ...(r.method === "POST" || r.method === "PATCH"
-      ? { requestBody: { required: true, content: { "application/json": { schema: input } } } }
+    ...(parameters.length ? { parameters } : {}),
+    ...(hasBody
+      ? { requestBody: { required: true, content: { "application/json": { schema: schemas.ref(sent) } } } }
       : {}),
     responses: {
       200: {
         description: "Success",
+        headers: { "X-Request-Id": requestIdHeader, ...rateLimitHeaders(true) },
         content: {
           "application/json": {
             schema: {
               type: "object",
-              properties: {
-                data: r.list
-                  ? { type: "array", items: (r.op.output as TSchema).properties?.items?.items }
-                  : r.op.output,
-                meta: { type: "object" },
-              },
+              required: ["data", "meta"],
+              properties: { data: schemas.ref(data), meta: { $ref: `#/components/schemas/${meta}` } },
             },
           },
         },
       },
-      400: { description: "VALIDATION_ERROR" },
-      401: { description: "UNAUTHORIZED" },
-      403: { description: "FORBIDDEN" },
-      404: { description: "NOT_FOUND" },
-      429: { description: "RATE_LIMITED" },
+      ...Object.fromEntries(
+        OPERATION_ERRORS.map((code) => [ERROR_TABLE[code].status, { $ref: `#/components/responses/${code}` }]),
+      ),
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of the REST API, built from the route table and the contract's TypeBox
+ * schemas: the schemas that validate requests are the ones it shows, so it cannot drift from them.
+ */
+export function openApiDocument(routes: readonly RestRoute[]) {
+  const schemas = new SchemaComponents(NAMED_SCHEMAS);
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) (paths[documentPath(r)] ??= {})[r.method.toLowerCase()] = operation(r, schemas);
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Memory Storage Service",
+      version: "1.0.0",
+      description:
+        "Multi-tenant memory store for AI applications. Every answer is an envelope: `data` and `meta` " +
+        "on success, `error` and `meta` otherwise. Every path is also served under `/api/v1`.",
+    },
+    servers: [{ url: "/", description: "This gateway." }],
+    security: [{ bearerAuth: [] }],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "API key",
+          description: "An API key: `svc_live_…` or `svc_test_…`.",
+        },
+      },
+      schemas: schemas.schemas,
+      responses: Object.fromEntries(OPERATION_ERRORS.map((code) => [code, errorResponse(code)])),
     },
   };
 }

@@ -4,6 +4,13 @@ import { route } from "./route";
 const resultCount = (data: unknown) => (data as { results: unknown[] }).results.length;
 
 export const searchRoutes = [
-  route({ method: "POST", path: "/search", op: searchMemories, total: resultCount, tag: "search" }),
-  route({ method: "POST", path: "/context", op: buildContext, tag: "search" }),
+  route({
+    operationId: "searchMemories",
+    method: "POST",
+    path: "/search",
+    op: searchMemories,
+    total: resultCount,
+    tag: "search",
+  }),
+  route({ operationId: "getContext", method: "POST", path: "/context", op: buildContext, tag: "search" }),
 ];

@@ -29,5 +29,5 @@ export const Page = <S extends TSchema>(item: S) =>
   T.Object({ items: T.Array(item), total: T.Integer(), limit: T.Integer(), offset: T.Integer() });
 export type PageOf<X> = { items: X[]; total: number; limit: number; offset: number };
 
-export const Deleted = T.Object({ id: T.String(), deleted: T.Literal(true) });
+export const Deleted = T.Object({ id: Uuid(), deleted: T.Literal(true) });
 export type Static_<S extends TSchema> = Static<S>;

@@ -1,6 +1,6 @@
 import { Type as T, type Static } from "@sinclair/typebox";
 import { op } from "./op";
-import { Enum, Nullable, Page, pageInput, Uuid } from "./common";
+import { DateTime, Enum, Nullable, Page, pageInput, Uuid } from "./common";
 import { Metadata, withMetadataLimits } from "./metadata";
 import { PathId } from "./memories";
 
@@ -11,14 +11,14 @@ export const ENTITY_DESCRIPTION_MAX = 1000;
 export const LINK_MAX_ITEMS = 100;
 
 export const Entity = T.Object({
-  id: T.String(),
+  id: Uuid(),
   name: T.String(),
   type: Enum(ENTITY_TYPES),
   description: Nullable(T.String()),
   metadata: T.Record(T.String(), T.Unknown()),
   memory_count: T.Integer({ description: "Number of memories linked to the entity." }),
-  created_at: T.String(),
-  updated_at: T.String(),
+  created_at: DateTime(),
+  updated_at: DateTime(),
 });
 export type Entity = Static<typeof Entity>;
 
@@ -107,7 +107,7 @@ export const updateEntity = withMetadataLimits(
 export const deleteEntity = op({
   subject: "entities.delete",
   input: T.Object({ id: PathId }, { additionalProperties: false }),
-  output: T.Object({ id: T.String(), deleted: T.Literal(true) }),
+  output: T.Object({ id: Uuid(), deleted: T.Literal(true) }),
   scope: "memories:write",
   summary: "Delete an entity; it is unlinked from every memory, the memories stay",
 });
@@ -115,7 +115,7 @@ export const deleteEntity = op({
 export const linkEntityMemories = op({
   subject: "entities.link",
   input: T.Object({ id: PathId, memory_ids: MemoryIds(1) }, { additionalProperties: false }),
-  output: T.Object({ entity_id: T.String(), added: T.Integer(), skipped: T.Integer(), memory_count: T.Integer() }),
+  output: T.Object({ entity_id: Uuid(), added: T.Integer(), skipped: T.Integer(), memory_count: T.Integer() }),
   scope: "memories:write",
   summary: "Link memories to an entity (all or nothing; already linked ones are skipped)",
 });
@@ -123,7 +123,7 @@ export const linkEntityMemories = op({
 export const unlinkEntityMemory = op({
   subject: "entities.unlink",
   input: T.Object({ id: PathId, memory_id: PathId }, { additionalProperties: false }),
-  output: T.Object({ entity_id: T.String(), memory_id: T.String(), removed: T.Boolean() }),
+  output: T.Object({ entity_id: Uuid(), memory_id: Uuid(), removed: T.Boolean() }),
   scope: "memories:write",
   summary: "Unlink a memory from an entity (idempotent: removed=false when it was not linked)",
 });

@@ -1,6 +1,6 @@
 import { Type as T, type Static } from "@sinclair/typebox";
 import { op, SCOPES } from "./op";
-import { DateTime, Enum, ENVIRONMENTS, Nullable, Page, pageInput } from "./common";
+import { DateTime, Enum, ENVIRONMENTS, Nullable, Page, pageInput, Uuid } from "./common";
 
 /** `svc_<live|test>_<32 base64url chars>`: checked before any I/O. */
 export const API_KEY_RE = /^svc_(live|test)_[A-Za-z0-9_-]{32}$/;
@@ -11,7 +11,7 @@ export type Plan = (typeof PLANS)[number];
 export const DEFAULT_SCOPES = ["memories:read", "memories:write", "search:read"] as const;
 
 export const ApiKey = T.Object({
-  id: T.String(),
+  id: Uuid(),
   name: T.String(),
   prefix: T.String({ description: "First characters of the secret, to recognise a key; not secret." }),
   scopes: T.Array(Enum(SCOPES)),
@@ -19,10 +19,10 @@ export const ApiKey = T.Object({
   plan: Enum(PLANS),
   environment: Enum(ENVIRONMENTS),
   tenant_id: T.String(),
-  expires_at: Nullable(T.String()),
-  created_at: T.String(),
-  last_used_at: Nullable(T.String()),
-  revoked_at: Nullable(T.String()),
+  expires_at: Nullable(DateTime()),
+  created_at: DateTime(),
+  last_used_at: Nullable(DateTime()),
+  revoked_at: Nullable(DateTime()),
 });
 export type ApiKey = Static<typeof ApiKey>;
 
@@ -76,8 +76,8 @@ export const listKeys = op({
 
 export const revokeKey = op({
   subject: "keys.revoke",
-  input: T.Object({ id: T.String({ minLength: 1, maxLength: 64 }) }),
-  output: T.Object({ id: T.String(), revoked: T.Literal(true), revoked_at: T.String() }),
+  input: T.Object({ id: T.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+  output: T.Object({ id: Uuid(), revoked: T.Literal(true), revoked_at: DateTime() }),
   scope: "admin",
   summary: "Revoke an API key; it fails on every gateway replica within a second",
 });

@@ -22,21 +22,21 @@ export const MAX_HIERARCHY_DEPTH = 64;
 /** An id in a path: any unknown value (malformed or not) is simply "not found". */
 export const PathId = T.String({ minLength: 1, maxLength: 64 });
 
-export const TagRef = T.Object({ id: T.String(), name: T.String(), color: Nullable(T.String()) });
+export const TagRef = T.Object({ id: Uuid(), name: T.String(), color: Nullable(T.String()) });
 
 export const Memory = T.Object({
-  id: T.String(),
+  id: Uuid(),
   content: T.String(),
   content_type: Enum(CONTENT_TYPES),
   tier: Enum(TIERS),
   memory_nature: Enum(MEMORY_NATURES),
-  parent_memory_id: Nullable(T.String()),
+  parent_memory_id: Nullable(Uuid()),
   external_id: Nullable(T.String()),
   metadata: T.Record(T.String(), T.Unknown()),
   tags: T.Array(TagRef, { description: "Attached tags, sorted by name." }),
-  entity_ids: T.Array(T.String(), { description: "Linked entities, sorted by id." }),
-  created_at: T.String(),
-  updated_at: T.String(),
+  entity_ids: T.Array(Uuid(), { description: "Linked entities, sorted by id." }),
+  created_at: DateTime(),
+  updated_at: DateTime(),
 });
 export type Memory = Static<typeof Memory>;
 
@@ -157,7 +157,7 @@ export const deleteMemory = op({
   subject: "memories.delete",
   input: T.Object({ id: PathId, cascade: T.Optional(T.Boolean({ default: false })) }, { additionalProperties: false }),
   output: T.Object({
-    id: T.String(),
+    id: Uuid(),
     deleted: T.Literal(true),
     deleted_count: T.Optional(
       T.Integer({ description: "With cascade=true: memories deleted, the memory itself included." }),
@@ -171,7 +171,7 @@ export const memoryAncestors = op({
   subject: "memories.ancestors",
   idempotent: true,
   input: T.Object({ id: PathId }, { additionalProperties: false }),
-  output: T.Object({ id: T.String(), ancestor_ids: T.Array(T.String(), { description: "Parent first, root last." }) }),
+  output: T.Object({ id: Uuid(), ancestor_ids: T.Array(Uuid(), { description: "Parent first, root last." }) }),
   scope: "memories:read",
   summary: "Internal: the ids above a memory, up to its root",
 });

@@ -127,7 +127,7 @@ export const ContextMemory = T.Composite([
 ]);
 export type ContextMemory = Static<typeof ContextMemory>;
 
-export const Omitted = T.Object({ id: T.String(), role: Enum(CONTEXT_ROLES), score: Nullable(T.Number()) });
+export const Omitted = T.Object({ id: Uuid(), role: Enum(CONTEXT_ROLES), score: Nullable(T.Number()) });
 
 export const ContextOutput = T.Object({
   context: T.String({

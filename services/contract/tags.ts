@@ -1,6 +1,6 @@
 import { Type as T, type Static } from "@sinclair/typebox";
 import { op } from "./op";
-import { Deleted, Enum, Nullable, ORDERS, Page, pageInput } from "./common";
+import { DateTime, Deleted, Enum, Nullable, ORDERS, Page, pageInput, Uuid } from "./common";
 
 /** Spec 2.1 / 4.2. Limits the spec leaves open are ours and documented here. */
 export const TAG_NAME_MAX = 50;
@@ -26,18 +26,18 @@ const Color = Nullable(T.String({ pattern: "^#[0-9A-Fa-f]{6}$", description: "#R
 const Description = Nullable(T.String({ maxLength: TAG_DESCRIPTION_MAX }));
 
 export const Tag = T.Object({
-  id: T.String(),
+  id: Uuid(),
   name: T.String(),
   color: Nullable(T.String()),
   description: Nullable(T.String()),
   memory_count: T.Integer(),
-  created_at: T.String(),
-  updated_at: T.String(),
+  created_at: DateTime(),
+  updated_at: DateTime(),
 });
 export type Tag = Static<typeof Tag>;
 
 /** How a memory shows its tags. */
-export const TagRef = T.Object({ id: T.String(), name: T.String(), color: Nullable(T.String()) });
+export const TagRef = T.Object({ id: Uuid(), name: T.String(), color: Nullable(T.String()) });
 export type TagRef = Static<typeof TagRef>;
 
 export const createTag = op({
@@ -119,7 +119,7 @@ export const attachTags = op({
     { additionalProperties: false },
   ),
   output: T.Object({
-    memory_id: T.String(),
+    memory_id: Uuid(),
     tags: T.Array(TagRef, { description: "Every tag now attached, sorted by name." }),
     added: T.Integer(),
     skipped: T.Integer(),
@@ -131,7 +131,7 @@ export const attachTags = op({
 export const detachTag = op({
   subject: "tags.detach",
   input: T.Object({ memory_id: IdString(), tag_id: IdString() }, { additionalProperties: false }),
-  output: T.Object({ memory_id: T.String(), tag_id: T.String(), removed: T.Boolean() }),
+  output: T.Object({ memory_id: Uuid(), tag_id: Uuid(), removed: T.Boolean() }),
   scope: "memories:write",
   summary: "Detach a tag from a memory (removed: false when it was not attached)",
 });

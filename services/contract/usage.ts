@@ -19,12 +19,14 @@ export const USAGE_STREAM = "USAGE";
 
 const Totals = T.Object({ requests: T.Integer(), errors: T.Integer(), rate_limited: T.Integer() });
 
+const Day = T.String({ format: "date" });
+
 export const UsageReport = T.Object({
-  from: T.String(),
-  to: T.String(),
+  from: Day,
+  to: Day,
   key_id: T.Union([T.String(), T.Null()]),
   totals: Totals,
-  by_day: T.Array(T.Composite([T.Object({ day: T.String() }), Totals])),
+  by_day: T.Array(T.Composite([T.Object({ day: Day }), Totals])),
   by_endpoint: T.Array(T.Composite([T.Object({ endpoint: T.String() }), Totals])),
   by_key: T.Array(T.Composite([T.Object({ key_id: T.String() }), Totals])),
 });
@@ -35,8 +37,8 @@ export const getUsage = op({
   idempotent: true,
   input: T.Object(
     {
-      from: T.Optional(T.String({ format: "date" })),
-      to: T.Optional(T.String({ format: "date" })),
+      from: T.Optional(Day),
+      to: T.Optional(Day),
       key_id: T.Optional(T.String({ minLength: 1, maxLength: 64 })),
     },
     { additionalProperties: false },

@@ -17,6 +17,10 @@ if (!FormatRegistry.Has("date-time"))
   FormatRegistry.Set("date-time", (v) => DATE_TIME_RE.test(v) && !Number.isNaN(Date.parse(v)));
 if (!FormatRegistry.Has("date")) FormatRegistry.Set("date", (v) => DATE_RE.test(v) && !Number.isNaN(Date.parse(v)));
 
+/** A field the schema does not accept; adapters refuse fields they fill themselves the same way. */
+export const unknownFieldError = (field: string): ServiceError =>
+  validationError(field, "unknown_field", `${field} is not an accepted field`);
+
 /** "/metadata/a/0" → "metadata.a.0"; the field clients see in `details.field`. */
 const fieldOf = (path: string) => path.replace(/^\//, "").replace(/\//g, ".") || "body";
 
@@ -43,7 +47,7 @@ export function toValidationError(error: ValueError): ServiceError {
     case ValueErrorType.ObjectRequiredProperty:
       return validationError(field, "required", `${field} is required`);
     case ValueErrorType.ObjectAdditionalProperties:
-      return validationError(field, "unknown_field", `${field} is not an accepted field`);
+      return unknownFieldError(field);
     case ValueErrorType.StringMaxLength:
       return validationError(field, "max_length", `${field} must be at most ${s.maxLength} characters`, {
         max: s.maxLength,

@@ -1,0 +1,175 @@
+import createClient, { type Client, type Middleware } from "openapi-fetch";
+// Generated from the live /docs/json by openapi-typescript (openapi.test.ts); it exists only where that test
+// writes it, so the repository's own typecheck leaves this file out (tsconfig.json).
+import type { paths } from "memory-service-api";
+
+/**
+ * A chat backend's life, through a client generated from the OpenAPI document alone: it mints a key for its
+ * tenant, stores a conversation as a thread of memories with metadata, tags and entities, searches it, builds
+ * an LLM context from it, cleans up, and reads its usage. It calls every operation of the document.
+ */
+export async function chatScenario(baseUrl: string, rootKey: string, observe: Middleware): Promise<void> {
+  const connect = (key: string): Client<paths> => {
+    const client = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${key}` } });
+    client.use(observe);
+    return client;
+  };
+  const root = connect(rootKey);
+  const tenant = `chat-${crypto.randomUUID().slice(0, 8)}`;
+  const minted = await ok(
+    root.POST("/v1/keys", {
+      body: { name: "chat backend", tenant_id: tenant, scopes: ["*"], rate_limit: 100_000, plan: "pro" },
+    }),
+  );
+  expect(minted.data.tenant_id === tenant, "the key belongs to the tenant asked for");
+  const api = connect(minted.data.key);
+
+  // A tag for what the user told us about themselves.
+  const tag = (await ok(api.POST("/v1/tags", { body: { name: "preferences", color: "#22AA88" } }))).data;
+  const tags = await ok(api.GET("/v1/tags", { params: { query: { search: "pref", sort: "name", limit: 10 } } }));
+  expect(tags.meta.total === 1 && tags.data[0]?.id === tag.id, "the tag is listed");
+  expect((await ok(api.GET("/v1/tags/{id}", { params: { path: { id: tag.id } } }))).data.name === "preferences", "tag");
+  const described = await ok(
+    api.PATCH("/v1/tags/{id}", {
+      params: { path: { id: tag.id } },
+      body: { description: "What the user likes and dislikes" },
+    }),
+  );
+  expect(described.data.description === "What the user likes and dislikes", "the tag is described");
+
+  // One conversation: a root for the thread, one memory per message.
+  const thread = { conversation_id: "conv-1", channel: "web" };
+  const conversation = (
+    await ok(
+      api.POST("/v1/memories", {
+        body: { content: "Chat with Ada about travel", content_type: "conversation", tier: "long", metadata: thread },
+      }),
+    )
+  ).data;
+  const messages: string[] = [];
+  for (const { role, content } of [
+    { role: "user", content: "I am planning a trip to Lisbon in May." },
+    { role: "assistant", content: "Lisbon in May is lovely; do you prefer trams or walking?" },
+    { role: "user", content: "Walking, and I always drink green tea in the morning." },
+  ]) {
+    const message = await ok(
+      api.POST("/v1/memories", {
+        body: {
+          content,
+          parent_memory_id: conversation.id,
+          tier: "short",
+          external_id: `conv-1-${messages.length + 1}`,
+          metadata: { ...thread, role },
+        },
+      }),
+    );
+    messages.push(message.data.id);
+  }
+  const [question, , preference] = messages;
+  if (question === undefined || preference === undefined) throw new Error("the thread has its messages");
+
+  const page = await ok(
+    api.GET("/v1/memories", {
+      params: { query: { parent_memory_id: conversation.id, sort: "created_at", order: "asc", limit: 2 } },
+    }),
+  );
+  expect(page.meta.total === 3 && page.meta.has_more && page.data[0]?.id === question, "the thread lists in order");
+  const got = await ok(api.GET("/v1/memories/{id}", { params: { path: { id: preference } } }));
+  expect(got.data.metadata.role === "user" && got.data.parent_memory_id === conversation.id, "a message reads back");
+  const fact = await ok(
+    api.PATCH("/v1/memories/{id}", {
+      params: { path: { id: preference } },
+      body: { memory_nature: "semantic", tier: "long", metadata: { ...thread, role: "user", topic: "drinks" } },
+    }),
+  );
+  expect(fact.data.memory_nature === "semantic" && fact.data.metadata.topic === "drinks", "the message is a fact");
+
+  const tagged = await ok(
+    api.POST("/v1/memories/{id}/tags", { params: { path: { id: preference } }, body: { tag_ids: [tag.id] } }),
+  );
+  expect(tagged.data.added === 1, "the preference is tagged");
+  const preferences = await ok(api.GET("/v1/memories", { params: { query: { tag_id: [tag.id], root: false } } }));
+  expect(preferences.data.length === 1 && preferences.data[0]?.id === preference, "the tag filter finds it");
+
+  // The people and places the conversation is about.
+  const ada = (await ok(api.POST("/v1/entities", { body: { name: "Ada", type: "person", memory_ids: [question] } })))
+    .data;
+  const lisbon = await ok(
+    api.POST("/v1/entities", { body: { name: "Lisbon", type: "place", metadata: { country: "PT" } } }),
+  );
+  const people = await ok(api.GET("/v1/entities", { params: { query: { type: "person" } } }));
+  expect(people.data.length === 1 && people.data[0]?.id === ada.id, "entities filter by type");
+  const linked = await ok(
+    api.POST("/v1/entities/{id}/memories", {
+      params: { path: { id: lisbon.data.id } },
+      body: { memory_ids: [question, preference] },
+    }),
+  );
+  expect(linked.data.memory_count === 2, "the place is linked to two messages");
+  const renamed = await ok(
+    api.PATCH("/v1/entities/{id}", {
+      params: { path: { id: ada.id } },
+      body: { name: "Ada Lovelace", description: "The user" },
+    }),
+  );
+  expect(renamed.data.name === "Ada Lovelace", "the person is renamed");
+  expect((await ok(api.GET("/v1/entities/{id}", { params: { path: { id: ada.id } } }))).data.memory_count === 1, "ada");
+
+  // What the assistant needs to answer the next message.
+  const found = await ok(
+    api.POST("/v1/search", {
+      body: { query: "what does the user drink in the morning", limit: 5, metadata: { conversation_id: "conv-1" } },
+    }),
+  );
+  expect(found.meta.total === found.data.results.length, "search counts its results");
+  const context = await ok(
+    api.POST("/v1/context", {
+      body: { query: "morning drink", max_tokens: 500, format: "markdown", entity_id: lisbon.data.id },
+    }),
+  );
+  expect(context.data.token_count <= 500, "the context fits its budget");
+
+  // Clean-up: unlink, untag, delete the thread.
+  const unlinked = await ok(
+    api.DELETE("/v1/entities/{id}/memories/{memoryId}", {
+      params: { path: { id: lisbon.data.id, memoryId: question } },
+    }),
+  );
+  expect(unlinked.data.removed, "the question is unlinked");
+  const detached = await ok(
+    api.DELETE("/v1/memories/{id}/tags/{tagId}", { params: { path: { id: preference, tagId: tag.id } } }),
+  );
+  expect(detached.data.removed, "the tag is detached");
+  await ok(api.DELETE("/v1/entities/{id}", { params: { path: { id: ada.id } } }));
+  await ok(api.DELETE("/v1/tags/{id}", { params: { path: { id: tag.id } } }));
+  const deleted = await ok(
+    api.DELETE("/v1/memories/{id}", { params: { path: { id: conversation.id }, query: { cascade: true } } }),
+  );
+  expect(deleted.data.deleted_count === 4, "the thread is deleted whole");
+  const gone = await api.GET("/v1/memories/{id}", { params: { path: { id: preference } } });
+  expect(gone.response.status === 404 && gone.error?.error.code === "NOT_FOUND", "a deleted memory is not found");
+
+  // Administration, with the tenant's own key: a read-only key for a dashboard, revoked again, and usage.
+  const dashboard = await ok(api.POST("/v1/keys", { body: { name: "dashboard", scopes: ["memories:read"] } }));
+  const keys = await ok(api.GET("/v1/keys", { params: { query: { limit: 10 } } }));
+  expect(
+    keys.data.some((k) => k.id === dashboard.data.id),
+    "the new key is listed",
+  );
+  const revoked = await ok(api.DELETE("/v1/keys/{id}", { params: { path: { id: dashboard.data.id } } }));
+  expect(revoked.data.revoked, "the key is revoked");
+  const today = new Date().toISOString().slice(0, 10);
+  const usage = await ok(api.GET("/v1/usage", { params: { query: { from: today, to: today } } }));
+  expect(usage.data.from === today, "usage covers today");
+}
+
+/** The body of a success; anything else ends the scenario with what the server said. */
+async function ok<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (data === undefined) throw new Error(`${response.status} ${response.url}: ${JSON.stringify(error)}`);
+  return data;
+}
+
+function expect(condition: boolean | undefined, what: string): void {
+  if (!condition) throw new Error(`scenario: ${what}`);
+}
