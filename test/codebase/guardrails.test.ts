@@ -33,7 +33,8 @@ test("no line of code is longer than 120 characters", async () => {
   const git = Bun.spawn(["git", "ls-files", "-z", "*.ts", "*.mjs"], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
   const [listed, code] = await Promise.all([new Response(git.stdout).text(), git.exited]);
   expect(code).toBe(0);
-  const files = listed.split("\0").filter(Boolean);
+  // Generated code is the generator's to format.
+  const files = listed.split("\0").filter((f) => f && !f.includes("/generated/"));
   expect(files.length).toBeGreaterThan(0);
   const offenders: string[] = [];
   for (const file of files) {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { generateTypes } from "openapi-codegen";
+import { typesFor as generateTypes } from "../../scripts/sdk-types";
 import { documentPath } from "../../gateway/rest/openapi";
 import { restRoutes } from "../../gateway/rest/routes";
 import { testStack } from "../harness";

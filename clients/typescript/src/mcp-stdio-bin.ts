@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { createInterface } from "node:readline";
-import { runStdioBridge } from "./mcp-stdio";
+import { runStdioBridge } from "./mcp-stdio.ts";
 
 /** `memory-service-mcp`: MCP over stdio, configured by MEMORY_SERVICE_URL and MEMORY_SERVICE_API_KEY. */
 const url = process.env.MEMORY_SERVICE_URL;

@@ -1,0 +1,2097 @@
+// Generated from the service's OpenAPI document by openapi-typescript (npm run sdk:types). Do not edit.
+export type paths = {
+    "/v1/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The memories an LLM should see for a query, assembled by thread within a token budget
+         * @description Requires the `search:read` scope.
+         */
+        post: operations["getContext"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List entities, newest first
+         * @description Requires the `memories:read` scope.
+         */
+        get: operations["listEntities"];
+        put?: never;
+        /**
+         * Create an entity, optionally linked to memories
+         * @description Requires the `memories:write` scope.
+         */
+        post: operations["createEntity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one entity
+         * @description Requires the `memories:read` scope.
+         */
+        get: operations["getEntity"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an entity; it is unlinked from every memory, the memories stay
+         * @description Requires the `memories:write` scope.
+         */
+        delete: operations["deleteEntity"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an entity partially (description: null removes it; metadata is replaced whole)
+         * @description Requires the `memories:write` scope.
+         */
+        patch: operations["updateEntity"];
+        trace?: never;
+    };
+    "/v1/entities/{id}/memories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link memories to an entity (all or nothing; already linked ones are skipped)
+         * @description Requires the `memories:write` scope.
+         */
+        post: operations["linkEntityMemories"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entities/{id}/memories/{memoryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink a memory from an entity (idempotent: removed=false when it was not linked)
+         * @description Requires the `memories:write` scope.
+         */
+        delete: operations["unlinkEntityMemory"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's API keys (never a secret or a hash)
+         * @description Requires the `admin` scope.
+         */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Create an API key (the secret is returned only here)
+         * @description Requires the `admin` scope.
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key; it fails on every gateway replica within a second
+         * @description Requires the `admin` scope.
+         */
+        delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List memories with filters, sort and an exact total
+         * @description Requires the `memories:read` scope.
+         */
+        get: operations["listMemories"];
+        put?: never;
+        /**
+         * Create a memory
+         * @description Requires the `memories:write` scope.
+         */
+        post: operations["createMemory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one memory with its tags and entity ids
+         * @description Requires the `memories:read` scope.
+         */
+        get: operations["getMemory"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a memory; its children become roots, or with cascade=true the whole subtree goes
+         * @description Requires the `memories:write` scope.
+         */
+        delete: operations["deleteMemory"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a memory partially (only sent fields change; metadata is replaced whole)
+         * @description Requires the `memories:write` scope.
+         */
+        patch: operations["updateMemory"];
+        trace?: never;
+    };
+    "/v1/memories/{id}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach tags to a memory: all or nothing; already attached ones are skipped
+         * @description Requires the `memories:write` scope.
+         */
+        post: operations["attachTags"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memories/{id}/tags/{tagId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Detach a tag from a memory (removed: false when it was not attached)
+         * @description Requires the `memories:write` scope.
+         */
+        delete: operations["detachTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hybrid search (semantic + BM25, thread-aware) over the tenant's memories, with filters
+         * @description Requires the `search:read` scope.
+         */
+        post: operations["searchMemories"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tags: search on name, sort by name, memory_count or created_at
+         * @description Requires the `memories:read` scope.
+         */
+        get: operations["listTags"];
+        put?: never;
+        /**
+         * Create a tag (name unique per tenant+environment, case-insensitively)
+         * @description Requires the `memories:write` scope.
+         */
+        post: operations["createTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one tag
+         * @description Requires the `memories:read` scope.
+         */
+        get: operations["getTag"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tag; it is removed from every memory that carried it (the memories stay)
+         * @description Requires the `memories:write` scope.
+         */
+        delete: operations["deleteTag"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a tag: only the fields sent change; null removes color or description
+         * @description Requires the `memories:write` scope.
+         */
+        patch: operations["updateTag"];
+        trace?: never;
+    };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage report: totals and breakdowns by day, endpoint and key
+         * @description Requires the `admin` scope.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
+export type webhooks = Record<string, never>;
+export type components = {
+    schemas: {
+        ApiKey: {
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            expires_at: string | null;
+            /** Format: uuid */
+            id: string;
+            last_used_at: string | null;
+            name: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "enterprise" | "self_hosted";
+            /** @description First characters of the secret, to recognise a key; not secret. */
+            prefix: string;
+            rate_limit: number | null;
+            revoked_at: string | null;
+            scopes: ("memories:read" | "memories:write" | "search:read" | "admin" | "*")[];
+            tenant_id: string;
+        };
+        ContextOutput: {
+            /** @description Grouped by thread, chronological inside a thread, each memory once with its date. */
+            context: string;
+            /** @description The memories in `context`. */
+            memories: {
+                content: string;
+                /** @enum {string} */
+                content_type: "text" | "conversation" | "document" | "event" | "fact";
+                /** Format: date-time */
+                created_at: string;
+                /** @description Linked entities, sorted by id. */
+                entity_ids: string[];
+                external_id: string | null;
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                memory_nature: "episodic" | "semantic";
+                metadata: {
+                    [key: string]: unknown;
+                };
+                parent_memory_id: string | null;
+                /** @enum {string} */
+                role: "match" | "ancestor" | "neighbor";
+                score: number | null;
+                /** @description Attached tags, sorted by name. */
+                tags: components["schemas"]["TagRef"][];
+                /** @enum {string} */
+                tier: "short" | "medium" | "long";
+                /** Format: date-time */
+                updated_at: string;
+            }[];
+            /** @description What did not fit, lowest match scores dropped first. */
+            omitted: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                role: "match" | "ancestor" | "neighbor";
+                score: number | null;
+            }[];
+            /** @description Tokens of `context` (o200k_base, as gpt-tokenizer counts them). */
+            token_count: number;
+            /** @description True when something did not fit in max_tokens. */
+            truncated: boolean;
+        };
+        CountedMeta: {
+            /** @description Time the gateway spent on the request, in milliseconds. */
+            latency_ms: number;
+            /** @description Also sent as the X-Request-Id header; quote it when reporting a problem. */
+            request_id: string;
+            total: number;
+        };
+        CreatedKey: {
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            expires_at: string | null;
+            /** Format: uuid */
+            id: string;
+            key: string;
+            last_used_at: string | null;
+            message: string;
+            name: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "enterprise" | "self_hosted";
+            /** @description First characters of the secret, to recognise a key; not secret. */
+            prefix: string;
+            rate_limit: number | null;
+            revoked_at: string | null;
+            scopes: ("memories:read" | "memories:write" | "search:read" | "admin" | "*")[];
+            tenant_id: string;
+        };
+        Entity: {
+            /** Format: date-time */
+            created_at: string;
+            description: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description Number of memories linked to the entity. */
+            memory_count: number;
+            metadata: {
+                [key: string]: unknown;
+            };
+            name: string;
+            /** @enum {string} */
+            type: "person" | "organization" | "place" | "product" | "event" | "concept" | "other";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Error: {
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT";
+                details?: {
+                    /** @description The rule it broke: `required`, `max_length`… */
+                    constraint?: string;
+                    /** @description The field at fault, dotted (`metadata.notes.1`). */
+                    field?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                message: string;
+            };
+            meta: {
+                /** @description Also sent as the X-Request-Id header; quote it when reporting a problem. */
+                request_id: string;
+            };
+        };
+        ListMeta: {
+            /** @description More items follow this page: offset + limit < total. */
+            has_more: boolean;
+            /** @description Time the gateway spent on the request, in milliseconds. */
+            latency_ms: number;
+            limit: number;
+            offset: number;
+            /** @description Also sent as the X-Request-Id header; quote it when reporting a problem. */
+            request_id: string;
+            /** @description Every item matching, on all pages. */
+            total: number;
+        };
+        Memory: {
+            content: string;
+            /** @enum {string} */
+            content_type: "text" | "conversation" | "document" | "event" | "fact";
+            /** Format: date-time */
+            created_at: string;
+            /** @description Linked entities, sorted by id. */
+            entity_ids: string[];
+            external_id: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            memory_nature: "episodic" | "semantic";
+            metadata: {
+                [key: string]: unknown;
+            };
+            parent_memory_id: string | null;
+            /** @description Attached tags, sorted by name. */
+            tags: components["schemas"]["TagRef"][];
+            /** @enum {string} */
+            tier: "short" | "medium" | "long";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Meta: {
+            /** @description Time the gateway spent on the request, in milliseconds. */
+            latency_ms: number;
+            /** @description Also sent as the X-Request-Id header; quote it when reporting a problem. */
+            request_id: string;
+        };
+        SearchResult: {
+            content: string;
+            /** @enum {string} */
+            content_type: "text" | "conversation" | "document" | "event" | "fact";
+            /** Format: date-time */
+            created_at: string;
+            /** @description Linked entities, sorted by id. */
+            entity_ids: string[];
+            external_id: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            memory_nature: "episodic" | "semantic";
+            metadata: {
+                [key: string]: unknown;
+            };
+            parent_memory_id: string | null;
+            score: number;
+            /** @description The parts of `score` (null for "*"); the formula is in docs/search.md. */
+            scores: {
+                lexical: number | null;
+                semantic: number | null;
+                thread: number | null;
+            };
+            /** @description Attached tags, sorted by name. */
+            tags: components["schemas"]["TagRef"][];
+            /** @enum {string} */
+            tier: "short" | "medium" | "long";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Tag: {
+            color: string | null;
+            /** Format: date-time */
+            created_at: string;
+            description: string | null;
+            /** Format: uuid */
+            id: string;
+            memory_count: number;
+            name: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        TagRef: {
+            color: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
+        UsageReport: {
+            by_day: {
+                /** Format: date */
+                day: string;
+                errors: number;
+                rate_limited: number;
+                requests: number;
+            }[];
+            by_endpoint: {
+                endpoint: string;
+                errors: number;
+                rate_limited: number;
+                requests: number;
+            }[];
+            by_key: {
+                errors: number;
+                key_id: string;
+                rate_limited: number;
+                requests: number;
+            }[];
+            /** Format: date */
+            from: string;
+            key_id: string | null;
+            /** Format: date */
+            to: string;
+            totals: {
+                errors: number;
+                rate_limited: number;
+                requests: number;
+            };
+        };
+    };
+    responses: {
+        /** @description FORBIDDEN */
+        FORBIDDEN: {
+            headers: {
+                /** @description Requests allowed in the key's binding window. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description Unix time (seconds) when the window next frees capacity. */
+                "X-RateLimit-Reset"?: number;
+                /** @description The request's id, as in `meta.request_id`. */
+                "X-Request-Id": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description INTERNAL_ERROR (retryable) */
+        INTERNAL_ERROR: {
+            headers: {
+                /** @description Requests allowed in the key's binding window. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description Unix time (seconds) when the window next frees capacity. */
+                "X-RateLimit-Reset"?: number;
+                /** @description The request's id, as in `meta.request_id`. */
+                "X-Request-Id": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description NOT_FOUND */
+        NOT_FOUND: {
+            headers: {
+                /** @description Requests allowed in the key's binding window. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description Unix time (seconds) when the window next frees capacity. */
+                "X-RateLimit-Reset"?: number;
+                /** @description The request's id, as in `meta.request_id`. */
+                "X-Request-Id": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description RATE_LIMITED (retryable) */
+        RATE_LIMITED: {
+            headers: {
+                /** @description Seconds to wait. */
+                "Retry-After": number;
+                /** @description Requests allowed in the key's binding window. */
+                "X-RateLimit-Limit": number;
+                /** @description Requests left in that window. */
+                "X-RateLimit-Remaining": number;
+                /** @description Unix time (seconds) when the window next frees capacity. */
+                "X-RateLimit-Reset": number;
+                /** @description The request's id, as in `meta.request_id`. */
+                "X-Request-Id": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description SERVICE_UNAVAILABLE (retryable) */
+        SERVICE_UNAVAILABLE: {
+            headers: {
+                /** @description Requests allowed in the key's binding window. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description Unix time (seconds) when the window next frees capacity. */
+                "X-RateLimit-Reset"?: number;
+                /** @description The request's id, as in `meta.request_id`. */
+                "X-Request-Id": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description TIMEOUT (retryable) */
+        TIMEOUT: {
+            headers: {
+                /** @description Requests allowed in the key's binding window. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description Unix time (seconds) when the window next frees capacity. */
+                "X-RateLimit-Reset"?: number;
+                /** @description The request's id, as in `meta.request_id`. */
+                "X-Request-Id": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description UNAUTHORIZED */
+        UNAUTHORIZED: {
+            headers: {
+                /** @description The request's id, as in `meta.request_id`. */
+                "X-Request-Id": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description VALIDATION_ERROR */
+        VALIDATION_ERROR: {
+            headers: {
+                /** @description Requests allowed in the key's binding window. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description Unix time (seconds) when the window next frees capacity. */
+                "X-RateLimit-Reset"?: number;
+                /** @description The request's id, as in `meta.request_id`. */
+                "X-Request-Id": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+};
+export type $defs = Record<string, never>;
+export interface operations {
+    getContext: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    content_type?: "text" | "conversation" | "document" | "event" | "fact";
+                    /**
+                     * Format: date-time
+                     * @description created_at >= this instant.
+                     */
+                    created_after?: string;
+                    /**
+                     * Format: date-time
+                     * @description created_at < this instant.
+                     */
+                    created_before?: string;
+                    /**
+                     * Format: uuid
+                     * @description Only memories linked to this entity.
+                     */
+                    entity_id?: string;
+                    /**
+                     * @default text
+                     * @enum {string}
+                     */
+                    format?: "text" | "markdown";
+                    /**
+                     * @description Add the parents up to the thread root of each match.
+                     * @default true
+                     */
+                    include_ancestors?: boolean;
+                    /**
+                     * @description Most matches considered.
+                     * @default 20
+                     */
+                    limit?: number;
+                    /** @default 2000 */
+                    max_tokens?: number;
+                    /** @enum {string} */
+                    memory_nature?: "episodic" | "semantic";
+                    /** @description Equality on top-level metadata keys (any JSON value, compared exactly); all must match. A memory's metadata limits apply (5 levels, 16384 bytes, no reserved key): a filter beyond them could match nothing. */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * @description Siblings before and after each match.
+                     * @default 1
+                     */
+                    neighbors?: number;
+                    /**
+                     * Format: uuid
+                     * @description Only the children of this memory.
+                     */
+                    parent_memory_id?: string;
+                    /** @description Search text; "*" matches every memory, newest first. */
+                    query: string;
+                    /** @description Tag ids; unknown ids match nothing. An empty list is no filter. */
+                    tags?: string[];
+                    /**
+                     * @description any: carries at least one of `tags`; all: carries every one.
+                     * @default any
+                     * @enum {string}
+                     */
+                    tags_match?: "any" | "all";
+                    /**
+                     * @description Minimum `score` (0..1); 0 keeps the top `limit` whatever their score.
+                     * @default 0
+                     */
+                    threshold?: number;
+                    /** @enum {string} */
+                    tier?: "short" | "medium" | "long";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ContextOutput"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    listEntities: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Case-insensitive partial match on name. */
+                search?: string;
+                type?: "person" | "organization" | "place" | "product" | "event" | "concept" | "other";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Entity"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    createEntity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    /** @description Memory ids; repeated ids count once. */
+                    memory_ids?: string[];
+                    /** @description Free-form JSON object; at most 16384 bytes serialized (UTF-8) and 5 levels deep (the object itself is level 1); no key, at any level, named `__proto__`, `constructor` or `prototype`. */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    name: string;
+                    /** @enum {string} */
+                    type: "person" | "organization" | "place" | "product" | "event" | "concept" | "other";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Entity"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    getEntity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Entity"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    deleteEntity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            deleted: true;
+                            /** Format: uuid */
+                            id: string;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    updateEntity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    /** @description Free-form JSON object; at most 16384 bytes serialized (UTF-8) and 5 levels deep (the object itself is level 1); no key, at any level, named `__proto__`, `constructor` or `prototype`. */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    name?: string;
+                    /** @enum {string} */
+                    type?: "person" | "organization" | "place" | "product" | "event" | "concept" | "other";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Entity"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    linkEntityMemories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Memory ids; repeated ids count once. */
+                    memory_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            added: number;
+                            /** Format: uuid */
+                            entity_id: string;
+                            memory_count: number;
+                            skipped: number;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    unlinkEntityMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                memoryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            entity_id: string;
+                            /** Format: uuid */
+                            memory_id: string;
+                            removed: boolean;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A test key mints test keys only.
+                     * @default live
+                     * @enum {string}
+                     */
+                    environment?: "live" | "test";
+                    /**
+                     * Format: date-time
+                     * @description No later than the minting key's expiry (the default).
+                     */
+                    expires_at?: string;
+                    name: string;
+                    /**
+                     * @description Root key only; other keys mint keys on their own plan.
+                     * @enum {string}
+                     */
+                    plan?: "free" | "pro" | "enterprise" | "self_hosted";
+                    /** @description Requests per minute, at most the minting key's limit (the default when the plan's is higher). */
+                    rate_limit?: number;
+                    /** @description Default: memories:read, memories:write, search:read. Only scopes the minting key holds (`*` from `*`). */
+                    scopes?: ("memories:read" | "memories:write" | "search:read" | "admin" | "*")[];
+                    /** @description Root key only. */
+                    tenant_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedKey"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @constant */
+                            revoked: true;
+                            /** Format: date-time */
+                            revoked_at: string;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    listMemories: {
+        parameters: {
+            query?: {
+                content_type?: "text" | "conversation" | "document" | "event" | "fact";
+                /** @description Exclusive lower bound on created_at. */
+                created_after?: string;
+                /** @description Exclusive upper bound on created_at. */
+                created_before?: string;
+                /** @description Memories linked to this entity. */
+                entity_id?: string;
+                /** @description Unique per tenant and environment. */
+                external_id?: string;
+                limit?: number;
+                memory_nature?: "episodic" | "semantic";
+                offset?: number;
+                order?: "asc" | "desc";
+                /** @description Only the children of this memory. */
+                parent_memory_id?: string;
+                /** @description true: only roots; false: only memories with a parent. */
+                root?: boolean;
+                sort?: "created_at" | "updated_at";
+                /** @description Repeatable; memories carrying ALL of these tags. */
+                tag_id?: string[];
+                tier?: "short" | "medium" | "long";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Memory"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    createMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100000 characters (UTF-16 code units). */
+                    content: string;
+                    /**
+                     * @default text
+                     * @enum {string}
+                     */
+                    content_type?: "text" | "conversation" | "document" | "event" | "fact";
+                    external_id?: string | null;
+                    /**
+                     * @default episodic
+                     * @enum {string}
+                     */
+                    memory_nature?: "episodic" | "semantic";
+                    /** @description Free-form JSON object; at most 16384 bytes serialized (UTF-8) and 5 levels deep (the object itself is level 1); no key, at any level, named `__proto__`, `constructor` or `prototype`. */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    parent_memory_id?: string | null;
+                    /**
+                     * @default medium
+                     * @enum {string}
+                     */
+                    tier?: "short" | "medium" | "long";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Memory"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    getMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Memory"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    deleteMemory: {
+        parameters: {
+            query?: {
+                cascade?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            deleted: true;
+                            /** @description With cascade=true: memories deleted, the memory itself included. */
+                            deleted_count?: number;
+                            /** Format: uuid */
+                            id: string;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    updateMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100000 characters (UTF-16 code units). */
+                    content?: string;
+                    /** @enum {string} */
+                    content_type?: "text" | "conversation" | "document" | "event" | "fact";
+                    external_id?: string | null;
+                    /** @enum {string} */
+                    memory_nature?: "episodic" | "semantic";
+                    /** @description Replaces the whole metadata object. */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    parent_memory_id?: string | null;
+                    /** @enum {string} */
+                    tier?: "short" | "medium" | "long";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Memory"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    attachTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Duplicates count once. */
+                    tag_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            added: number;
+                            /** Format: uuid */
+                            memory_id: string;
+                            skipped: number;
+                            /** @description Every tag now attached, sorted by name. */
+                            tags: components["schemas"]["TagRef"][];
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    detachTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                tagId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            memory_id: string;
+                            removed: boolean;
+                            /** Format: uuid */
+                            tag_id: string;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    searchMemories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    content_type?: "text" | "conversation" | "document" | "event" | "fact";
+                    /**
+                     * Format: date-time
+                     * @description created_at >= this instant.
+                     */
+                    created_after?: string;
+                    /**
+                     * Format: date-time
+                     * @description created_at < this instant.
+                     */
+                    created_before?: string;
+                    /**
+                     * Format: uuid
+                     * @description Only memories linked to this entity.
+                     */
+                    entity_id?: string;
+                    /** @default 10 */
+                    limit?: number;
+                    /** @enum {string} */
+                    memory_nature?: "episodic" | "semantic";
+                    /** @description Equality on top-level metadata keys (any JSON value, compared exactly); all must match. A memory's metadata limits apply (5 levels, 16384 bytes, no reserved key): a filter beyond them could match nothing. */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uuid
+                     * @description Only the children of this memory.
+                     */
+                    parent_memory_id?: string;
+                    /** @description Search text; "*" matches every memory, newest first. */
+                    query: string;
+                    /** @description Tag ids; unknown ids match nothing. An empty list is no filter. */
+                    tags?: string[];
+                    /**
+                     * @description any: carries at least one of `tags`; all: carries every one.
+                     * @default any
+                     * @enum {string}
+                     */
+                    tags_match?: "any" | "all";
+                    /**
+                     * @description Minimum `score` (0..1); 0 keeps the top `limit` whatever their score.
+                     * @default 0
+                     */
+                    threshold?: number;
+                    /** @enum {string} */
+                    tier?: "short" | "medium" | "long";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            results: components["schemas"]["SearchResult"][];
+                        };
+                        meta: components["schemas"]["CountedMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                order?: "asc" | "desc";
+                /** @description Case-insensitive partial match on the name. */
+                search?: string;
+                sort?: "name" | "memory_count" | "created_at";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Tag"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    createTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    color?: string | null;
+                    description?: string | null;
+                    /** @description Unique per tenant+environment, compared case-insensitively. */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Tag"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    getTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Tag"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    deleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            deleted: true;
+                            /** Format: uuid */
+                            id: string;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    updateTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    color?: string | null;
+                    description?: string | null;
+                    /** @description Unique per tenant+environment, compared case-insensitively. */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Tag"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                from?: string;
+                key_id?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UsageReport"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+}
