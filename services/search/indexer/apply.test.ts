@@ -6,7 +6,7 @@ import type { Embedder } from "../embedder";
 import { searchKeys } from "../store/keyspace";
 import { createSearchStore, type SearchStore } from "../store";
 import { createApplier, type Apply } from "./apply";
-import { snapshotFixture } from "../snapshot.fixture";
+import { snapshotFixture } from "./snapshot.fixture";
 
 /** The applier against a real Redis, with a counting fake model (4 dimensions). */
 const db = privateRedis("search-apply");

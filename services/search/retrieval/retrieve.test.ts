@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
-import { privateRedis } from "../../scripts/stack/test-redis";
-import type { MemorySnapshot } from "../contract/events";
-import type { Embedder } from "./embedder";
-import { createSearchStore } from "./store";
-import { createApplier } from "./indexer/apply";
-import { snapshotFixture } from "./snapshot.fixture";
+import { privateRedis } from "../../../scripts/stack/test-redis";
+import type { MemorySnapshot } from "../../contract/events";
+import type { Embedder } from "../embedder";
+import { createSearchStore } from "../store";
+import { createApplier } from "../indexer";
+import { snapshotFixture } from "../indexer/snapshot.fixture";
 import {
   candidateCount,
   createRetriever,

@@ -1,13 +1,10 @@
-import type { Space } from "../kit/keyspace";
-import { MATCH_ALL } from "../contract/search";
-import type { Embedder } from "./embedder";
-import { embeddingText } from "./document";
-import { hasFilters, toFilterSpec, toVsimFilter, type FilterInput } from "./filters";
-import { idf, normaliseBm25 } from "./text/bm25";
-import { queryTerms } from "./text/tokenize";
-import { cosineInt8, semanticFromVsim } from "./ranking/fusion";
-import { rank, type Candidate } from "./ranking/rank";
-import type { Hit, ReadStore } from "./store";
+import type { Space } from "../../kit/keyspace";
+import { MATCH_ALL } from "../../contract/search";
+import { embeddingText, type Embedder } from "../embedder";
+import { hasFilters, toFilterSpec, toVsimFilter, type FilterInput } from "../filters";
+import { cosineInt8, idf, normaliseBm25, rank, semanticFromVsim, type Candidate } from "../ranking";
+import { queryTerms } from "../text";
+import type { Hit, ReadStore } from "../store";
 
 export interface RetrieveRequest {
   query: string;

@@ -1,5 +1,6 @@
 import type Redis from "ioredis";
 import type { Space } from "../../kit/keyspace";
+import { DOC } from "./fields";
 import { searchKeys } from "./keyspace";
 import { suffixOf, type FilterSpec } from "../filters";
 import type { Functions } from "./scripts";
@@ -47,7 +48,7 @@ function loneFilterSet(space: Space, spec?: FilterSpec): string | null {
     spec.groups[0]!.length === 1 &&
     spec.after === undefined &&
     spec.before === undefined;
-  return lone ? `${searchKeys(space).prefix}f:${suffixOf(spec.groups[0]![0]!)}` : null;
+  return lone ? searchKeys(space).filter(suffixOf(spec.groups[0]![0]!)) : null;
 }
 
 /** Index reads of one query. */
@@ -153,7 +154,7 @@ export function createReadStore(redis: Redis, call: Functions, vsimConnection: (
       const pipe = redis.pipeline();
       if (lexicalFor.length > 0) for (const t of terms) pipe.zmscore(k.term(t), ...lexicalFor);
       for (const id of vectorsFor) pipe.callBuffer("VEMB", k.vectors(modelId), id, "RAW");
-      for (const id of prevFor) pipe.hget(k.doc(id), "prev");
+      for (const id of prevFor) pipe.hget(k.doc(id), DOC.previousSibling);
       const res = ((await pipe.exec()) ?? []).map(([err, v]) => {
         if (err) throw err;
         return v;

@@ -5,12 +5,12 @@ import { privateRedis } from "../../../scripts/stack/test-redis";
 import type { Space } from "../../kit/keyspace";
 import type { MemorySnapshot } from "../../contract/events";
 import { searchKeys } from "./keyspace";
-import { toIndexDoc } from "../document";
+import { toIndexDoc } from "../indexer";
 import { toFilterSpec, toVsimFilter, type FilterInput } from "../filters";
-import { B, CONTEXT_WEIGHT, K1 } from "../text/bm25";
+import { B, CONTEXT_WEIGHT, K1 } from "../ranking/bm25";
 import { createSearchStore, type SearchStore } from "./index";
 import { LEXICAL_POSTINGS_BUDGET, postingsPerTerm } from "./reads";
-import { snapshotFixture } from "../snapshot.fixture";
+import { snapshotFixture } from "../indexer/snapshot.fixture";
 
 /** The store's Lua scripts against a real, private Redis 8 (vector sets included). */
 const db = privateRedis("search-store");
