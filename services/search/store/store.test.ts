@@ -185,19 +185,29 @@ describe("candidates", () => {
     const b = snap({ content: "red red fox jumps", tier: "long" });
     const c = snap({ content: "blue whale", tier: "short" });
     await put(s, [a, b, c]);
-    const all = await store.reads.candidates(s, "lex", 10, toFilterSpec({}), [
-      ["red", 2],
-      ["fox", 1],
-    ]);
+    const all = await store.reads.candidates(s, {
+      mode: "lex",
+      k: 10,
+      spec: toFilterSpec({}),
+      terms: [
+        ["red", 2],
+        ["fox", 1],
+      ],
+    });
     expect(all.count).toBe(3);
     expect(all.hits.map((h) => h.id).sort()).toEqual([a.id, b.id].sort());
     const pa = await postings(s, "red");
     const pf = await postings(s, "fox");
     for (const h of all.hits) expect(h.score).toBeCloseTo(2 * pa[h.id]! + pf[h.id]!, 9);
-    const short = await store.reads.candidates(s, "lex", 10, toFilterSpec({ tier: "short" }), [
-      ["red", 2],
-      ["fox", 1],
-    ]);
+    const short = await store.reads.candidates(s, {
+      mode: "lex",
+      k: 10,
+      spec: toFilterSpec({ tier: "short" }),
+      terms: [
+        ["red", 2],
+        ["fox", 1],
+      ],
+    });
     expect(short).toEqual({ count: 2, hits: [{ id: a.id, score: expect.any(Number) }] });
     expect(await redis.keys(`${searchKeys(s).prefix}tmp:*`)).toEqual([]);
   });
@@ -206,23 +216,19 @@ describe("candidates", () => {
     const s = space();
     const ms = Array.from({ length: 6 }, (_, i) => snap({ tier: i % 2 ? "short" : "long" }));
     await put(s, ms);
-    const newest = await store.reads.candidates(s, "browse", 3, toFilterSpec({}), []);
+    const newest = await store.reads.candidates(s, { mode: "browse", k: 3, spec: toFilterSpec({}) });
     expect(newest.hits.map((h) => h.id)).toEqual([ms[5]!.id, ms[4]!.id, ms[3]!.id]);
-    const range = await store.reads.candidates(
-      s,
-      "browse",
-      10,
-      toFilterSpec({ created_after: ms[1]!.created_at, created_before: ms[4]!.created_at }),
-      [],
-    );
+    const range = await store.reads.candidates(s, {
+      mode: "browse",
+      k: 10,
+      spec: toFilterSpec({ created_after: ms[1]!.created_at, created_before: ms[4]!.created_at }),
+    });
     expect(range.hits.map((h) => h.id)).toEqual([ms[3]!.id, ms[2]!.id, ms[1]!.id]);
-    const shortInRange = await store.reads.candidates(
-      s,
-      "browse",
-      10,
-      toFilterSpec({ tier: "short", created_after: ms[1]!.created_at, created_before: ms[4]!.created_at }),
-      [],
-    );
+    const shortInRange = await store.reads.candidates(s, {
+      mode: "browse",
+      k: 10,
+      spec: toFilterSpec({ tier: "short", created_after: ms[1]!.created_at, created_before: ms[4]!.created_at }),
+    });
     expect(shortInRange.hits.map((h) => h.id)).toEqual([ms[3]!.id, ms[1]!.id]);
   });
 
@@ -267,9 +273,15 @@ describe("candidates", () => {
     await fc.assert(
       fc.asyncProperty(filterArb, async (f) => {
         const spec = toFilterSpec(f);
-        const browse = await store.reads.candidates(s, "browse", 100, spec, []);
+        const browse = await store.reads.candidates(s, { mode: "browse", k: 100, spec });
         const expr = toVsimFilter(spec);
-        const near = await store.reads.nearest(s, MODEL, vec(1, 0.5, 0.5, -0.2), 100, expr, 1000);
+        const near = await store.reads.nearest(s, {
+          modelId: MODEL,
+          vector: vec(1, 0.5, 0.5, -0.2),
+          count: 100,
+          filter: expr,
+          filterEffort: 1000,
+        });
         expect(new Set(near.map((h) => h.id))).toEqual(new Set(browse.hits.map((h) => h.id)));
         expect(browse.count).toBe(browse.hits.length);
         // …and both agree with the plain definition of the filters.
@@ -312,10 +324,15 @@ describe("lexical candidates on large postings (bounded reads per term)", () => 
     for (let i = 0; i < filler.length; i += 250) await put(s, filler.slice(i, i + 250));
     await put(s, best);
     const term: [string, number][] = [["appl", 1]];
-    const all = await store.reads.candidates(s, "lex", 6, toFilterSpec({}), term);
+    const all = await store.reads.candidates(s, { mode: "lex", k: 6, spec: toFilterSpec({}), terms: term });
     expect(all.count).toBe(filler.length + 6);
     expect(new Set(all.hits.map((h) => h.id))).toEqual(new Set(best.map((b) => b.id)));
-    const short = await store.reads.candidates(s, "lex", 3, toFilterSpec({ tier: "short" }), term);
+    const short = await store.reads.candidates(s, {
+      mode: "lex",
+      k: 3,
+      spec: toFilterSpec({ tier: "short" }),
+      terms: term,
+    });
     expect(short.count).toBe(filler.length / 2 + 3);
     expect(new Set(short.hits.map((h) => h.id))).toEqual(new Set(best.filter((_, i) => i % 2).map((b) => b.id)));
     // Scores are ordered best first.
@@ -331,10 +348,15 @@ describe("lexical candidates on large postings (bounded reads per term)", () => 
     const aofSize = async () => Number(/aof_current_size:(\d+)/.exec(await redis.info("persistence"))![1]);
     const before = await aofSize();
     // Both terms are over the per-term cap (copied heads), and the filter is intersected.
-    const hits = await store.reads.candidates(s, "lex", 5, toFilterSpec({ tier: "short" }), [
-      ["pear", 1],
-      ["plum", 1],
-    ]);
+    const hits = await store.reads.candidates(s, {
+      mode: "lex",
+      k: 5,
+      spec: toFilterSpec({ tier: "short" }),
+      terms: [
+        ["pear", 1],
+        ["plum", 1],
+      ],
+    });
     expect(hits.hits).toHaveLength(5);
     expect(await redis.keys(`${searchKeys(s).prefix}tmp:*`)).toEqual([]);
     expect(await aofSize()).toBe(before);
