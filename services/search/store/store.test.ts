@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { privateRedis } from "../../../scripts/stack/test-redis";
 import type { Space } from "../../kit/keyspace";
 import type { MemorySnapshot } from "../../contract/events";
+import { DOC, STATS } from "./fields";
 import { searchKeys } from "./keyspace";
 import { toIndexDoc } from "../indexer";
 import { toFilterSpec, toVsimFilter, type FilterInput } from "../filters";
@@ -86,12 +87,12 @@ describe("versions and tombstones", () => {
     const s = space();
     const m = snap({ content: "delta" });
     expect(await put(s, [m], { version: -1 })).toEqual(["ok"]);
-    expect(await redis.hget(searchKeys(s).doc(m.id), "v")).toBe("0");
+    expect(await redis.hget(searchKeys(s).doc(m.id), DOC.version)).toBe("0");
     expect(await put(s, [{ ...m, version: 1, content: "epsilon" }])).toEqual(["ok"]);
     expect(await put(s, [{ ...m, content: "zeta" }], { version: -1 })).toEqual(["stale"]);
     const newer = { ...m, content: "zeta", updated_at: new Date(Date.parse(m.updated_at) + 5000).toISOString() };
     expect(await put(s, [newer], { version: -1 })).toEqual(["ok"]);
-    expect(await redis.hget(searchKeys(s).doc(m.id), "v")).toBe("1");
+    expect(await redis.hget(searchKeys(s).doc(m.id), DOC.version)).toBe("1");
     expect(Object.keys(await postings(s, "zeta"))).toEqual([m.id]);
   });
 
@@ -104,7 +105,7 @@ describe("versions and tombstones", () => {
     expect(await put(s, [m], { version: -1, model: "other-4" })).toEqual(["revectored"]);
     expect(Number(await redis.call("VCARD", searchKeys(s).vectors(MODEL)))).toBe(0);
     expect(JSON.parse(String(await redis.call("VGETATTR", searchKeys(s).vectors("other-4"), m.id))).tier).toBe("long");
-    expect(await redis.hmget(searchKeys(s).doc(m.id), "v", "model")).toEqual(["2", "other-4"]);
+    expect(await redis.hmget(searchKeys(s).doc(m.id), DOC.version, DOC.model)).toEqual(["2", "other-4"]);
     expect(await put(s, [m], { version: -1, model: "other-4" })).toEqual(["stale"]);
   });
 
@@ -131,10 +132,10 @@ describe("BM25 postings and thread context", () => {
     // a was indexed alone (avgdl = its length 3); b with avgdl = (3 + 5) / 2.
     expect((await postings(s, "appl"))[a.id]).toBeCloseTo(w(2, 3, 3), 9);
     expect((await postings(s, "cherri"))[b.id]).toBeCloseTo(w(3, 5, 4), 9);
-    expect(await redis.hget(searchKeys(s).stats, "len")).toBe("8");
+    expect(await redis.hget(searchKeys(s).stats, STATS.postingLengthSum)).toBe("8");
     await store.writes.reweight(s, [a.id, b.id]);
     expect((await postings(s, "appl"))[a.id]).toBeCloseTo(w(2, 3, 4), 9);
-    expect(await redis.hget(searchKeys(s).stats, "len")).toBe("8");
+    expect(await redis.hget(searchKeys(s).stats, STATS.postingLengthSum)).toBe("8");
   });
 
   test("a reply carries its previous sibling's terms at the context weight; edits and deletes re-link", async () => {
@@ -145,10 +146,10 @@ describe("BM25 postings and thread context", () => {
     await put(s, [root, q, r]);
     const travel = await postings(s, "travel");
     expect(Object.keys(travel).sort()).toEqual([q.id, r.id].sort());
-    expect(await redis.hget(searchKeys(s).doc(r.id), "prev")).toBe(q.id);
+    expect(await redis.hget(searchKeys(s).doc(r.id), DOC.previousSibling)).toBe(q.id);
     // r's posting for "travel" comes from tf = CONTEXT_WEIGHT
-    const stats = Number(await redis.hget(searchKeys(s).stats, "len"));
-    const rLen = Number(await redis.hget(searchKeys(s).doc(r.id), "pl"));
+    const stats = Number(await redis.hget(searchKeys(s).stats, STATS.postingLengthSum));
+    const rLen = Number(await redis.hget(searchKeys(s).doc(r.id), DOC.postingLength));
     // "paris france" + 0.5 × "travel" ("where", "did", "you" are stop words)
     expect(rLen).toBe(2 + CONTEXT_WEIGHT * 1);
     expect(travel[r.id]).toBeCloseTo(w(CONTEXT_WEIGHT, rLen, stats / 3), 6);
@@ -159,8 +160,17 @@ describe("BM25 postings and thread context", () => {
 
     await store.writes.remove(s, [{ id: q.id, version: 3 }]);
     expect(await postings(s, "citi")).toEqual({});
-    expect(await redis.hget(searchKeys(s).doc(r.id), "prev")).toBe("");
-    expect(Number(await redis.hget(searchKeys(s).doc(r.id), "pl"))).toBe(2);
+    expect(await redis.hget(searchKeys(s).doc(r.id), DOC.previousSibling)).toBe("");
+    expect(Number(await redis.hget(searchKeys(s).doc(r.id), DOC.postingLength))).toBe(2);
+  });
+
+  test("a memory without terms stores its posting terms as an empty JSON array, not cjson's {}", async () => {
+    const s = space();
+    const m = snap({ content: "the of and" }); // stop words only
+    await put(s, [m]);
+    expect(await redis.hget(searchKeys(s).doc(m.id), DOC.postingTerms)).toBe("[]");
+    await put(s, [{ ...m, version: 2, content: "kiwi" }]);
+    expect(await redis.hget(searchKeys(s).doc(m.id), DOC.postingTerms)).toBe('["kiwi"]');
   });
 
   test("moving a memory to another parent re-links both threads", async () => {
@@ -170,10 +180,10 @@ describe("BM25 postings and thread context", () => {
     const b = snap({ parent_memory_id: p1.id, content: "lemon" });
     const c = snap({ parent_memory_id: p1.id, content: "mango" });
     await put(s, [p1, p2, a, b, c]);
-    expect(await redis.hget(searchKeys(s).doc(c.id), "prev")).toBe(b.id);
+    expect(await redis.hget(searchKeys(s).doc(c.id), DOC.previousSibling)).toBe(b.id);
     await put(s, [{ ...b, version: 2, parent_memory_id: p2.id }]);
-    expect(await redis.hget(searchKeys(s).doc(c.id), "prev")).toBe(a.id);
-    expect(await redis.hget(searchKeys(s).doc(b.id), "prev")).toBe("");
+    expect(await redis.hget(searchKeys(s).doc(c.id), DOC.previousSibling)).toBe(a.id);
+    expect(await redis.hget(searchKeys(s).doc(b.id), DOC.previousSibling)).toBe("");
     expect(Object.keys(await postings(s, "lemon"))).toEqual([b.id]);
   });
 });
