@@ -1,6 +1,6 @@
 import { beforeAll, expect, test } from "bun:test";
 import type Redis from "ioredis";
-import { privateRedis } from "../../scripts/stack/test-redis";
+import { privateRedis } from "../../scripts/stack/redis.fixture";
 import { KEYSPACE_LUA, keyspace, type Space } from "./keyspace";
 
 /** keyspace.lua, run in a real Redis, against keyspace.ts itself. */

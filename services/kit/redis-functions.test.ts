@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type Redis from "ioredis";
-import { privateRedis } from "../../scripts/stack/test-redis";
+import { privateRedis } from "../../scripts/stack/redis.fixture";
 import { ServiceError } from "../contract/errors";
 import { defineLibrary } from "./redis-functions";
 

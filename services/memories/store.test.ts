@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
 import fc from "fast-check";
-import { privateRedis } from "../../scripts/stack/test-redis";
+import { privateRedis } from "../../scripts/stack/redis.fixture";
 import { keyspace, type Space } from "../kit/keyspace";
 import { ServiceError, type ErrorBody } from "../contract/errors";
 import { createMemoryStore, type MemoryFilter, type MemoryStore } from "./store";

@@ -7,7 +7,7 @@ import type { Bus } from "../kit/bus";
 import { keyspace } from "../kit/keyspace";
 import { createTagStore } from "./store";
 import { createNotifier } from "./notify";
-import { ctxFor, newSpace, privateRedis, quietLog, writeMemoryHashForTests } from "./testing/fixture";
+import { ctxFor, newSpace, privateRedis, quietLog, writeMemoryHashForTests } from "./handlers/handler.fixture";
 
 // The transport is faked here (what was published / called is the subject of the test);
 // Redis is real. The e2e tests run the real JetStream and NATS.

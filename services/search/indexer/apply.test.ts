@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
-import { privateRedis } from "../../../scripts/stack/test-redis";
+import { privateRedis } from "../../../scripts/stack/redis.fixture";
 import type { MemorySnapshot } from "../../contract/events";
 import type { Embedder } from "../embedder";
 import { DOC } from "../store/fields";

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
 import fc from "fast-check";
-import { privateRedis } from "../../../scripts/stack/test-redis";
+import { privateRedis } from "../../../scripts/stack/redis.fixture";
 import type { Space } from "../../kit/keyspace";
 import type { MemorySnapshot } from "../../contract/events";
 import { DOC, STATS } from "./fields";
