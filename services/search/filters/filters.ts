@@ -1,3 +1,4 @@
+// The stored names alone, not ../store: the store reads through this folder.
 import { ATTRS, FILTER_KINDS, type FilterKind } from "../store/fields";
 import { metadataToken } from "./metadata";
 
