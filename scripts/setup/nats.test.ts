@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { connect } from "nats";
 import { freePort } from "../stack/infra.ts";
 import { ensureNats, fetchNats, NATS_MINOR } from "./nats.mjs";
-import { withEnv } from "./testing";
+import { withEnv } from "./env.fixture";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const cacheDir = mkdtempSync(join(tmpdir(), "nats-fetch-cache-"));

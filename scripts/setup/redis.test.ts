@@ -7,7 +7,7 @@ import { freePort } from "../stack/infra.ts";
 import { DEBIAN_MIRROR } from "./apt.mjs";
 import { buildRedis, ensureRedis, REDIS_SAFE } from "./redis.mjs";
 import { SetupError } from "./shell.mjs";
-import { withEnv } from "./testing";
+import { withEnv } from "./env.fixture";
 import { atLeast } from "./versions.mjs";
 
 // The path a machine that has never seen the project takes: the real Debian mirror, an empty cache.

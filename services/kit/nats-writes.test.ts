@@ -38,6 +38,14 @@ async function publishFromContinuations(nc: NatsConnection, subject: string, n: 
 }
 
 describe("NATS writes coalesced per event-loop turn", () => {
+  test("the installed nats.js still has the internal the patch replaces (an upgrade without it fails)", async () => {
+    const nc = await connect({ servers: url });
+    opened.push(nc);
+    const protocol = (nc as unknown as { protocol?: { flushPending?: unknown } }).protocol;
+    expect(typeof protocol?.flushPending).toBe("function");
+    expect(coalesceWritesPerTurn(nc)).toBe(true);
+  });
+
   test("messages published from many continuations of one turn leave in one write, all delivered", async () => {
     const { nc, writes } = await connection(true);
     const listener = await connect({ servers: url });

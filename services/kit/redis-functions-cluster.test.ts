@@ -12,7 +12,7 @@ import { defineLibrary } from "./redis-functions";
  */
 const library = await defineLibrary({
   name: "fixture",
-  dir: new URL("./testing/functions/", import.meta.url),
+  dir: new URL("./redis-functions.fixture/", import.meta.url),
   functions: { set: "write" },
 });
 const dirs: string[] = [];

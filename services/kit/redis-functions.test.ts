@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type Redis from "ioredis";
-import { privateRedis } from "../../scripts/stack/test-redis";
+import { privateRedis } from "../../scripts/stack/redis.fixture";
 import { ServiceError } from "../contract/errors";
 import { defineLibrary } from "./redis-functions";
 
-/** The loader against a real Redis, with the functions of ./testing/functions. */
+/** The loader against a real Redis, with the functions of ./redis-functions.fixture. */
 const db = privateRedis("redis-functions");
-const dir = new URL("./testing/functions/", import.meta.url);
+const dir = new URL("./redis-functions.fixture/", import.meta.url);
 const functions = { echo: "read", set: "write", refuse: "read", wrongtype: "read" } as const;
 const library = await defineLibrary({ name: "fixture", dir, functions });
 let redis: Redis;
@@ -46,6 +46,16 @@ describe("loading", () => {
     const names = ((await redis.call("FUNCTION", "LIST")) as unknown[][]).map((l) => l[1]);
     expect(names).toContain(library.name);
     expect(names).toContain(other.name);
+  });
+
+  test("shared Lua source built by the caller is defined once, before the functions", async () => {
+    const greeting = { lua: "local GREETING = 'hello'" };
+    const built = await defineLibrary({ name: "built", dir, shared: [greeting], functions: { constant: "read" } });
+    expect(await built.on(redis)("constant", [], [])).toBe("hello");
+    const hi = { lua: "local GREETING = 'hi'" };
+    const other = await defineLibrary({ name: "built", dir, shared: [hi], functions: { constant: "read" } });
+    expect(other.name).not.toBe(built.name);
+    expect(await other.on(redis)("constant", [], [])).toBe("hi");
   });
 
   test("a function declared read-only cannot write", async () => {

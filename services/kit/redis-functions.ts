@@ -27,8 +27,11 @@ export interface LibrarySpec<F extends string> {
   name: string;
   /** Folder of the function files: function `f` is `<dir>/f.lua`. */
   dir: URL;
-  /** Files defined once at the top of the library (helpers), in order: names in `dir`, or URLs. */
-  shared?: (string | URL)[];
+  /**
+   * Defined once at the top of the library (helpers), in order: files (names in `dir`, or URLs), or
+   * Lua source built by the caller (`{ lua }`, e.g. names TypeScript uses too, so both spell them once).
+   */
+  shared?: (string | URL | { lua: string })[];
   functions: Record<F, Access>;
 }
 
@@ -49,7 +52,9 @@ const text = (url: URL) => Bun.file(url).text();
 
 /** Reads the files and builds the library; its name and function names carry a hash of its code. */
 export async function defineLibrary<F extends string>(spec: LibrarySpec<F>): Promise<FunctionLibrary<F>> {
-  const shared = await Promise.all([PRELUDE, ...(spec.shared ?? []).map((f) => new URL(f, spec.dir))].map(text));
+  const source = (f: string | URL | { lua: string }) =>
+    typeof f === "object" && "lua" in f ? f.lua : text(new URL(f, spec.dir));
+  const shared = await Promise.all([PRELUDE, ...(spec.shared ?? [])].map(source));
   const names = Object.keys(spec.functions) as F[];
   const bodies = await Promise.all(names.map((fn) => text(new URL(`${fn}.lua`, spec.dir))));
   const hash = createHash("sha1")

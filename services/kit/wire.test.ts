@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { restRoutes } from "../../gateway/rest/routes";
 import { decodeJson, encodeJson, encodeReply, rawData, rawPage } from "./wire";
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -42,5 +44,37 @@ describe("reply layout", () => {
     expect(rawData(error)).toBeNull();
     expect(rawPage(error)).toBeNull();
     expect(rawData(new Uint8Array())).toBeNull();
+  });
+});
+
+describe("the page layout's rule: list routes answer exactly a Page", () => {
+  test("any page position (non-negative safe integers) and items come back through rawPage", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.jsonValue()),
+        fc.maxSafeNat(),
+        fc.maxSafeNat(),
+        fc.maxSafeNat(),
+        (items, total, limit, offset) => {
+          const raw = rawPage(encodeReply({ items, total, limit, offset }))!;
+          expect({ total: raw.total, limit: raw.limit, offset: raw.offset }).toEqual({ total, limit, offset });
+          expect(JSON.parse(text(raw.items))).toEqual(JSON.parse(JSON.stringify(items)));
+        },
+      ),
+    );
+  });
+
+  test("every REST list route's operation outputs a Page: four fields, the position as integers", () => {
+    const lists = restRoutes.filter((r) => r.list);
+    expect(lists.length).toBeGreaterThan(0);
+    for (const route of lists) {
+      const output = route.op.output as { type?: string; properties?: Record<string, { type?: string }> };
+      const shape = Object.fromEntries(Object.entries(output.properties ?? {}).map(([k, v]) => [k, v.type]));
+      expect({ route: route.path, type: output.type, shape }).toEqual({
+        route: route.path,
+        type: "object",
+        shape: { items: "array", total: "integer", limit: "integer", offset: "integer" },
+      });
+    }
   });
 });

@@ -27,6 +27,11 @@ export const decodeJson = (data: Uint8Array): unknown =>
  * A success reply is `{"data":…}`, written by this function only. A page (`{items, total, limit,
  * offset}`) is written with its position first and `items` last, so that the gateway can copy the
  * items into its response without parsing them (rawData, rawPage); decoding is unaffected.
+ *
+ * The rule for services: an operation the gateway lists (a REST route with `list`) answers exactly a
+ * contract `Page` (those four fields, the position as non-negative integers). Anything else is not
+ * laid out as a page (rawPage finds no position: the route fails) or loses its other fields here.
+ * wire.test.ts checks every list route's output schema against this.
  */
 export function encodeReply(data: unknown): Uint8Array {
   if (isPage(data)) {

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
 import fc from "fast-check";
-import { privateRedis } from "../../scripts/stack/test-redis";
+import { privateRedis } from "../../scripts/stack/redis.fixture";
 import { keyspace } from "../memory-data/keyspace";
 import type { Space } from "../kit/space";
 import { ServiceError, type ErrorBody } from "../contract/errors";
-import { createMemoryStore, type MemoryFilter, type MemoryStore } from "./store";
+import { createMemoryStore, emptyTablesAsLists, type MemoryFilter, type MemoryStore } from "./store";
 import type { MemoryRow } from "./record";
 
 /**
@@ -61,6 +61,16 @@ describe("the scripts' function library", () => {
     await redis.call("FUNCTION", "FLUSH"); // e.g. a Redis restarted without its data
     const { total } = await fresh.listMemories(s, { limit: 50, offset: 0, sort: "created_at", order: "desc" });
     expect(total).toBe(10);
+  });
+
+  test("answers are lists: cjson's {} for an empty table reads as [], any other object fails loudly", async () => {
+    expect(emptyTablesAsLists(["id", {}, [{}, ["x", {}]], false, 3])).toEqual(["id", [], [[], ["x", []]], false, 3]);
+    expect(() => emptyTablesAsLists(["id", { tier: "short" }])).toThrow(/answer lists only/);
+    // A stored memory without tags or entities answers them as empty lists, through the real functions.
+    const s = space();
+    const row = await store.createMemory(s, crypto.randomUUID(), fields(), 64);
+    const [read] = await store.getMemories(s, [row.memory.id]);
+    expect(read!.memory).toMatchObject({ tags: [], entity_ids: [] });
   });
 
   test("a script error that is not a missing library is not retried", async () => {

@@ -32,11 +32,17 @@ export type MemoryFilter = Omit<ListMemoriesInput, "limit" | "offset" | "sort" |
 };
 
 /**
- * cjson writes an empty Lua table as `{}`. The functions answer only lists (a hash comes as its flat
- * field/value list, metadata as a JSON string), so every object in an answer is an empty list.
+ * The functions answer one JSON string (lua/helpers.lua says why), and cjson writes an empty Lua
+ * table as `{}`. The rule that makes that unambiguous: a function answers only lists (a hash comes
+ * as its flat field/value list, metadata as a JSON string), so every object in an answer is an empty
+ * list. An answer holding any other object breaks the rule and fails here, loudly (store.test.ts).
  */
-function emptyTablesAsLists(x: unknown): unknown {
-  if (!Array.isArray(x)) return x !== null && typeof x === "object" ? [] : x;
+export function emptyTablesAsLists(x: unknown): unknown {
+  if (!Array.isArray(x)) {
+    if (x === null || typeof x !== "object") return x;
+    if (Object.keys(x).length > 0) throw new Error("a memories function answered an object: answer lists only");
+    return [];
+  }
   for (let i = 0; i < x.length; i++) if (x[i] !== null && typeof x[i] === "object") x[i] = emptyTablesAsLists(x[i]);
   return x;
 }

@@ -1,6 +1,6 @@
 import { beforeAll, expect, test } from "bun:test";
 import type Redis from "ioredis";
-import { privateRedis } from "../../scripts/stack/test-redis";
+import { privateRedis } from "../../scripts/stack/redis.fixture";
 import type { Space } from "../kit/space";
 import { keyspace } from "./keyspace";
 import { MEMORY_DATA_LUA } from "./lua";

@@ -4,7 +4,7 @@ import { ensureStream } from "../kit/streams";
 import { STREAMS } from "../contract/streams";
 import { SearchConfig } from "./config";
 import { buildSearch, closeSearch } from "./wiring";
-import { startIndexer } from "./indexer/consumer";
+import { startIndexer } from "./indexer";
 import { indexBindings } from "./handlers/index-memories";
 import { searchBindings } from "./handlers/search";
 import { contextBindings } from "./handlers/context";

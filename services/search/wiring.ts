@@ -4,10 +4,9 @@ import type { Logger } from "../kit/log";
 import { connectRedis, redisReady } from "../kit/connect";
 import { createEmbedders, modelIdOf, type EmbedderConfig, type Embedders } from "./embedder";
 import { createSearchStore, type SearchStore } from "./store";
-import { createApplier, type Apply } from "./indexer/apply";
-import { createRebuilder, type Rebuilder } from "./indexer/rebuild";
+import { createApplier, createRebuilder, type Apply, type Rebuilder } from "./indexer";
 import { createMemoryReader, type MemoryReader } from "./memories-client";
-import { createRetriever, type Retrieve } from "./retrieve";
+import { createRetriever, type Retrieve } from "./retrieval";
 
 export interface SearchParts {
   embedders: Embedders;

@@ -8,7 +8,7 @@ import { keyspace } from "../memory-data/keyspace";
 import { createTagStore, type TagStore } from "./store";
 import { createChangePublisher } from "../memory-data/publisher";
 import { createNotifier } from "./notify";
-import { ctxFor, newSpace, privateRedis, writeMemoryHashForTests } from "./testing/fixture";
+import { ctxFor, newSpace, privateRedis, writeMemoryHashForTests } from "./handlers/handler.fixture";
 
 // The transport is faked here (what was published / called is the subject of the test);
 // Redis is real. The e2e tests run the real JetStream and NATS.

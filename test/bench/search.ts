@@ -1,7 +1,7 @@
 import Redis from "ioredis";
 import { connect } from "nats";
 import { STREAMS } from "../../services/contract/streams";
-import { INDEXER_DURABLE } from "../../services/search/indexer/consumer";
+import { INDEXER_DURABLE } from "../../services/search/indexer";
 import { apiClient, newTenant } from "../api";
 import { fmt, medianOf } from "./load";
 import type { BenchSection } from "./sections";

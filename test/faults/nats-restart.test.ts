@@ -9,7 +9,7 @@ import {
   mixedLoad,
   summarize,
   waitFor,
-} from "./support";
+} from "./fault-helpers";
 
 /**
  * Fault 4: NATS goes down for 2 s under load, then restarts. Meanwhile every request answers 503

@@ -17,7 +17,7 @@ import {
   summarize,
   tenantClient,
   waitFor,
-} from "./support";
+} from "./fault-helpers";
 
 /**
  * Fault 3: kill -9 of Redis during a burst of creates (each followed by a tag attach), then a restart

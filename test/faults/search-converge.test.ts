@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { SERVICE_NAMES } from "../../scripts/stack/launch";
-import { type Client, figure, fileStack, Recorder, tenantClient, waitFor, waitReplicas } from "./support";
+import { type Client, figure, fileStack, Recorder, tenantClient, waitFor, waitReplicas } from "./fault-helpers";
 
 /**
  * Fault 5: the search service is stopped while 1,000 memories are created and others updated and

@@ -11,7 +11,7 @@ import {
   summarize,
   tenantClient,
   waitFor,
-} from "./support";
+} from "./fault-helpers";
 
 /**
  * Fault 6 (the baseline the others are read against): measure the maximum throughput of the mixed

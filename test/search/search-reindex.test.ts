@@ -34,7 +34,7 @@ describe("bun run reindex", () => {
     expect(await searchIds(api, { query: "*", tier: "long" })).toEqual([]);
 
     const proc = Bun.spawn(
-      [process.execPath, resolve("services/search/reindex.ts"), "--tenant", name, "--env", "live"],
+      [process.execPath, resolve("services/search/cli/reindex.ts"), "--tenant", name, "--env", "live"],
       {
         env: { ...process.env, REDIS_URL: stack.redisUrl, NATS_URL: stack.natsUrl, LOG_LEVEL: "warn" },
         stdout: "pipe",
@@ -52,7 +52,7 @@ describe("bun run reindex", () => {
   }, 60_000);
 
   test("rejects a bad --env", async () => {
-    const proc = Bun.spawn([process.execPath, resolve("services/search/reindex.ts"), "--env", "prod"], {
+    const proc = Bun.spawn([process.execPath, resolve("services/search/cli/reindex.ts"), "--env", "prod"], {
       stdout: "pipe",
       stderr: "pipe",
     });

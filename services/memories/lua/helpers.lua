@@ -2,7 +2,8 @@
 -- (keyspace.lua: key names; links.lua: links and versions).
 -- Every function answers with one JSON string (cjson.encode) rather than nested RESP arrays: ioredis
 -- decodes a nested reply element by element in JavaScript, which was most of the service's CPU for a
--- page of 20 memories; JSON.parse of the same answer is ~20 µs.
+-- page of 20 memories; JSON.parse of the same answer is ~20 µs. Answers hold lists only, never tables
+-- with named fields: cjson writes an empty table as {}, so store.ts reads every object as an empty list.
 
 -- The keys of a call. Every function declares the tenant's index keys, in this order:
 --   KEYS[1] mi:{t:e}:created, [2] mi:{t:e}:updated, [3] mi:{t:e}:roots, [4] mi:{t:e}:ext,

@@ -5,7 +5,7 @@ import { cachedEmbedder } from "./cache";
 import { createOpenAiEmbedder } from "./openai";
 import { createUseLiteEmbedder } from "./use-lite";
 
-export { modelIdOf, type Embedder } from "./embedder";
+export { embeddingText, modelIdOf, type Embedder } from "./embedder";
 
 export interface EmbedderConfig {
   EMBEDDINGS_URL?: string;

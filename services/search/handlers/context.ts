@@ -1,8 +1,7 @@
 import { buildContext, type ContextMemory } from "../../contract/search";
 import type { Memory } from "../../contract/memories";
 import { bind, callerOf, type Handler } from "../../kit/handler";
-import { assemble, type Bundle } from "../context/assemble";
-import type { Piece } from "../context/render";
+import { assemble, type Bundle, type Piece } from "../context";
 import { checkRequest, filtersOf, type SearchDeps } from "./search";
 
 /**

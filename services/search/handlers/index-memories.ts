@@ -1,6 +1,6 @@
 import { indexMemories } from "../../contract/search-index";
 import { bind, callerOf, type Handler } from "../../kit/handler";
-import type { Apply } from "../indexer/apply";
+import type { Apply } from "../indexer";
 
 /** `search.index`: the writers' synchronous call (read-your-writes); tenant and env from the caller. */
 export function indexBindings(apply: Apply) {

@@ -2,9 +2,9 @@ import { searchMemories, type SearchResult } from "../../contract/search";
 import { validationError } from "../../contract/errors";
 import { bind, callerOf, type Handler } from "../../kit/handler";
 import type { Space } from "../../kit/space";
-import type { Retrieve, RetrieveRequest } from "../retrieve";
+import type { Retrieve, RetrieveRequest } from "../retrieval";
 import type { MemoryReader } from "../memories-client";
-import type { Rebuilder } from "../indexer/rebuild";
+import type { Rebuilder } from "../indexer";
 import type { FilterInput } from "../filters";
 
 export interface SearchDeps {

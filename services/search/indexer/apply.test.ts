@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
-import { privateRedis } from "../../../scripts/stack/test-redis";
+import { privateRedis } from "../../../scripts/stack/redis.fixture";
 import type { MemorySnapshot } from "../../contract/events";
 import type { Embedder } from "../embedder";
+import { DOC } from "../store/fields";
 import { searchKeys } from "../store/keyspace";
 import { createSearchStore, type SearchStore } from "../store";
 import { createApplier, type Apply } from "./apply";
-import { snapshotFixture } from "../snapshot.fixture";
+import { snapshotFixture } from "./snapshot.fixture";
 
 /** The applier against a real Redis, with a counting fake model (4 dimensions). */
 const db = privateRedis("search-apply");
@@ -61,7 +62,7 @@ describe("applying changes", () => {
     });
     expect(r).toEqual({ indexed: 1, removed: 0 });
     expect((await attrs(s, a.id)).tier).toBe("long");
-    expect(await redis.hget(searchKeys(s).doc(b.id), "del")).toBe("1");
+    expect(await redis.hget(searchKeys(s).doc(b.id), DOC.deleted)).toBe("1");
     expect(await apply(s, { upserts: [b], deletes: [] })).toEqual({ indexed: 0, removed: 0 });
   });
 

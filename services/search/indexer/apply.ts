@@ -1,8 +1,8 @@
 import type { Space } from "../../kit/space";
 import type { MemorySnapshot } from "../../contract/events";
 import type { Embedders } from "../embedder";
-import { toIndexDoc, type IndexDoc } from "../document";
-import type { SearchStore, UpsertItem } from "../store";
+import { toIndexDoc } from "./document";
+import type { IndexDoc, SearchStore, UpsertItem } from "../store";
 
 export interface Changes {
   upserts: MemorySnapshot[];

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
-import { privateRedis } from "../../../scripts/stack/test-redis";
+import { privateRedis } from "../../../scripts/stack/redis.fixture";
 import type { MemorySnapshot } from "../../contract/events";
 import { createLogger } from "../../kit/log";
 import type { Embedder } from "../embedder";
@@ -8,7 +8,7 @@ import type { MemoryReader } from "../memories-client";
 import { createSearchStore, type SearchStore } from "../store";
 import { createApplier, type Apply } from "./apply";
 import { createRebuilder } from "./rebuild";
-import { snapshotFixture } from "../snapshot.fixture";
+import { snapshotFixture } from "./snapshot.fixture";
 
 /** `ensure` (run before every query) against a real Redis, with a fake memories store. */
 const db = privateRedis("search-rebuild");

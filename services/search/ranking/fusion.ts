@@ -2,7 +2,7 @@
  * How a candidate's parts become one `score` in 0..1 (the `threshold` applies to it):
  *
  *   semantic = max(0, cosine(query, memory))                 VSIM gives (1 + cos) / 2, hence 2s − 1
- *   lexical  = min(1, BM25 / Σ idf(query terms))             text/bm25.ts `normaliseBm25`
+ *   lexical  = min(1, BM25 / Σ idf(query terms))             bm25.ts `normaliseBm25`
  *   match    = α · semantic + (1 − α) · lexical               α = SEMANTIC_WEIGHT
  *   thread   = max(match of the previous / next sibling)      0 when neither is a candidate
  *   score    = match + β · thread · (1 − match)               β = THREAD_WEIGHT

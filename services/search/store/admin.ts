@@ -1,5 +1,6 @@
 import type Redis from "ioredis";
 import type { Space } from "../../kit/space";
+import { DOC, META } from "./fields";
 import { META_KEY_PATTERN, searchKeys, spaceOfMetaKey } from "./keyspace";
 import type { Functions } from "./scripts";
 
@@ -15,21 +16,22 @@ export function createAdminStore(redis: Redis, call: Functions) {
   return {
     async meta(space: Space): Promise<IndexMeta | null> {
       const h = await redis.hgetall(searchKeys(space).meta);
-      if (!h.model) return null;
+      const model = h[META.model];
+      if (!model) return null;
       return {
-        model: h.model,
-        dims: Number(h.dims),
-        state: h.state === "building" ? "building" : "ready",
-        builtAt: Number(h.built_at ?? 0),
+        model,
+        dims: Number(h[META.dimensions]),
+        state: h[META.state] === "building" ? "building" : "ready",
+        builtAt: Number(h[META.builtAt] ?? 0),
       };
     },
 
     async setMeta(space: Space, meta: IndexMeta): Promise<void> {
       await redis.hset(searchKeys(space).meta, {
-        model: meta.model,
-        dims: meta.dims,
-        state: meta.state,
-        built_at: meta.builtAt,
+        [META.model]: meta.model,
+        [META.dimensions]: meta.dims,
+        [META.state]: meta.state,
+        [META.builtAt]: meta.builtAt,
       });
     },
 
@@ -52,7 +54,7 @@ export function createAdminStore(redis: Redis, call: Functions) {
         cursor = next;
         const ids = flat.filter((_, i) => i % 2 === 0);
         if (ids.length === 0) continue;
-        const ats = await Promise.all(ids.map((id) => redis.hget(k.doc(id), "at")));
+        const ats = await Promise.all(ids.map((id) => redis.hget(k.doc(id), DOC.indexedMs)));
         yield ids.map((id, i) => ({ id, at: Number(ats[i] ?? 0) }));
       } while (cursor !== "0");
     },

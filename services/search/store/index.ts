@@ -5,9 +5,10 @@ import { createReadStore, createPool } from "./reads";
 import { createAdminStore } from "./admin";
 
 /**
- * The store of the search service: the only code that touches Redis (key names in keyspace.ts, Redis
- * functions in ./lua, scripts.ts). Split by idea: writes.ts (index one memory / remove it, atomically per memory),
- * reads.ts (candidates of a query), admin.ts (meta, rebuild lock, walking an index).
+ * The store of the search service: the only code that touches Redis (key names in keyspace.ts, the
+ * stored field names in fields.ts, Redis functions in ../lua via scripts.ts). Split by idea: writes.ts
+ * (index one memory / remove it, atomically per memory), reads.ts (candidates of a query), admin.ts
+ * (meta, rebuild lock, walking an index).
  */
 export function createSearchStore(redis: Redis, vsimConnections: Redis[] = [redis]) {
   const functions = searchFunctions(redis);
@@ -19,6 +20,7 @@ export function createSearchStore(redis: Redis, vsimConnections: Redis[] = [redi
 }
 
 export type SearchStore = ReturnType<typeof createSearchStore>;
-export type { DocState, UpsertItem, UpsertStatus, DeleteStatus } from "./writes";
+export type { DocState, IndexDoc, UpsertItem, UpsertStatus, DeleteStatus } from "./writes";
 export type { Hit, QuantizedVector, ReadStore } from "./reads";
 export type { IndexMeta } from "./admin";
+export { ATTRS, FILTER_KINDS, type FilterKind } from "./fields";

@@ -5,20 +5,18 @@ import { slot, type Space } from "../../kit/space";
  * `{tenant:env}` (kit/space.ts `slot`), so each Redis function of store/ touches one cluster slot.
  * The writers build the names of keys they meet as they run (postings, filter sets, vector sets,
  * documents) from the declared `all` key's prefix, with the same suffixes as below (`d:`, `t:`, `f:`,
- * `v:`; store/lua/common.lua): change them together.
+ * `v:`; lua/common.lua): change them together.
  *
- *   s:{t:e}:d:<id>      hash  one indexed memory: v (version), del (1 = tombstone), model, ch (content
- *                             hash), tf (own term counts, JSON), fk (filter suffixes, JSON), par, ca
- *                             (created_at ms), ua (updated_at ms), prev (previous sibling used as lexical
- *                             context), post (posting terms, JSON), pl (posting length), at (indexed ms)
+ *   s:{t:e}:d:<id>      hash  one indexed memory (or its tombstone): fields DOC in fields.ts
  *   s:{t:e}:t:<term>    zset  postings: memory id → BM25 term weight w(t, d)
  *   s:{t:e}:f:<suffix>  zset  filter sets, memory id → created_at ms: tier:<v>, ct:<v>, nat:<v>,
- *                             tag:<id>, ent:<id>, meta:<token>, parent:<id> (also the sibling order)
+ *                             tag:<id>, ent:<id>, meta:<token>, parent:<id> (also the sibling order);
+ *                             kinds FILTER_KINDS in fields.ts
  *   s:{t:e}:all         zset  every indexed memory → created_at ms (N of BM25, `*` queries)
- *   s:{t:e}:stats       hash  len: Σ posting lengths (avgdl = len / N)
- *   s:{t:e}:v:<model>   vset  vectors of one embedding model (int8), attributes = filterable fields
- *   s:{t:e}:meta        hash  model, dims, state (ready | building), built_at: a missing or outdated
- *                             meta is what makes the service rebuild the index by itself
+ *   s:{t:e}:stats       hash  Σ posting lengths (avgdl = Σ / N): fields STATS
+ *   s:{t:e}:v:<model>   vset  vectors of one embedding model (int8), attributes ATTRS (JSON)
+ *   s:{t:e}:meta        hash  which model built the index, and whether it is ready: fields META; a
+ *                             missing or outdated meta is what makes the service rebuild it by itself
  *   s:{t:e}:lock        str   rebuild lock (one rebuild per tenant at a time)
  *   s:{t:e}:tmp:<uuid>  zset  scratch sets of one query, deleted by the script that made them
  */

@@ -1,5 +1,6 @@
 import type Redis from "ioredis";
 import type { Space } from "../../kit/space";
+import { DOC } from "./fields";
 import { searchKeys } from "./keyspace";
 import { suffixOf, type FilterSpec } from "../filters";
 import type { Functions } from "./scripts";
@@ -47,7 +48,37 @@ function loneFilterSet(space: Space, spec?: FilterSpec): string | null {
     spec.groups[0]!.length === 1 &&
     spec.after === undefined &&
     spec.before === undefined;
-  return lone ? `${searchKeys(space).prefix}f:${suffixOf(spec.groups[0]![0]!)}` : null;
+  return lone ? searchKeys(space).filter(suffixOf(spec.groups[0]![0]!)) : null;
+}
+
+/** What a query asks of the candidates store: the best by BM25 ('lex') or the newest ('browse'). */
+export interface CandidatesQuery {
+  mode: "lex" | "browse";
+  k: number;
+  spec: FilterSpec;
+  /** 'lex': the query's terms with their idf. */
+  terms?: [string, number][];
+}
+
+/** A VSIM query: the `count` vectors nearest to `vector` (of model `modelId`) that pass `filter`. */
+export interface NearestQuery {
+  modelId: string;
+  vector: Float32Array;
+  count: number;
+  /** A VSIM FILTER expression, or null for none. */
+  filter: string | null;
+  /** FILTER-EF: how many graph nodes VSIM may visit looking for ones that pass (VSIM's default when absent). */
+  filterEffort?: number;
+}
+
+/** What fusion still needs of some candidates (see `complete`). */
+export interface CompletionQuery {
+  modelId: string;
+  /** The query's terms, for the BM25 weights of `lexicalFor`. */
+  terms: string[];
+  lexicalFor: string[];
+  vectorsFor: string[];
+  prevFor: string[];
 }
 
 /** Index reads of one query. */
@@ -73,13 +104,8 @@ export function createReadStore(redis: Redis, call: Functions, vsimConnection: (
     },
 
     /** Top k by BM25 among memories passing the filters ('lex'), or newest first ('browse'); and how many pass. */
-    async candidates(
-      space: Space,
-      mode: "lex" | "browse",
-      k: number,
-      spec: FilterSpec,
-      terms: [string, number][],
-    ): Promise<{ count: number; hits: Hit[] }> {
+    async candidates(space: Space, query: CandidatesQuery): Promise<{ count: number; hits: Hit[] }> {
+      const { mode, k, spec, terms = [] } = query;
       const keys = searchKeys(space);
       const lex = mode === "lex" ? terms : [];
       // query.lua's scratch sets: one per group of several filters, one for the filter, and in 'lex'
@@ -115,14 +141,8 @@ export function createReadStore(redis: Redis, call: Functions, vsimConnection: (
     },
 
     /** Nearest vectors (VSIM score = (1 + cosine) / 2) among those whose attributes pass `filter`. */
-    async nearest(
-      space: Space,
-      modelId: string,
-      vector: Float32Array,
-      count: number,
-      filter: string | null,
-      filterEffort?: number,
-    ): Promise<Hit[]> {
+    async nearest(space: Space, query: NearestQuery): Promise<Hit[]> {
+      const { modelId, vector, count, filter, filterEffort } = query;
       const args: (string | number | Buffer)[] = [
         searchKeys(space).vectors(modelId),
         "FP32",
@@ -141,19 +161,13 @@ export function createReadStore(redis: Redis, call: Functions, vsimConnection: (
      * What fusion still needs, in one round trip: the BM25 weights of `lexicalFor` ids for each query
      * term, the stored vectors of `vectorsFor` ids, and the previous sibling of every candidate.
      */
-    async complete(
-      space: Space,
-      modelId: string,
-      terms: string[],
-      lexicalFor: string[],
-      vectorsFor: string[],
-      prevFor: string[],
-    ) {
+    async complete(space: Space, query: CompletionQuery) {
+      const { modelId, terms, lexicalFor, vectorsFor, prevFor } = query;
       const k = searchKeys(space);
       const pipe = redis.pipeline();
       if (lexicalFor.length > 0) for (const t of terms) pipe.zmscore(k.term(t), ...lexicalFor);
       for (const id of vectorsFor) pipe.callBuffer("VEMB", k.vectors(modelId), id, "RAW");
-      for (const id of prevFor) pipe.hget(k.doc(id), "prev");
+      for (const id of prevFor) pipe.hget(k.doc(id), DOC.previousSibling);
       const res = ((await pipe.exec()) ?? []).map(([err, v]) => {
         if (err) throw err;
         return v;

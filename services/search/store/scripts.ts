@@ -1,11 +1,15 @@
 import type Redis from "ioredis";
 import { type Call, defineLibrary } from "../../kit/redis-functions";
+import { luaFieldTables } from "./fields";
 
-/** The search index's Redis functions: lua/<name>.lua each, with lua/common.lua defined once. */
+/**
+ * The search index's Redis functions: ../lua/<name>.lua each, with the stored field names (fields.ts)
+ * and ../lua/common.lua defined once.
+ */
 const searchLibrary = await defineLibrary({
   name: "search",
-  dir: new URL("./lua/", import.meta.url),
-  shared: ["common.lua"],
+  dir: new URL("../lua/", import.meta.url),
+  shared: [{ lua: luaFieldTables() }, "common.lua"],
   functions: {
     upsert: "write",
     delete: "write",

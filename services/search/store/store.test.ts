@@ -1,17 +1,18 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
 import fc from "fast-check";
-import { privateRedis } from "../../../scripts/stack/test-redis";
+import { privateRedis } from "../../../scripts/stack/redis.fixture";
 import { hashOfPairs } from "../../kit/redis-replies";
 import type { Space } from "../../kit/space";
 import type { MemorySnapshot } from "../../contract/events";
+import { DOC, STATS } from "./fields";
 import { searchKeys } from "./keyspace";
-import { toIndexDoc } from "../document";
+import { toIndexDoc } from "../indexer";
 import { toFilterSpec, toVsimFilter, type FilterInput } from "../filters";
-import { B, CONTEXT_WEIGHT, K1 } from "../text/bm25";
+import { B, CONTEXT_WEIGHT, K1 } from "../ranking/bm25";
 import { createSearchStore, type SearchStore } from "./index";
 import { LEXICAL_POSTINGS_BUDGET, postingsPerTerm } from "./reads";
-import { snapshotFixture } from "../snapshot.fixture";
+import { snapshotFixture } from "../indexer/snapshot.fixture";
 
 /** The store's Lua scripts against a real, private Redis 8 (vector sets included). */
 const db = privateRedis("search-store");
@@ -85,12 +86,12 @@ describe("versions and tombstones", () => {
     const s = space();
     const m = snap({ content: "delta" });
     expect(await put(s, [m], { version: -1 })).toEqual(["ok"]);
-    expect(await redis.hget(searchKeys(s).doc(m.id), "v")).toBe("0");
+    expect(await redis.hget(searchKeys(s).doc(m.id), DOC.version)).toBe("0");
     expect(await put(s, [{ ...m, version: 1, content: "epsilon" }])).toEqual(["ok"]);
     expect(await put(s, [{ ...m, content: "zeta" }], { version: -1 })).toEqual(["stale"]);
     const newer = { ...m, content: "zeta", updated_at: new Date(Date.parse(m.updated_at) + 5000).toISOString() };
     expect(await put(s, [newer], { version: -1 })).toEqual(["ok"]);
-    expect(await redis.hget(searchKeys(s).doc(m.id), "v")).toBe("1");
+    expect(await redis.hget(searchKeys(s).doc(m.id), DOC.version)).toBe("1");
     expect(Object.keys(await postings(s, "zeta"))).toEqual([m.id]);
   });
 
@@ -103,7 +104,7 @@ describe("versions and tombstones", () => {
     expect(await put(s, [m], { version: -1, model: "other-4" })).toEqual(["revectored"]);
     expect(Number(await redis.call("VCARD", searchKeys(s).vectors(MODEL)))).toBe(0);
     expect(JSON.parse(String(await redis.call("VGETATTR", searchKeys(s).vectors("other-4"), m.id))).tier).toBe("long");
-    expect(await redis.hmget(searchKeys(s).doc(m.id), "v", "model")).toEqual(["2", "other-4"]);
+    expect(await redis.hmget(searchKeys(s).doc(m.id), DOC.version, DOC.model)).toEqual(["2", "other-4"]);
     expect(await put(s, [m], { version: -1, model: "other-4" })).toEqual(["stale"]);
   });
 
@@ -130,10 +131,10 @@ describe("BM25 postings and thread context", () => {
     // a was indexed alone (avgdl = its length 3); b with avgdl = (3 + 5) / 2.
     expect((await postings(s, "appl"))[a.id]).toBeCloseTo(w(2, 3, 3), 9);
     expect((await postings(s, "cherri"))[b.id]).toBeCloseTo(w(3, 5, 4), 9);
-    expect(await redis.hget(searchKeys(s).stats, "len")).toBe("8");
+    expect(await redis.hget(searchKeys(s).stats, STATS.postingLengthSum)).toBe("8");
     await store.writes.reweight(s, [a.id, b.id]);
     expect((await postings(s, "appl"))[a.id]).toBeCloseTo(w(2, 3, 4), 9);
-    expect(await redis.hget(searchKeys(s).stats, "len")).toBe("8");
+    expect(await redis.hget(searchKeys(s).stats, STATS.postingLengthSum)).toBe("8");
   });
 
   test("a reply carries its previous sibling's terms at the context weight; edits and deletes re-link", async () => {
@@ -144,10 +145,10 @@ describe("BM25 postings and thread context", () => {
     await put(s, [root, q, r]);
     const travel = await postings(s, "travel");
     expect(Object.keys(travel).sort()).toEqual([q.id, r.id].sort());
-    expect(await redis.hget(searchKeys(s).doc(r.id), "prev")).toBe(q.id);
+    expect(await redis.hget(searchKeys(s).doc(r.id), DOC.previousSibling)).toBe(q.id);
     // r's posting for "travel" comes from tf = CONTEXT_WEIGHT
-    const stats = Number(await redis.hget(searchKeys(s).stats, "len"));
-    const rLen = Number(await redis.hget(searchKeys(s).doc(r.id), "pl"));
+    const stats = Number(await redis.hget(searchKeys(s).stats, STATS.postingLengthSum));
+    const rLen = Number(await redis.hget(searchKeys(s).doc(r.id), DOC.postingLength));
     // "paris france" + 0.5 × "travel" ("where", "did", "you" are stop words)
     expect(rLen).toBe(2 + CONTEXT_WEIGHT * 1);
     expect(travel[r.id]).toBeCloseTo(w(CONTEXT_WEIGHT, rLen, stats / 3), 6);
@@ -158,8 +159,17 @@ describe("BM25 postings and thread context", () => {
 
     await store.writes.remove(s, [{ id: q.id, version: 3 }]);
     expect(await postings(s, "citi")).toEqual({});
-    expect(await redis.hget(searchKeys(s).doc(r.id), "prev")).toBe("");
-    expect(Number(await redis.hget(searchKeys(s).doc(r.id), "pl"))).toBe(2);
+    expect(await redis.hget(searchKeys(s).doc(r.id), DOC.previousSibling)).toBe("");
+    expect(Number(await redis.hget(searchKeys(s).doc(r.id), DOC.postingLength))).toBe(2);
+  });
+
+  test("a memory without terms stores its posting terms as an empty JSON array, not cjson's {}", async () => {
+    const s = space();
+    const m = snap({ content: "the of and" }); // stop words only
+    await put(s, [m]);
+    expect(await redis.hget(searchKeys(s).doc(m.id), DOC.postingTerms)).toBe("[]");
+    await put(s, [{ ...m, version: 2, content: "kiwi" }]);
+    expect(await redis.hget(searchKeys(s).doc(m.id), DOC.postingTerms)).toBe('["kiwi"]');
   });
 
   test("moving a memory to another parent re-links both threads", async () => {
@@ -169,10 +179,10 @@ describe("BM25 postings and thread context", () => {
     const b = snap({ parent_memory_id: p1.id, content: "lemon" });
     const c = snap({ parent_memory_id: p1.id, content: "mango" });
     await put(s, [p1, p2, a, b, c]);
-    expect(await redis.hget(searchKeys(s).doc(c.id), "prev")).toBe(b.id);
+    expect(await redis.hget(searchKeys(s).doc(c.id), DOC.previousSibling)).toBe(b.id);
     await put(s, [{ ...b, version: 2, parent_memory_id: p2.id }]);
-    expect(await redis.hget(searchKeys(s).doc(c.id), "prev")).toBe(a.id);
-    expect(await redis.hget(searchKeys(s).doc(b.id), "prev")).toBe("");
+    expect(await redis.hget(searchKeys(s).doc(c.id), DOC.previousSibling)).toBe(a.id);
+    expect(await redis.hget(searchKeys(s).doc(b.id), DOC.previousSibling)).toBe("");
     expect(Object.keys(await postings(s, "lemon"))).toEqual([b.id]);
   });
 });
@@ -184,19 +194,29 @@ describe("candidates", () => {
     const b = snap({ content: "red red fox jumps", tier: "long" });
     const c = snap({ content: "blue whale", tier: "short" });
     await put(s, [a, b, c]);
-    const all = await store.reads.candidates(s, "lex", 10, toFilterSpec({}), [
-      ["red", 2],
-      ["fox", 1],
-    ]);
+    const all = await store.reads.candidates(s, {
+      mode: "lex",
+      k: 10,
+      spec: toFilterSpec({}),
+      terms: [
+        ["red", 2],
+        ["fox", 1],
+      ],
+    });
     expect(all.count).toBe(3);
     expect(all.hits.map((h) => h.id).sort()).toEqual([a.id, b.id].sort());
     const pa = await postings(s, "red");
     const pf = await postings(s, "fox");
     for (const h of all.hits) expect(h.score).toBeCloseTo(2 * pa[h.id]! + pf[h.id]!, 9);
-    const short = await store.reads.candidates(s, "lex", 10, toFilterSpec({ tier: "short" }), [
-      ["red", 2],
-      ["fox", 1],
-    ]);
+    const short = await store.reads.candidates(s, {
+      mode: "lex",
+      k: 10,
+      spec: toFilterSpec({ tier: "short" }),
+      terms: [
+        ["red", 2],
+        ["fox", 1],
+      ],
+    });
     expect(short).toEqual({ count: 2, hits: [{ id: a.id, score: expect.any(Number) }] });
     expect(await redis.keys(`${searchKeys(s).prefix}tmp:*`)).toEqual([]);
   });
@@ -205,23 +225,19 @@ describe("candidates", () => {
     const s = space();
     const ms = Array.from({ length: 6 }, (_, i) => snap({ tier: i % 2 ? "short" : "long" }));
     await put(s, ms);
-    const newest = await store.reads.candidates(s, "browse", 3, toFilterSpec({}), []);
+    const newest = await store.reads.candidates(s, { mode: "browse", k: 3, spec: toFilterSpec({}) });
     expect(newest.hits.map((h) => h.id)).toEqual([ms[5]!.id, ms[4]!.id, ms[3]!.id]);
-    const range = await store.reads.candidates(
-      s,
-      "browse",
-      10,
-      toFilterSpec({ created_after: ms[1]!.created_at, created_before: ms[4]!.created_at }),
-      [],
-    );
+    const range = await store.reads.candidates(s, {
+      mode: "browse",
+      k: 10,
+      spec: toFilterSpec({ created_after: ms[1]!.created_at, created_before: ms[4]!.created_at }),
+    });
     expect(range.hits.map((h) => h.id)).toEqual([ms[3]!.id, ms[2]!.id, ms[1]!.id]);
-    const shortInRange = await store.reads.candidates(
-      s,
-      "browse",
-      10,
-      toFilterSpec({ tier: "short", created_after: ms[1]!.created_at, created_before: ms[4]!.created_at }),
-      [],
-    );
+    const shortInRange = await store.reads.candidates(s, {
+      mode: "browse",
+      k: 10,
+      spec: toFilterSpec({ tier: "short", created_after: ms[1]!.created_at, created_before: ms[4]!.created_at }),
+    });
     expect(shortInRange.hits.map((h) => h.id)).toEqual([ms[3]!.id, ms[1]!.id]);
   });
 
@@ -266,9 +282,15 @@ describe("candidates", () => {
     await fc.assert(
       fc.asyncProperty(filterArb, async (f) => {
         const spec = toFilterSpec(f);
-        const browse = await store.reads.candidates(s, "browse", 100, spec, []);
+        const browse = await store.reads.candidates(s, { mode: "browse", k: 100, spec });
         const expr = toVsimFilter(spec);
-        const near = await store.reads.nearest(s, MODEL, vec(1, 0.5, 0.5, -0.2), 100, expr, 1000);
+        const near = await store.reads.nearest(s, {
+          modelId: MODEL,
+          vector: vec(1, 0.5, 0.5, -0.2),
+          count: 100,
+          filter: expr,
+          filterEffort: 1000,
+        });
         expect(new Set(near.map((h) => h.id))).toEqual(new Set(browse.hits.map((h) => h.id)));
         expect(browse.count).toBe(browse.hits.length);
         // …and both agree with the plain definition of the filters.
@@ -311,10 +333,15 @@ describe("lexical candidates on large postings (bounded reads per term)", () => 
     for (let i = 0; i < filler.length; i += 250) await put(s, filler.slice(i, i + 250));
     await put(s, best);
     const term: [string, number][] = [["appl", 1]];
-    const all = await store.reads.candidates(s, "lex", 6, toFilterSpec({}), term);
+    const all = await store.reads.candidates(s, { mode: "lex", k: 6, spec: toFilterSpec({}), terms: term });
     expect(all.count).toBe(filler.length + 6);
     expect(new Set(all.hits.map((h) => h.id))).toEqual(new Set(best.map((b) => b.id)));
-    const short = await store.reads.candidates(s, "lex", 3, toFilterSpec({ tier: "short" }), term);
+    const short = await store.reads.candidates(s, {
+      mode: "lex",
+      k: 3,
+      spec: toFilterSpec({ tier: "short" }),
+      terms: term,
+    });
     expect(short.count).toBe(filler.length / 2 + 3);
     expect(new Set(short.hits.map((h) => h.id))).toEqual(new Set(best.filter((_, i) => i % 2).map((b) => b.id)));
     // Scores are ordered best first.
@@ -330,10 +357,15 @@ describe("lexical candidates on large postings (bounded reads per term)", () => 
     const aofSize = async () => Number(/aof_current_size:(\d+)/.exec(await redis.info("persistence"))![1]);
     const before = await aofSize();
     // Both terms are over the per-term cap (copied heads), and the filter is intersected.
-    const hits = await store.reads.candidates(s, "lex", 5, toFilterSpec({ tier: "short" }), [
-      ["pear", 1],
-      ["plum", 1],
-    ]);
+    const hits = await store.reads.candidates(s, {
+      mode: "lex",
+      k: 5,
+      spec: toFilterSpec({ tier: "short" }),
+      terms: [
+        ["pear", 1],
+        ["plum", 1],
+      ],
+    });
     expect(hits.hits).toHaveLength(5);
     expect(await redis.keys(`${searchKeys(s).prefix}tmp:*`)).toEqual([]);
     expect(await aofSize()).toBe(before);

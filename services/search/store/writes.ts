@@ -1,9 +1,28 @@
 import type Redis from "ioredis";
 import type { Space } from "../../kit/space";
 import { searchKeys } from "./keyspace";
-import type { IndexDoc } from "../document";
-import { B, CONTEXT_WEIGHT, K1 } from "../text/bm25";
+import { B, CONTEXT_WEIGHT, K1 } from "../ranking";
+import { DOC } from "./fields";
 import type { Functions } from "./scripts";
+
+/** What the index stores of one memory (indexer/document.ts derives it from a snapshot). */
+export interface IndexDoc {
+  id: string;
+  version: number;
+  /** The text given to the embedder (see `embeddingText`). */
+  text: string;
+  contentHash: string;
+  /** Own term counts (the lexical context of the previous sibling is added by the store). */
+  tf: Record<string, number>;
+  length: number;
+  /** Vector-set attributes (JSON): the filterable fields (fields.ts ATTRS). */
+  attrs: string;
+  /** Filter-set suffixes this memory belongs to. */
+  filterSuffixes: string[];
+  parent: string;
+  createdMs: number;
+  updatedMs: number;
+}
 
 /** Longer than the EVENTS stream keeps a message (7 days), so no late event outlives its tombstone. */
 export const TOMBSTONE_TTL_MS = 8 * 24 * 3600_000;
@@ -34,7 +53,9 @@ export function createWriteStore(redis: Redis, call: Functions) {
   return {
     async states(space: Space, ids: string[]): Promise<Map<string, DocState>> {
       const k = searchKeys(space);
-      const rows = await Promise.all(ids.map((id) => redis.hmget(k.doc(id), "v", "del", "model", "ch", "ua")));
+      const rows = await Promise.all(
+        ids.map((id) => redis.hmget(k.doc(id), DOC.version, DOC.deleted, DOC.model, DOC.contentHash, DOC.updatedMs)),
+      );
       const out = new Map<string, DocState>();
       rows.forEach((r, i) => {
         if (r[0] === null) return;

@@ -4,14 +4,7 @@ import { keyspace } from "../../memory-data/keyspace";
 import { createTagStore } from "../store";
 import { tagHandlers } from "./tags";
 import { linkHandlers } from "./links";
-import {
-  ctxFor,
-  errorOf,
-  newSpace,
-  privateRedis,
-  recordingNotifier,
-  writeMemoryHashForTests,
-} from "../testing/fixture";
+import { ctxFor, errorOf, newSpace, privateRedis, recordingNotifier, writeMemoryHashForTests } from "./handler.fixture";
 
 let env: Awaited<ReturnType<typeof privateRedis>>;
 let redis: Redis;

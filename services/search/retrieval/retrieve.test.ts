@@ -1,19 +1,13 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
-import { privateRedis } from "../../scripts/stack/test-redis";
-import type { MemorySnapshot } from "../contract/events";
-import type { Embedder } from "./embedder";
-import { createSearchStore } from "./store";
-import { createApplier } from "./indexer/apply";
-import { snapshotFixture } from "./snapshot.fixture";
-import {
-  candidateCount,
-  createRetriever,
-  filterEffort,
-  OVERSAMPLE_MAX,
-  oversampleCount,
-  type Retrieve,
-} from "./retrieve";
+import { privateRedis } from "../../../scripts/stack/redis.fixture";
+import type { MemorySnapshot } from "../../contract/events";
+import type { Embedder } from "../embedder";
+import { createSearchStore } from "../store";
+import { createApplier } from "../indexer";
+import { snapshotFixture } from "../indexer/snapshot.fixture";
+import { candidateCount, createRetriever, type Retrieve } from "./retrieve";
+import { filterEffort, OVERSAMPLE_MAX, oversampleCount } from "./vector-search";
 
 /** Retrieval against a real Redis with a deterministic fake model: a text's vector is seeded by its hash. */
 const DIMS = 16;
@@ -49,7 +43,7 @@ beforeAll(async () => {
   const reads = {
     ...store.reads,
     nearest: (...args: Parameters<typeof store.reads.nearest>) => {
-      vsimCalls.push({ count: args[3], filter: args[4] });
+      vsimCalls.push({ count: args[1].count, filter: args[1].filter });
       return store.reads.nearest(...args);
     },
   };
@@ -115,7 +109,7 @@ describe("retrieve", () => {
     const calls: (string | null)[] = [];
     const reads = {
       ...store.reads,
-      nearest: (...a: Parameters<typeof store.reads.nearest>) => (calls.push(a[4]), store.reads.nearest(...a)),
+      nearest: (...a: Parameters<typeof store.reads.nearest>) => (calls.push(a[1].filter), store.reads.nearest(...a)),
     };
     const out = await createRetriever({ reads, embedder: clustered, modelId: MODEL })(at, {
       query: "alpha",

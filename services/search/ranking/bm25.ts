@@ -12,7 +12,7 @@ export const B = 0.75;
 /**
  * Lexical context: a memory's postings also hold its previous sibling's terms (same parent, by
  * created_at) at this weight, so a reply matches the words of the message it answers.
- * `w` and the context are computed where they are stored (store/lua/common.lua, `relex`).
+ * `w` and the context are computed where they are stored (lua/common.lua, `relex`).
  */
 export const CONTEXT_WEIGHT = 0.5;
 

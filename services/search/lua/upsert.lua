@@ -18,7 +18,8 @@ local k1, b, ctxw = tonumber(ARGV[13]), tonumber(ARGV[14]), tonumber(ARGV[15])
 -- 20,000-vector sample of the benchmark's data, both settings).
 local VADD_EF = 100
 
-local cur = redis.call('HMGET', KEYS[1], 'v', 'del', 'model', 'ch', 'par', 'fk', 'ua')
+local cur = redis.call('HMGET', KEYS[1], DOC.version, DOC.deleted, DOC.model, DOC.contentHash, DOC.parent,
+  DOC.filterSuffixes, DOC.updatedMs)
 local curV = tonumber(cur[1])
 local tomb = cur[2] == '1'
 local exists = curV ~= nil and not tomb
@@ -38,7 +39,7 @@ elseif exists then
         redis.call('VREM', vectors_key(cur[3]), id)
       end
       redis.call('VADD', KEYS[4], 'FP32', vec, id, 'EF', VADD_EF, 'SETATTR', kept)
-      redis.call('HSET', KEYS[1], 'model', model, 'at', ARGV[12])
+      redis.call('HSET', KEYS[1], DOC.model, model, DOC.indexedMs, ARGV[12])
       return 'revectored'
     end
     version = curV
@@ -71,13 +72,14 @@ if exists and cur[6] then
   end
 end
 for i = 1, #newfk do redis.call('ZADD', KEYS[4 + i], created, id) end
-redis.call('ZADD', ALL, created, id)
+redis.call('ZADD', ALL_KEY, created, id)
 
 if tomb then
   redis.call('DEL', KEYS[1])
 end
-redis.call('HSET', KEYS[1], 'v', version, 'model', model, 'ch', ch, 'tf', tf, 'fk', fkjson, 'par', parent,
-  'ca', created, 'ua', updated, 'at', ARGV[12])
+redis.call('HSET', KEYS[1], DOC.version, version, DOC.model, model, DOC.contentHash, ch, DOC.termCounts, tf,
+  DOC.filterSuffixes, fkjson, DOC.parent, parent, DOC.createdMs, created, DOC.updatedMs, updated,
+  DOC.indexedMs, ARGV[12])
 
 if not exists or cur[4] ~= ch or cur[5] ~= parent then
   relex(id, k1, b, ctxw)

@@ -1,4 +1,6 @@
-import { CREATED_ATTR, FIELD_KINDS, literal, metadataToken, type FieldKind } from "./fields";
+// The stored names alone, not ../store: the store reads through this folder.
+import { ATTRS, FILTER_KINDS, type FilterKind } from "../store/fields";
+import { metadataToken } from "./metadata";
 
 /** The filters a search or context request may carry (validated by the contract's schema). */
 export interface FilterInput {
@@ -15,7 +17,7 @@ export interface FilterInput {
 }
 
 export interface FilterTerm {
-  kind: FieldKind;
+  kind: FilterKind;
   value: string;
 }
 
@@ -31,7 +33,7 @@ export interface FilterSpec {
 
 export function toFilterSpec(f: FilterInput): FilterSpec {
   const groups: FilterTerm[][] = [];
-  const one = (kind: FieldKind, value: string | undefined) => {
+  const one = (kind: FilterKind, value: string | undefined) => {
     if (value !== undefined) groups.push([{ kind, value }]);
   };
   one("tier", f.tier);
@@ -58,8 +60,15 @@ export const hasFilters = (s: FilterSpec) => s.groups.length > 0 || s.after !== 
 /** The filter-set suffix of a term: `tag:<id>` → key `s:{t:e}:f:tag:<id>`. */
 export const suffixOf = (t: FilterTerm) => `${t.kind}:${t.value}`;
 
+/** What may be quoted inside a FILTER expression: enum values, UUIDs and hex tokens, nothing else. */
+const SAFE_LITERAL = /^[A-Za-z0-9_.:-]+$/;
+export function literal(value: string): string {
+  if (!SAFE_LITERAL.test(value)) throw new Error(`unsafe filter literal: ${JSON.stringify(value)}`);
+  return `"${value}"`;
+}
+
 function termExpression(t: FilterTerm): string {
-  const field = FIELD_KINDS[t.kind];
+  const field = FILTER_KINDS[t.kind];
   return field.many ? `${literal(t.value)} in .${field.attr}` : `.${field.attr} == ${literal(t.value)}`;
 }
 
@@ -68,7 +77,7 @@ export function toVsimFilter(s: FilterSpec): string | null {
   const parts = s.groups.map((g) =>
     g.length === 1 ? termExpression(g[0]!) : `(${g.map(termExpression).join(" or ")})`,
   );
-  if (s.after !== undefined) parts.push(`.${CREATED_ATTR} >= ${s.after}`);
-  if (s.before !== undefined) parts.push(`.${CREATED_ATTR} < ${s.before}`);
+  if (s.after !== undefined) parts.push(`.${ATTRS.createdMs} >= ${s.after}`);
+  if (s.before !== undefined) parts.push(`.${ATTRS.createdMs} < ${s.before}`);
   return parts.length > 0 ? parts.join(" and ") : null;
 }

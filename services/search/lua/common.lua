@@ -1,11 +1,12 @@
--- Shared by the search library's functions (scripts.ts). Key names: services/search/store/keyspace.ts.
+-- Shared by the search library's functions (store/scripts.ts). Key names: services/search/store/keyspace.ts;
+-- field names: the tables DOC and STATS, defined before this file from services/search/store/fields.ts.
 -- The writers meet most of their keys only as they run: the postings of a memory's terms and of its
 -- neighbour's, the filter sets and vector set it was indexed under before, its siblings' documents.
 -- They build those from the declared `all` key's prefix (`s:{tenant:env}:all` → `s:{tenant:env}:`,
 -- use_index), so every key they touch has its hash tag, and so its cluster slot.
-local P, ALL, STATS = '', '', ''
+local P, ALL_KEY, STATS_KEY = '', '', ''
 local function use_index(all_key, stats_key)
-  P, ALL, STATS = string.sub(all_key, 1, -4), all_key, stats_key
+  P, ALL_KEY, STATS_KEY = string.sub(all_key, 1, -4), all_key, stats_key
 end
 local function doc_key(id) return P .. 'd:' .. id end
 local function term_key(term) return P .. 't:' .. term end
@@ -30,25 +31,26 @@ local function siblings(parent, id)
 end
 
 -- BM25 term weight w(t, d) = tf (k1 + 1) / (tf + k1 (1 - b + b |d| / avgdl)); the query side
--- multiplies by idf (services/search/text/bm25.ts).
+-- multiplies by idf (services/search/ranking/bm25.ts).
 local function relex(id, k1, b, ctxw)
-  local d = redis.call('HMGET', doc_key(id), 'tf', 'par', 'post', 'pl', 'del')
+  local d = redis.call('HMGET', doc_key(id), DOC.termCounts, DOC.parent, DOC.postingTerms, DOC.postingLength,
+    DOC.deleted)
   if not d[1] or d[5] == '1' then return end
   local combined = {}
   for t, c in pairs(cjson.decode(d[1])) do combined[t] = c end
   local prev = siblings(d[2], id)
   if prev then
-    local ptf = redis.call('HGET', doc_key(prev), 'tf')
+    local ptf = redis.call('HGET', doc_key(prev), DOC.termCounts)
     if ptf then
       for t, c in pairs(cjson.decode(ptf)) do combined[t] = (combined[t] or 0) + ctxw * c end
     end
   end
   local len = 0
   for _, c in pairs(combined) do len = len + c end
-  local total = tonumber(redis.call('HGET', STATS, 'len') or '0') - tonumber(d[4] or '0') + len
+  local total = tonumber(redis.call('HGET', STATS_KEY, STATS.postingLengthSum) or '0') - tonumber(d[4] or '0') + len
   if total < 0 then total = 0 end
-  redis.call('HSET', STATS, 'len', total)
-  local n = redis.call('ZCARD', ALL)
+  redis.call('HSET', STATS_KEY, STATS.postingLengthSum, total)
+  local n = redis.call('ZCARD', ALL_KEY)
   local avgdl = len
   if n > 0 and total > 0 then avgdl = total / n end
   local norm = 1
@@ -63,7 +65,9 @@ local function relex(id, k1, b, ctxw)
     redis.call('ZADD', term_key(t), c * (k1 + 1) / (c + k1 * (1 - b + b * norm)), id)
     terms[#terms + 1] = t
   end
+  -- DOC.postingTerms is always a JSON array; cjson encodes an empty table as the object '{}', so the
+  -- empty list is written as it is (store.test.ts checks a memory without terms).
   local post = '[]'
   if #terms > 0 then post = cjson.encode(terms) end
-  redis.call('HSET', doc_key(id), 'post', post, 'pl', len, 'prev', prev or '')
+  redis.call('HSET', doc_key(id), DOC.postingTerms, post, DOC.postingLength, len, DOC.previousSibling, prev or '')
 end

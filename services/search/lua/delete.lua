@@ -7,7 +7,8 @@
 use_index(KEYS[2], KEYS[3])
 local id, version = ARGV[1], tonumber(ARGV[2])
 local k1, b, ctxw = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
-local cur = redis.call('HMGET', KEYS[1], 'v', 'del', 'model', 'fk', 'par', 'post', 'pl')
+local cur = redis.call('HMGET', KEYS[1], DOC.version, DOC.deleted, DOC.model, DOC.filterSuffixes, DOC.parent,
+  DOC.postingTerms, DOC.postingLength)
 local curV = tonumber(cur[1])
 if curV ~= nil and curV > version then return 'stale' end
 
@@ -22,18 +23,18 @@ if curV ~= nil and cur[2] ~= '1' then
   if cur[4] then
     for _, s in ipairs(cjson.decode(cur[4])) do redis.call('ZREM', filter_key(s), id) end
   end
-  redis.call('ZREM', ALL, id)
+  redis.call('ZREM', ALL_KEY, id)
   if cur[3] and cur[3] ~= '' then redis.call('VREM', vectors_key(cur[3]), id) end
-  local total = tonumber(redis.call('HGET', STATS, 'len') or '0') - tonumber(cur[7] or '0')
+  local total = tonumber(redis.call('HGET', STATS_KEY, STATS.postingLengthSum) or '0') - tonumber(cur[7] or '0')
   if total < 0 then total = 0 end
-  redis.call('HSET', STATS, 'len', total)
+  redis.call('HSET', STATS_KEY, STATS.postingLengthSum, total)
   removed = 'ok'
-elseif redis.call('ZREM', ALL, id) == 1 then
+elseif redis.call('ZREM', ALL_KEY, id) == 1 then
   -- A stray entry without its document (a damaged index): clean it too.
   removed = 'ok'
 end
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'v', version, 'del', '1')
+redis.call('HSET', KEYS[1], DOC.version, version, DOC.deleted, '1')
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 if nxt then relex(nxt, k1, b, ctxw) end
 return removed

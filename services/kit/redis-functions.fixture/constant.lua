@@ -1,0 +1,2 @@
+-- Returns GREETING, which the library's shared Lua source defines.
+return GREETING

@@ -1,0 +1,49 @@
+import { createHash } from "node:crypto";
+import type { MemorySnapshot } from "../../contract/events";
+import { embeddingText } from "../embedder";
+import { metadataToken } from "../filters";
+import { ATTRS, FILTER_KINDS, type FilterKind, type IndexDoc } from "../store";
+import { termFrequencies } from "../text";
+
+export const contentHash = (content: string) => createHash("sha256").update(content).digest("base64url").slice(0, 22);
+
+function fieldValues(s: MemorySnapshot): Record<FilterKind, string[]> {
+  return {
+    tier: [s.tier],
+    ct: [s.content_type],
+    nat: [s.memory_nature],
+    parent: s.parent_memory_id ? [s.parent_memory_id] : [],
+    tag: [...new Set(s.tag_ids)],
+    ent: [...new Set(s.entity_ids)],
+    meta: Object.entries(s.metadata ?? {}).map(([k, v]) => metadataToken(k, v)),
+  };
+}
+
+/** What the index stores of one memory, derived from its snapshot only. */
+export function toIndexDoc(s: MemorySnapshot): IndexDoc {
+  const values = fieldValues(s);
+  const attrs: Record<string, unknown> = {};
+  const filterSuffixes: string[] = [];
+  for (const kind of Object.keys(FILTER_KINDS) as FilterKind[]) {
+    const field = FILTER_KINDS[kind];
+    const vs = values[kind].filter((v) => v !== "");
+    attrs[field.attr] = field.many ? vs : (vs[0] ?? "");
+    for (const v of vs) filterSuffixes.push(`${kind}:${v}`);
+  }
+  const createdMs = Date.parse(s.created_at);
+  attrs[ATTRS.createdMs] = createdMs;
+  const { tf, length } = termFrequencies(s.content);
+  return {
+    id: s.id,
+    version: s.version,
+    text: embeddingText(s.content),
+    contentHash: contentHash(s.content),
+    tf: Object.fromEntries(tf),
+    length,
+    attrs: JSON.stringify(attrs),
+    filterSuffixes,
+    parent: s.parent_memory_id ?? "",
+    createdMs,
+    updatedMs: Date.parse(s.updated_at),
+  };
+}

@@ -1,0 +1,179 @@
+import type { Space } from "../../kit/space";
+import { MATCH_ALL } from "../../contract/search";
+import { embeddingText, type Embedder } from "../embedder";
+import { hasFilters, toFilterSpec, type FilterInput, type FilterSpec } from "../filters";
+import { cosineInt8, idf, normaliseBm25, rank, semanticFromVsim, type Candidate } from "../ranking";
+import { queryTerms } from "../text";
+import type { Hit, ReadStore } from "../store";
+import { chooseVectorSearch, searchGraph, type VectorQuery, type VectorSearch } from "./vector-search";
+
+export interface RetrieveRequest {
+  query: string;
+  limit: number;
+  threshold: number;
+  filters: FilterInput;
+}
+
+export interface Retrieved {
+  id: string;
+  score: number;
+  scores: { semantic: number | null; lexical: number | null; thread: number | null };
+}
+
+/** More query terms than this add nothing but cost (a pasted document as a query). */
+export const MAX_QUERY_TERMS = 64;
+
+/** Each side (vector, lexical) proposes this many candidates; fusion then ranks their union exactly. */
+export const candidateCount = (limit: number) => Math.min(200, Math.max(30, 3 * limit));
+
+export interface RetrieverDeps {
+  reads: ReadStore;
+  embedder: Embedder;
+  modelId: string;
+}
+
+/** The ranked ids (and scores) of a query: candidates from both indexes, parts completed, fused. */
+export function createRetriever(deps: RetrieverDeps) {
+  return async function retrieve(space: Space, req: RetrieveRequest): Promise<Retrieved[]> {
+    const spec = toFilterSpec(req.filters);
+    if (req.query.trim() === MATCH_ALL) return newestFirst(deps.reads, space, spec, req.limit);
+    return rankedMatches(deps, space, req, spec);
+  };
+}
+
+export type Retrieve = ReturnType<typeof createRetriever>;
+
+/** The `*` query: the newest memories that pass the filters, unscored. */
+async function newestFirst(reads: ReadStore, space: Space, spec: FilterSpec, limit: number): Promise<Retrieved[]> {
+  const { hits } = await reads.candidates(space, { mode: "browse", k: limit, spec });
+  return hits.map((h) => ({ id: h.id, score: 1, scores: { semantic: null, lexical: null, thread: null } }));
+}
+
+/**
+ * A query proper: the lexical and the vector side each propose candidates (the vector side's
+ * strategy chosen in vector-search.ts), each candidate gets the part the other side did not give it,
+ * and ../ranking fuses the parts. The stages overlap: the model runs while Redis counts and ranks.
+ */
+async function rankedMatches(
+  deps: RetrieverDeps,
+  space: Space,
+  req: RetrieveRequest,
+  spec: FilterSpec,
+): Promise<Retrieved[]> {
+  const { reads, embedder, modelId } = deps;
+  const k = candidateCount(req.limit);
+  const terms = queryTerms(req.query).slice(0, MAX_QUERY_TERMS);
+  // An embedder failure degrades the query to lexical ranking instead of failing it.
+  const vectorP = embedder.embed([embeddingText(req.query)]).then(
+    (v) => v[0]!,
+    () => null,
+  );
+  const stats = await reads.termStats(space, terms, modelId, spec);
+  const weighted: [string, number][] = [];
+  terms.forEach((t, i) => stats.df[i]! > 0 && weighted.push([t, idf(stats.n, stats.df[i]!)]));
+
+  const { lexP, lexExtrasP } = lexicalCandidates(reads, space, { modelId, k, spec, weighted, vectors: stats.vectors });
+  const vq: VectorQuery = { reads, space, modelId, k, spec, vectors: stats.vectors, lonePassing: stats.passing };
+  let search: VectorSearch = { strategy: "nearest" };
+  if (hasFilters(spec)) {
+    // Known up front for a lone filter set: then the vector search need not wait for the lexical one.
+    const passing = stats.passing ?? (await lexP).count;
+    if (passing === 0) return [];
+    search = await chooseVectorSearch(vq, passing);
+  }
+  const vector = await vectorP;
+  const near =
+    vector !== null && stats.vectors > 0 && search.strategy !== "every-passing"
+      ? searchGraph(vq, search, vector)
+      : ([] as Hit[]);
+  const [lex, nearest] = await Promise.all([lexP, near]);
+
+  const parts: Parts = {
+    semantic: new Map(nearest.map((h) => [h.id, semanticFromVsim(h.score)])),
+    bm25: new Map(lex.hits.map((h) => [h.id, h.score])),
+    prev: new Map(),
+  };
+  const everyPassing = search.strategy === "every-passing" ? search.ids : [];
+  const ids = [...new Set([...parts.semantic.keys(), ...parts.bm25.keys(), ...everyPassing])];
+  if (ids.length === 0) return [];
+  const query = { reads, space, modelId, weighted, vector, vectors: stats.vectors };
+  await completeParts(query, ids, parts, lexExtrasP);
+
+  const idfSum = weighted.reduce((s, [, w]) => s + w, 0);
+  const candidates: Candidate[] = ids.map((id) => ({
+    id,
+    semantic: parts.semantic.get(id) ?? 0,
+    lexical: normaliseBm25(parts.bm25.get(id) ?? 0, idfSum),
+    prev: parts.prev.get(id),
+  }));
+  return rank(candidates, req.limit, req.threshold);
+}
+
+/**
+ * The lexical side: the k best by BM25 among memories passing the filters, and (read as soon as they
+ * are known, while the model is still running: it does not depend on the query's vector) what fusion
+ * needs of them: their stored vectors and previous siblings.
+ */
+function lexicalCandidates(
+  reads: ReadStore,
+  space: Space,
+  q: { modelId: string; k: number; spec: FilterSpec; weighted: [string, number][]; vectors: number },
+) {
+  const lexP = reads.candidates(space, { mode: "lex", k: q.k, spec: q.spec, terms: q.weighted });
+  const lexExtrasP = lexP.then(({ hits }) => {
+    const ids = hits.map((h) => h.id);
+    const vectorsFor = q.vectors > 0 ? ids : [];
+    return reads.complete(space, { modelId: q.modelId, terms: [], lexicalFor: [], vectorsFor, prevFor: ids });
+  });
+  lexExtrasP.catch(() => undefined); // awaited later; not an unhandled rejection if the query returns first
+  return { lexP, lexExtrasP };
+}
+
+/** What ranking takes of each candidate, by id: cosine (0..1), raw BM25, previous sibling. */
+interface Parts {
+  semantic: Map<string, number>;
+  bm25: Map<string, number>;
+  prev: Map<string, string>;
+}
+
+type Completion = Awaited<ReturnType<ReadStore["complete"]>>;
+
+/**
+ * Fills in what the side that proposed a candidate did not give it, in one read: the BM25 of
+ * candidates only the vector side (or a small filter) proposed, from their postings; the cosine of
+ * candidates the graph search did not return, from their stored vectors; every candidate's previous
+ * sibling. `lexExtras` holds the lexical candidates' vectors and siblings, read ahead.
+ */
+async function completeParts(
+  q: {
+    reads: ReadStore;
+    space: Space;
+    modelId: string;
+    weighted: [string, number][];
+    vector: Float32Array | null;
+    vectors: number;
+  },
+  ids: string[],
+  parts: Parts,
+  lexExtras: Promise<Completion>,
+): Promise<void> {
+  const { semantic, bm25 } = parts;
+  const rest = ids.filter((id) => !bm25.has(id));
+  const lexicalFor = q.weighted.length > 0 ? rest : [];
+  const vectorsFor = q.vector !== null && q.vectors > 0 ? rest.filter((id) => !semantic.has(id)) : [];
+  const terms = q.weighted.map(([t]) => t);
+  const [early, more] = await Promise.all([
+    lexExtras,
+    q.reads.complete(q.space, { modelId: q.modelId, terms, lexicalFor, vectorsFor, prevFor: rest }),
+  ]);
+  lexicalFor.forEach((id, j) => {
+    const score = q.weighted.reduce((s, [, w], t) => s + w * (more.weights[t]![j] ?? 0), 0);
+    bm25.set(id, score);
+  });
+  if (q.vector !== null) {
+    for (const vectors of [early.vectors, more.vectors]) {
+      for (const [id, v] of vectors) if (!semantic.has(id)) semantic.set(id, Math.max(0, cosineInt8(q.vector, v)));
+    }
+  }
+  for (const [id, p] of [...early.prev, ...more.prev]) parts.prev.set(id, p);
+}
