@@ -181,7 +181,7 @@ describe("keys handlers", () => {
 describe("managing a key: get, update, rotate", () => {
   const later = (ms: number) => new Date(Date.now() + ms).toISOString();
 
-  test("get: the listed record, never a hash or secret; another tenant's or (for a test key) a live key is 404", async () => {
+  test("get: the listed record, no hash or secret; another tenant's or (for a test key) a live key: 404", async () => {
     const { h, minter } = setup();
     const admin = minter();
     const key = await h.create({ name: "n" }, admin);
