@@ -1,23 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { hashesOf, secretEnd, type KeyRecord } from "./record";
+import { keyRecordFixture } from "./record.fixture";
 
 /** Which secrets a record holds, and until when each works. */
-const record = (over: Partial<KeyRecord> = {}): KeyRecord => ({
-  id: "k",
-  tenant_id: "acme",
-  name: "n",
-  prefix: "svc_live_xxxx",
-  hash: "new",
-  scopes: ["*"],
-  rate_limit: null,
-  plan: "free",
-  environment: "live",
-  expires_at: null,
-  created_at: "2030-01-01T00:00:00.000Z",
-  revoked_at: null,
-  root: false,
-  ...over,
-});
+const record = (over: Partial<KeyRecord> = {}) => keyRecordFixture({ hash: "new", ...over });
 const grace = (at: string) => ({ previous: { hash: "old", expires_at: at } });
 const ms = Date.parse;
 

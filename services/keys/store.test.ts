@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import type Redis from "ioredis";
 import { privateRedis } from "../../scripts/stack/test-redis";
 import { createKeyStore, type KeyStore } from "./store";
-import type { KeyRecord } from "./record";
+import { keyRecordFixture } from "./record.fixture";
 
 /** The keys store against a real Redis: records replaced by compare and set, hash pointers following them. */
 const db = privateRedis("keys-store");
@@ -14,22 +14,7 @@ beforeAll(async () => {
   store = createKeyStore(redis);
 });
 
-const record = (over: Partial<KeyRecord> = {}): KeyRecord => ({
-  id: crypto.randomUUID(),
-  tenant_id: "acme",
-  name: "n",
-  prefix: "svc_live_xxxx",
-  hash: crypto.randomUUID(),
-  scopes: ["*"],
-  rate_limit: null,
-  plan: "free",
-  environment: "live",
-  expires_at: null,
-  created_at: new Date().toISOString(),
-  revoked_at: null,
-  root: false,
-  ...over,
-});
+const record = keyRecordFixture;
 
 describe("replace", () => {
   test("writes only over the record as read: a write that landed meanwhile is kept", async () => {

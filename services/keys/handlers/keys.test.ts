@@ -4,6 +4,7 @@ import { createLogger } from "../../kit/log";
 import type { KeyStore } from "../store";
 import type { KeyRecord } from "../record";
 import { hashSecret } from "../secret";
+import { keyRecordFixture } from "../record.fixture";
 import type { KeyChanged } from "../../contract/keys";
 import type { Scope } from "../../contract/op";
 import { keyHandlers } from "./keys";
@@ -59,22 +60,7 @@ function setup() {
   const h = keyHandlers({ store, defaultPlan: "free", selfHosted, announceRevoked, announceChanged, now });
   /** A stored minting key (the handler reads the issuer from the store) and the context of a call made with it. */
   const minter = (over: Partial<KeyRecord> = {}): HandlerContext => {
-    const record: KeyRecord = {
-      id: crypto.randomUUID(),
-      tenant_id: "acme",
-      name: "minter",
-      prefix: "svc_live_xxxx",
-      hash: crypto.randomUUID(),
-      scopes: ["*"],
-      rate_limit: null,
-      plan: "free",
-      environment: "live",
-      expires_at: null,
-      created_at: new Date().toISOString(),
-      revoked_at: null,
-      root: false,
-      ...over,
-    };
+    const record = keyRecordFixture({ name: "minter", ...over });
     byId.set(record.id, record);
     return ctx({ tenant: record.tenant_id, env: record.environment, keyId: record.id, scopes: record.scopes });
   };
