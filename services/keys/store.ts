@@ -11,7 +11,7 @@ import { hashesOf, type KeyRecord } from "./record";
  * - `apikey:hash:<sha256>`      "tenant id" pointer for lookup by hash; written after the record, so a
  *                               half-finished create never authenticates. A rotated key's previous secret
  *                               keeps its pointer until its grace ends (the pointer expires then).
- * - `apikey:id:<id>`           tenant of a key id, so the root key can revoke keys it minted elsewhere
+ * - `apikey:id:<id>`           tenant of a key id, so the root key can manage keys it minted elsewhere
  * - `usage:{tenant}:<day>`      hash "<keyId>|<route>|<status class>" → count
  */
 const recordKey = (tenant: string, id: string) => `apikey:{${tenant}}:${id}`;
@@ -23,7 +23,7 @@ const usageKey = (tenant: string, day: string) => `usage:{${tenant}}:${day}`;
 const ROOT_POINTER = "apikey:root";
 const USAGE_TTL_S = 400 * 24 * 3600;
 
-/** Records are replaced by compare and set (./lua): the one multi-step write of this store. */
+/** Records are replaced by compare and set (./lua), so two changes of one key never overwrite each other. */
 const keysLibrary = await defineLibrary({
   name: "keys",
   dir: new URL("./lua/", import.meta.url),
