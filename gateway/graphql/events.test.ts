@@ -32,6 +32,7 @@ const identity: Identity = {
   caller: { tenant: "acme", env: "live", keyId: "k1", scopes: ["*"] },
   limits: { perMinute: 100, perDay: 0 },
   expiresAt: null,
+  hash: "h".repeat(64),
 };
 const event = (id: string): MemoryEvent => ({
   type: "created",
@@ -45,9 +46,14 @@ const event = (id: string): MemoryEvent => ({
 });
 
 test("events queued for a slow client are dropped when its key is revoked; the stream ends", async () => {
-  const hub = createEventHub(nc, createLogger({}, "error"), () => false);
+  const hub = createEventHub(
+    nc,
+    createLogger({}, "error"),
+    () => false,
+    async () => identity,
+  );
   await nc.flush();
-  const it = hub.stream(identity)[Symbol.asyncIterator]();
+  const it = hub.stream(identity, {}, "memories:read")[Symbol.asyncIterator]();
   const first = it.next(); // starts the stream
   await Bun.sleep(20);
   for (const id of ["m1", "m2", "m3"]) nc.publish(`events.memory.created`, encodeJson(event(id)));

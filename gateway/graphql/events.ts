@@ -1,11 +1,11 @@
 import type { NatsConnection, Subscription } from "nats";
 import { Repeater, type RepeaterBuffer } from "graphql-yoga";
 import { MEMORY_EVENTS_WILDCARD, type MemoryEvent, type MemoryEventType } from "../../services/contract/events";
-import type { Caller } from "../../services/contract/op";
+import type { Caller, Scope } from "../../services/contract/op";
 import { decodeJson } from "../../services/kit/wire";
 import type { Logger } from "../../services/kit/log";
 import type { Identity } from "../http/auth";
-import { createKeyEnds } from "../http/revocations";
+import { createKeyEnds, type Recheck } from "../http/revocations";
 
 export interface EventFilter {
   types?: MemoryEventType[] | null;
@@ -42,10 +42,11 @@ class ClearableBuffer<T> implements RepeaterBuffer<T> {
  * One core-NATS subscription to `events.memory.>` per gateway, shared by every open GraphQL
  * subscription and dispatched by tenant+environment, so a client only ever sees its own space.
  * Subscribed while at least one client listens. Streams end when the gateway starts shutting down,
- * and when their key is revoked (on any replica) or expires.
+ * and when their key is revoked (on any replica), expires, or is changed so that it may no longer
+ * read them (checked again with `recheck`).
  */
-export function createEventHub(nc: NatsConnection, log: Logger, isStopping: () => boolean) {
-  const keyEnds = createKeyEnds(nc);
+export function createEventHub(nc: NatsConnection, log: Logger, isStopping: () => boolean, recheck: Recheck) {
+  const keyEnds = createKeyEnds(nc, recheck);
   const listeners = new Map<string, Set<Listener>>();
   let sub: Subscription | null = null;
   const spaceKey = (tenant: string, env: string) => `${tenant}\u0000${env}`;
@@ -81,8 +82,11 @@ export function createEventHub(nc: NatsConnection, log: Logger, isStopping: () =
   }
 
   return {
-    /** The caller's events matching `filter`, as an async iterable that stops when the client goes. */
-    stream(identity: Identity, filter: EventFilter = {}): AsyncIterable<MemoryEvent> {
+    /**
+     * The caller's events matching `filter`, as an async iterable that stops when the client goes, or
+     * when the key ends or no longer holds `scope`.
+     */
+    stream(identity: Identity, filter: EventFilter, scope: Scope): AsyncIterable<MemoryEvent> {
       const types = filter.types?.length ? new Set(filter.types) : null;
       const ids = filter.memoryIds?.length ? new Set(filter.memoryIds) : null;
       const buffer = new ClearableBuffer<MemoryEvent>(CLIENT_BUFFER);
@@ -90,7 +94,8 @@ export function createEventHub(nc: NatsConnection, log: Logger, isStopping: () =
         const off = listen(identity.caller, (e) => {
           if ((!types || types.has(e.type)) && (!ids || ids.has(e.memory_id))) void push(e);
         });
-        const unwatchKey = keyEnds.watch({ keyId: identity.caller.keyId, expiresAt: identity.expiresAt }, () => {
+        const held = { keyId: identity.caller.keyId, hash: identity.hash, expiresAt: identity.expiresAt, scope };
+        const unwatchKey = keyEnds.watch(held, () => {
           buffer.clear();
           stop();
         });

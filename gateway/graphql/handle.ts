@@ -5,6 +5,7 @@ import type { GatewayDeps } from "../deps";
 import { readJsonObject } from "../http/body";
 import { checkJsonQueryParams } from "../http/json-depth";
 import { errorResponse } from "../http/envelope";
+import { verifyHash } from "../http/auth";
 import { requestIdOf } from "../http/request-id";
 import { requestErrorResponse } from "./errors";
 import { createEventHub } from "./events";
@@ -35,7 +36,8 @@ const notAcceptable = (message: string, allowed: string[]) =>
  * limit. GraphiQL's page is static and served without a key; every query it sends carries one.
  */
 export function graphqlHandler(deps: GatewayDeps, state: { stopping: boolean }) {
-  const hub = createEventHub(deps.nc, deps.log, () => state.stopping);
+  const recheck = (hash: string) => verifyHash(deps.bus, hash, crypto.randomUUID());
+  const hub = createEventHub(deps.nc, deps.log, () => state.stopping, recheck);
   const yoga = createGraphqlServer(deps, hub);
   const handle = async (request: Request): Promise<Response> => {
     const requestId = requestIdOf(request);

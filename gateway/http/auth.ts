@@ -1,31 +1,51 @@
 import type { NatsConnection } from "nats";
-import { API_KEY_RE, verifyKey, type VerifiedKey } from "../../services/contract/keys";
+import { API_KEY_RE, verifyKey } from "../../services/contract/keys";
 import { ServiceError } from "../../services/contract/errors";
 import type { Caller } from "../../services/contract/op";
 import type { Bus } from "../../services/kit/bus";
-import { onRevocation } from "./revocations";
+import { onKeyNotice } from "./revocations";
 
 export interface Identity {
   caller: Caller;
   limits: { perMinute: number; perDay: number };
-  /** When the key stops working (ms since epoch); null = never. Open streams end then. */
+  /** When the secret presented stops working (ms since epoch); null = never. Open streams end then. */
   expiresAt: number | null;
+  /** SHA-256 of the secret presented: how a key change names the secrets it concerns. */
+  hash: string;
 }
 
 const unauthorized = () => new ServiceError("UNAUTHORIZED", "Invalid or missing API key");
 
 interface CacheEntry {
-  key: VerifiedKey | null;
-  /** Built once per verification, reused by every request of this key. */
+  /** Built once per verification, reused by every request of this key; null: it does not authenticate. */
   identity: Identity | null;
   until: number;
 }
 
 /**
+ * Verifies a key hash with the keys service, uncached: the identity it gives, or null when it does not
+ * authenticate (unknown, revoked, expired). Other failures (the keys service unreachable) throw.
+ */
+export async function verifyHash(bus: Bus, hash: string, requestId: string): Promise<Identity | null> {
+  try {
+    const key = await bus.call(verifyKey, { hash }, { requestId });
+    return {
+      caller: { tenant: key.tenant, env: key.env, keyId: key.keyId, scopes: key.scopes, root: key.root },
+      limits: { perMinute: key.perMinute, perDay: key.perDay },
+      expiresAt: key.expiresAt,
+      hash,
+    };
+  } catch (err) {
+    if (!(err instanceof ServiceError) || err.code !== "UNAUTHORIZED") throw err;
+    return null;
+  }
+}
+
+/**
  * Resolves `Authorization: Bearer svc_…` to an identity. The shape is checked before any I/O; only the
  * SHA-256 of the key goes to the keys service; results are cached briefly (failures for less), and a
- * revocation broadcast over NATS evicts the entry on every replica at once. A NATS reconnect empties
- * the cache, as revocations sent meanwhile were missed.
+ * revocation or change broadcast over NATS evicts the entries of the secrets it names on every replica
+ * at once. A NATS reconnect empties the cache, as notices sent meanwhile were missed.
  */
 export function createAuthenticator(
   nc: NatsConnection,
@@ -33,12 +53,12 @@ export function createAuthenticator(
   opts: { ttlMs: number; negativeTtlMs: number; maxEntries: number },
 ) {
   const cache = new Map<string, CacheEntry>();
-  // Bumped by every revocation: a verification that was in flight meanwhile may predate it, so it is
-  // used for its own request only and never cached.
-  let revocations = 0;
-  const stop = onRevocation(nc, (key) => {
-    revocations++;
-    if (key) cache.delete(key.hash);
+  // Bumped by every notice: a verification that was in flight meanwhile may predate it, so it is used
+  // for its own request only and never cached.
+  let notices = 0;
+  const stop = onKeyNotice(nc, (notice) => {
+    notices++;
+    if (notice) for (const hash of notice.hashes) cache.delete(hash);
     else cache.clear();
   });
 
@@ -56,24 +76,14 @@ export function createAuthenticator(
       const now = Date.now();
       let entry = cache.get(hash);
       if (!entry || entry.until < now) {
-        const seen = revocations;
-        try {
-          const key = await bus.call(verifyKey, { hash }, { requestId });
-          const identity = {
-            caller: { tenant: key.tenant, env: key.env, keyId: key.keyId, scopes: key.scopes, root: key.root },
-            limits: { perMinute: key.perMinute, perDay: key.perDay },
-            expiresAt: key.expiresAt,
-          };
-          entry = { key, identity, until: now + opts.ttlMs };
-        } catch (err) {
-          if (!(err instanceof ServiceError) || err.code !== "UNAUTHORIZED") throw err;
-          entry = { key: null, identity: null, until: now + opts.negativeTtlMs };
-        }
-        if (seen === revocations) remember(hash, entry);
+        const seen = notices;
+        const identity = await verifyHash(bus, hash, requestId);
+        entry = { identity, until: now + (identity ? opts.ttlMs : opts.negativeTtlMs) };
+        if (seen === notices) remember(hash, entry);
       }
-      const key = entry.key;
-      if (!key || !entry.identity || (key.expiresAt !== null && key.expiresAt <= now)) throw unauthorized();
-      return entry.identity;
+      const identity = entry.identity;
+      if (!identity || (identity.expiresAt !== null && identity.expiresAt <= now)) throw unauthorized();
+      return identity;
     },
     /** Drops every cached entry (tests, key rotation). */
     clear: () => cache.clear(),

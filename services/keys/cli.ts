@@ -59,6 +59,7 @@ const handlers = keyHandlers({
   defaultPlan: "self_hosted",
   selfHosted: { perMinute: 1000, perDay: 0 },
   announceRevoked,
+  announceChanged: () => undefined, // no command here changes a key
 });
 const ctx = {
   caller: { tenant: values.tenant!, env: "live" as const, keyId: "cli", scopes: ["*" as Scope], root: true },

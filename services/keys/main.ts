@@ -3,7 +3,7 @@ import { runService } from "../kit/runtime";
 import { loadServiceConfig } from "../kit/config";
 import { ensureStream } from "../kit/streams";
 import { STREAMS } from "../contract/streams";
-import { KEY_REVOKED_SUBJECT, PLANS, revokedNotice } from "../contract/keys";
+import { KEY_CHANGED_SUBJECT, KEY_REVOKED_SUBJECT, PLANS, revokedNotice, type KeyChanged } from "../contract/keys";
 import { Enum } from "../contract/common";
 import { encodeJson } from "../kit/wire";
 import { createKeyStore } from "./store";
@@ -35,6 +35,7 @@ await runService(
         defaultPlan: config.DEFAULT_PLAN,
         selfHosted: { perMinute: config.RATE_LIMIT_PER_MINUTE, perDay: config.RATE_LIMIT_PER_DAY },
         announceRevoked,
+        announceChanged: (notice: KeyChanged) => nc.publish(KEY_CHANGED_SUBJECT, encodeJson(notice)),
       }),
       ...usageBindings(store),
     ];

@@ -1,6 +1,7 @@
 import type Redis from "ioredis";
 import type { UsageRow } from "../contract/usage";
-import type { KeyRecord } from "./record";
+import { defineLibrary } from "../kit/redis-functions";
+import { hashesOf, type KeyRecord } from "./record";
 
 /**
  * The only code of the keys service that touches Redis.
@@ -8,8 +9,9 @@ import type { KeyRecord } from "./record";
  * - `apikeys:{tenant}`          sorted set of key ids by creation time (listing)
  * - `apikeys:{tenant}:used`     hash id → last-used ISO time (written off the hot path)
  * - `apikey:hash:<sha256>`      "tenant id" pointer for lookup by hash; written after the record, so a
- *                               half-finished create never authenticates
- * - `apikey:id:<id>`           tenant of a key id, so the root key can revoke keys it minted elsewhere
+ *                               half-finished create never authenticates. A rotated key's previous secret
+ *                               keeps its pointer until its grace ends (the pointer expires then).
+ * - `apikey:id:<id>`           tenant of a key id, so the root key can manage keys it minted elsewhere
  * - `usage:{tenant}:<day>`      hash "<keyId>|<route>|<status class>" → count
  */
 const recordKey = (tenant: string, id: string) => `apikey:{${tenant}}:${id}`;
@@ -21,7 +23,15 @@ const usageKey = (tenant: string, day: string) => `usage:{${tenant}}:${day}`;
 const ROOT_POINTER = "apikey:root";
 const USAGE_TTL_S = 400 * 24 * 3600;
 
+/** Records are replaced by compare and set (./lua), so two changes of one key never overwrite each other. */
+const keysLibrary = await defineLibrary({
+  name: "keys",
+  dir: new URL("./lua/", import.meta.url),
+  functions: { replace: "write" },
+});
+
 export function createKeyStore(redis: Redis) {
+  const call = keysLibrary.on(redis);
   return {
     async insert(rec: KeyRecord): Promise<void> {
       await redis
@@ -46,11 +56,39 @@ export function createKeyStore(redis: Redis) {
       await redis.set(recordKey(rec.tenant_id, rec.id), JSON.stringify(rec));
     },
 
+    /**
+     * Writes `after` in place of `before` if the stored record is still `before` (records are written by
+     * JSON.stringify, so a parsed one stringifies back to the same text); false if it changed meanwhile.
+     * The hash pointers follow: a new secret's is written before the record (until the record holds its
+     * hash it authenticates nothing), a secret the record no longer holds loses its pointer, and the
+     * previous secret's pointer expires when its grace ends.
+     */
+    async replace(before: KeyRecord, after: KeyRecord): Promise<boolean> {
+      const pointer = `${after.tenant_id} ${after.id}`;
+      const added = hashesOf(after).filter((h) => !hashesOf(before).includes(h));
+      const dropped = hashesOf(before).filter((h) => !hashesOf(after).includes(h));
+      // One command per pointer: they live in different cluster slots.
+      await Promise.all(added.map((h) => redis.set(hashKey(h), pointer)));
+      const keys = [recordKey(before.tenant_id, before.id)];
+      const replaced = (await call("replace", keys, [JSON.stringify(before), JSON.stringify(after)])) === 1;
+      if (!replaced) {
+        await Promise.all(added.map((h) => redis.del(hashKey(h))));
+        return false;
+      }
+      await Promise.all(dropped.map((h) => redis.del(hashKey(h))));
+      if (after.previous) await redis.pexpireat(hashKey(after.previous.hash), Date.parse(after.previous.expires_at));
+      return true;
+    },
+
     async findByHash(hash: string): Promise<KeyRecord | null> {
       const pointer = await redis.get(hashKey(hash));
       if (!pointer) return null;
       const [tenant, id] = pointer.split(" ");
       return this.get(tenant!, id!);
+    },
+
+    async lastUsed(tenant: string, id: string): Promise<string | null> {
+      return redis.hget(usedKey(tenant), id);
     },
 
     async page(

@@ -133,7 +133,8 @@ describe("a method a path does not serve: 405 with Allow, in the envelope", () =
     ["DELETE", "/v1/tags", "GET, HEAD, POST"],
     ["OPTIONS", "/v1/memories", "GET, HEAD, POST"],
     ["PUT", `/v1/memories/${ID}`, "DELETE, GET, HEAD, PATCH"],
-    ["POST", `/api/v1/keys/${ID}`, "DELETE"],
+    ["POST", `/api/v1/keys/${ID}`, "DELETE, GET, HEAD, PATCH"],
+    ["GET", `/v1/keys/${ID}/rotate`, "POST"],
     ["PATCH", "/v1/search", "POST"],
   ])("%s %s → 405, Allow: %s", async (method, path, allow) => {
     const res = await api.raw(method, path);

@@ -29,6 +29,42 @@ function expectSameError(rest: ApiResponse, r: GqlResponse, field: string) {
 }
 
 describe("errors of the services keep REST's code, message and details", () => {
+  test("key, updateKey and rotateKey: an unknown, malformed or other tenant's id is REST's 404", async () => {
+    const other = await gqlTenant();
+    for (const id of [UNKNOWN_ID, "not-a-key", other.keyId]) {
+      const cases: [ApiResponse, string, string][] = [
+        [await api.get(`/v1/keys/${id}`), `query($id: ID!) { key(id: $id) { id } }`, "key"],
+        [
+          await api.patch(`/v1/keys/${id}`, { name: "x" }),
+          `mutation($id: ID!) { updateKey(id: $id, input: { name: "x" }) { id } }`,
+          "updateKey",
+        ],
+        [await api.post(`/v1/keys/${id}/rotate`, {}), `mutation($id: ID!) { rotateKey(id: $id) { key } }`, "rotateKey"],
+      ];
+      for (const [rest, query, field] of cases) {
+        expect(rest.body.error).toEqual({ code: "NOT_FOUND", message: "API key not found" });
+        expectSameError(rest, await gql.raw(query, { id }), field);
+      }
+    }
+    expect((await other.api.get("/v1/memories")).status).toBe(200); // not rotated
+  });
+
+  test("updateKey and rotateKey validation keeps REST's details", async () => {
+    const id = (await api.post("/v1/keys", { name: "v", scopes: ["memories:read"] })).body.data.id;
+    expectSameError(
+      await api.patch(`/v1/keys/${id}`, { expires_at: "2001-01-01T00:00:00Z" }),
+      await gql.raw(`mutation($id: ID!) { updateKey(id: $id, input: { expiresAt: "2001-01-01T00:00:00Z" }) { id } }`, {
+        id,
+      }),
+      "updateKey",
+    );
+    expectSameError(
+      await api.post(`/v1/keys/${id}/rotate`, { grace_seconds: 86_401 }),
+      await gql.raw(`mutation($id: ID!) { rotateKey(id: $id, graceSeconds: 86401) { key } }`, { id }),
+      "rotateKey",
+    );
+  });
+
   test("VALIDATION_ERROR of inputs names the REST field and constraint", async () => {
     const cases: [ApiResponse, string, Record<string, unknown>][] = [
       [

@@ -193,3 +193,49 @@ describe("same write, same result", () => {
     expect(ignore(toRest(g))).toEqual(ignore(rest));
   });
 });
+
+describe("one key: read, changed, rotated", () => {
+  const ROTATE = `mutation($id: ID!, $g: Int) {
+    rotateKey(id: $id, graceSeconds: $g) { key message apiKey { ${KEY} } }
+  }`;
+  /** A key of the tenant, made over REST; the record as GET shows it. */
+  const minted = async (body: Record<string, unknown> = {}) =>
+    (await api.post("/v1/keys", { name: "parity", scopes: ["memories:read"], ...body })).body.data;
+
+  test("key(id) and GET /v1/keys/:id answer the same record", async () => {
+    const k = await minted({ rate_limit: 9, expires_at: new Date(Date.now() + 3_600_000).toISOString() });
+    const data = await gql.request(`query($id: ID!) { key(id: $id) { ${KEY} } }`, { id: k.id });
+    expect(toRest(data.key)).toEqual((await api.get(`/v1/keys/${k.id}`)).body.data);
+  });
+
+  test("updateKey and PATCH /v1/keys/:id change the same way", async () => {
+    const [a, b] = [await minted(), await minted()];
+    const patch = { name: "changed", scopes: ["memories:read", "search:read"], rate_limit: 77, expires_at: null };
+    const rest = (await api.patch(`/v1/keys/${a.id}`, patch)).body.data;
+    const input = { name: "changed", scopes: ["MEMORIES_READ", "SEARCH_READ"], rateLimit: 77, expiresAt: null };
+    const g = (
+      await gql.request(`mutation($id: ID!, $i: UpdateKeyInput!) { updateKey(id: $id, input: $i) { ${KEY} } }`, {
+        id: b.id,
+        i: input,
+      })
+    ).updateKey;
+    const ignore = (k: any) => ({ ...k, id: undefined, prefix: undefined, created_at: undefined });
+    expect(ignore(toRest(g))).toEqual(ignore(rest));
+    expect(toRest(g)).toEqual((await api.get(`/v1/keys/${b.id}`)).body.data);
+  });
+
+  test("rotateKey and POST /v1/keys/:id/rotate: the same payload, the record kept", async () => {
+    const [a, b] = [await minted(), await minted()];
+    const rest = (await api.post(`/v1/keys/${a.id}/rotate`, { grace_seconds: 60 })).body.data;
+    const g = (await gql.request(ROTATE, { id: b.id, g: 60 })).rotateKey;
+    const { key: restKey, message: restMessage, ...restRecord } = rest;
+    expect(g.key).toMatch(/^svc_live_[A-Za-z0-9_-]{32}$/);
+    expect(toRest(g.apiKey)).toEqual({ ...(await api.get(`/v1/keys/${b.id}`)).body.data });
+    expect(toRest(g.apiKey).prefix).toBe(g.key.slice(0, 13));
+    const ignore = (k: any) => ({ ...k, id: undefined, prefix: undefined, created_at: undefined });
+    expect(ignore(toRest(g.apiKey))).toEqual(ignore(restRecord));
+    const until = (m: string) => m.replace(/until \S+$/, "until …");
+    expect(until(g.message)).toBe(until(restMessage));
+    expect(restKey).not.toBe(g.key);
+  });
+});

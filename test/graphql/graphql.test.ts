@@ -491,6 +491,7 @@ describe("serving", () => {
       "context",
       "entities",
       "entity",
+      "key",
       "keys",
       "memories",
       "memory",
@@ -518,6 +519,8 @@ describe("serving", () => {
         "linkEntityMemories",
         "unlinkEntityMemory",
         "createKey",
+        "updateKey",
+        "rotateKey",
         "revokeKey",
       ].sort(),
     );

@@ -4,7 +4,10 @@ import { apiClient, type ApiClient } from "../api";
 import { gqlClient, type Gql } from "../graphql/graphql-helpers";
 import type { Stack } from "../../scripts/stack/launch";
 
-/** A minted key never holds more than the key that minted it: the same 403 over REST and GraphQL. */
+/**
+ * A minted key never holds more than the key that minted it, and a changed key never more than the key
+ * that changed it: the same 403 over REST and GraphQL.
+ */
 let stack: Stack;
 let root: ApiClient;
 
@@ -111,5 +114,70 @@ describe("minting keys", () => {
     await expectRefused(admin, {}, { field: "environment", refused: { environment: "live" } });
     const rest = await admin.rest.post("/v1/keys", { name: "x", environment: "test", tenant_id: "elsewhere" });
     expect(rest.body.error).toMatchObject({ code: "FORBIDDEN", details: { refused: { tenant_id: "elsewhere" } } });
+  });
+});
+
+const UPDATE = `mutation($id: ID!, $input: UpdateKeyInput!) {
+  updateKey(id: $id, input: $input) { id name scopes rateLimit expiresAt }
+}`;
+
+describe("changing keys: the minting rule", () => {
+  test("PATCH and updateKey refuse what the calling key could not mint, naming each field; no change", async () => {
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const admin = await minter({ scopes: ["admin"], plan: "free", expires_at: until });
+    const wide = await root.post("/v1/keys", { name: "wide", tenant_id: admin.tenant, scopes: ["*"], plan: "pro" });
+    const id = wide.body.data.id;
+    const details = {
+      field: "scopes",
+      refused: { scopes: ["*"], rate_limit: 10_000_000, expires_at: null },
+      allowed: { scopes: ["admin"], rate_limit: 100, expires_at: until },
+    };
+    const body = { name: "mine now", scopes: ["*"], rate_limit: 10_000_000, expires_at: null };
+    const rest = await admin.rest.patch(`/v1/keys/${id}`, body);
+    expect(rest.status).toBe(403);
+    expect(rest.body.error).toEqual({
+      code: "FORBIDDEN",
+      message: "A key cannot grant more than it holds: scopes, rate_limit, expires_at",
+      details,
+    });
+    const input = { name: "mine now", scopes: ["ALL"], rateLimit: 10_000_000, expiresAt: null };
+    const gql = await admin.gql.raw(UPDATE, { id, input });
+    expect(gql.data?.updateKey).toBeNull();
+    expect(gql.errors?.[0]?.extensions).toMatchObject({ code: "FORBIDDEN", details });
+    expect(gql.errors?.[0]?.message).toBe(rest.body.error.message);
+    // The key's plan limit (pro: 1,000/min) is above the calling key's 100: `rate_limit: null` asks for it.
+    const planLimit = await admin.rest.patch(`/v1/keys/${id}`, { rate_limit: null });
+    expect(planLimit.body.error.details).toEqual({
+      field: "rate_limit",
+      refused: { rate_limit: null },
+      allowed: { rate_limit: 100 },
+    });
+    const { key: _secret, message: _message, ...record } = wide.body.data;
+    expect((await admin.rest.get(`/v1/keys/${id}`)).body.data).toEqual(record);
+  });
+
+  test("narrowing within what the calling key holds is allowed, over REST and GraphQL alike", async () => {
+    const admin = await minter({ scopes: ["admin", "memories:read"], plan: "free" });
+    const wide = await root.post("/v1/keys", { name: "wide", tenant_id: admin.tenant, scopes: ["*"], plan: "pro" });
+    const id = wide.body.data.id;
+    const rest = await admin.rest.patch(`/v1/keys/${id}`, { scopes: ["memories:read"], rate_limit: 50 });
+    expect(rest.body.data).toMatchObject({ scopes: ["memories:read"], rate_limit: 50, plan: "pro" });
+    const gql = await admin.gql.request(UPDATE, { id, input: { scopes: ["ADMIN"], rateLimit: 100 } });
+    expect(gql.updateKey).toMatchObject({ id, scopes: ["ADMIN"], rateLimit: 100 });
+  });
+
+  test("a key changing itself stays within itself: it can narrow, never widen or outlive itself", async () => {
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const self = await minter({ scopes: ["admin", "memories:read"], expires_at: until });
+    const id = (await self.rest.get("/v1/keys")).body.data[0].id;
+    const wider = await self.rest.patch(`/v1/keys/${id}`, { scopes: ["admin", "memories:write"] });
+    expect(wider.body.error).toMatchObject({ code: "FORBIDDEN", details: { refused: { scopes: ["memories:write"] } } });
+    const forever = await self.rest.patch(`/v1/keys/${id}`, { expires_at: null });
+    expect(forever.body.error).toMatchObject({
+      details: { refused: { expires_at: null }, allowed: { expires_at: until } },
+    });
+    const narrowed = await self.rest.patch(`/v1/keys/${id}`, { scopes: ["admin"] });
+    expect(narrowed.body.data.scopes).toEqual(["admin"]);
+    expect((await self.rest.get("/v1/memories")).status).toBe(403); // within the second, on this gateway
   });
 });

@@ -5,7 +5,8 @@ import type { Stack } from "../../scripts/stack/launch";
 
 /**
  * A revoked or expired key's open `memoryEvents` streams end within 1 s on every gateway replica,
- * and deliver nothing after: two gateways, real SSE clients, writes made over REST.
+ * and deliver nothing after: two gateways, real SSE clients, writes made over REST. So do the streams
+ * of a key changed so that it may no longer read them, and those of a secret a rotation replaced.
  */
 let stack: Stack;
 let root: ApiClient;
@@ -162,5 +163,44 @@ describe("a key's open streams end with the key", () => {
     await writer.post("/v1/memories", { content: "after expiry" });
     await Bun.sleep(300);
     for (const s of streams) expect(s.events.filter((e) => e.content === "after expiry")).toEqual([]);
+  });
+
+  test("a patch removing memories:read ends the streams within 1 s on both gateways; a rename does not", async () => {
+    const t = await newTenant(stack.baseUrl, stack.adminKey, { scopes: ["*"] });
+    const writer = (await newTenant(stack.baseUrl, stack.adminKey, { scopes: ["*"], tenant: t.tenant })).api;
+    const streams = await streamsOnEveryGateway(t.key, writer);
+    expect((await root.patch(`/v1/keys/${t.keyId}`, { name: "renamed" })).status).toBe(200);
+    await writer.post("/v1/memories", { content: "after the rename" });
+    for (const s of streams) await s.waitFor("after the rename");
+    expect(streams.map((s) => s.endedAt())).toEqual([null, null]);
+
+    expect((await root.patch(`/v1/keys/${t.keyId}`, { scopes: ["memories:write"] })).status).toBe(200);
+    const patchedAt = Date.now();
+    await ended(streams, 2000);
+    for (const s of streams) {
+      expect(s.endedAt()).not.toBeNull();
+      expect(s.endedAt()! - patchedAt).toBeLessThan(1000);
+    }
+  });
+
+  test("rotation with grace: old-secret streams end with the grace on both gateways; new ones stay", async () => {
+    const t = await newTenant(stack.baseUrl, stack.adminKey, { scopes: ["*"] });
+    const writer = (await newTenant(stack.baseUrl, stack.adminKey, { scopes: ["*"], tenant: t.tenant })).api;
+    const old = await streamsOnEveryGateway(t.key, writer);
+    const res = await root.post(`/v1/keys/${t.keyId}/rotate`, { grace_seconds: 2 });
+    expect(res.status).toBe(200);
+    const ends = Date.parse(res.body.data.message.match(/works until (\S+)\.$/)[1]);
+    const fresh = await streamsOnEveryGateway(res.body.data.key, writer);
+    expect(old.map((s) => s.endedAt())).toEqual([null, null]); // still within the grace
+
+    await ended(old, ends - Date.now() + 2000);
+    for (const s of old) {
+      expect(s.endedAt()).not.toBeNull();
+      expect(s.endedAt()!).toBeGreaterThanOrEqual(ends - 50);
+      expect(s.endedAt()! - ends).toBeLessThan(1000);
+    }
+    await writer.post("/v1/memories", { content: "after the grace" });
+    for (const s of fresh) await s.waitFor("after the grace");
+    expect(fresh.map((s) => s.endedAt())).toEqual([null, null]);
   });
 });

@@ -156,7 +156,14 @@ export async function chatScenario(baseUrl: string, rootKey: string, observe: Mi
     keys.data.some((k) => k.id === dashboard.data.id),
     "the new key is listed",
   );
-  const revoked = await ok(api.DELETE("/v1/keys/{id}", { params: { path: { id: dashboard.data.id } } }));
+  const path = { id: dashboard.data.id };
+  const read = await ok(api.GET("/v1/keys/{id}", { params: { path } }));
+  expect(read.data.name === "dashboard", "the key reads back");
+  const renamed = await ok(api.PATCH("/v1/keys/{id}", { params: { path }, body: { name: "dashboard (read)" } }));
+  expect(renamed.data.name === "dashboard (read)", "the key is renamed");
+  const rotated = await ok(api.POST("/v1/keys/{id}/rotate", { params: { path }, body: { grace_seconds: 60 } }));
+  expect(rotated.data.id === path.id && rotated.data.key.startsWith("svc_"), "the key has a new secret");
+  const revoked = await ok(api.DELETE("/v1/keys/{id}", { params: { path } }));
   expect(revoked.data.revoked, "the key is revoked");
   const today = new Date().toISOString().slice(0, 10);
   const usage = await ok(api.GET("/v1/usage", { params: { query: { from: today, to: today } } }));

@@ -103,6 +103,10 @@ describe("the TypeScript client against the running service", () => {
     const all = [];
     for await (const k of client.keys.iterate()) all.push(k.id);
     expect(all).toContain(made.id);
+    expect((await client.keys.update(made.id, { name: "reader 2" })).name).toBe("reader 2");
+    expect((await client.keys.get(made.id)).name).toBe("reader 2");
+    const rotated = await client.keys.rotate(made.id);
+    expect(rotated.key).not.toBe(made.key);
     expect((await client.keys.revoke(made.id)).id).toBe(made.id);
     await eventually(async () => {
       const usage = await client.usage();

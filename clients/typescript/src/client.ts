@@ -93,6 +93,12 @@ export function createClient(options: ClientOptions) {
       ...listing<ApiKey, QueryOf<"/v1/keys", "get">>(request, "/v1/keys"),
       create: (body: BodyOf<"/v1/keys", "post">, call?: CallOptions) =>
         write<DataOf<"/v1/keys", "post">>("POST", "/v1/keys", body, call),
+      get: (keyId: string, call?: CallOptions) => read<ApiKey>(`/v1/keys/${id(keyId)}`, call),
+      update: (keyId: string, patch: BodyOf<"/v1/keys/{id}", "patch">, call?: CallOptions) =>
+        write<DataOf<"/v1/keys/{id}", "patch">>("PATCH", `/v1/keys/${id(keyId)}`, patch, call),
+      /** A new secret for the key (shown only here); the old one ends at once or after `grace_seconds`. */
+      rotate: (keyId: string, body: BodyOf<"/v1/keys/{id}/rotate", "post"> = {}, call?: CallOptions) =>
+        write<DataOf<"/v1/keys/{id}/rotate", "post">>("POST", `/v1/keys/${id(keyId)}/rotate`, body, call),
       revoke: (keyId: string, call?: CallOptions) =>
         write<DataOf<"/v1/keys/{id}", "delete">>("DELETE", `/v1/keys/${id(keyId)}`, undefined, call),
     },

@@ -23,7 +23,7 @@ export const eventResolvers = (hub: EventHub) => ({
             max: MAX_FILTER_IDS,
           });
         }
-        return hub.stream(ctx.identity, filter ?? {});
+        return hub.stream(ctx.identity, filter ?? {}, getMemory.scope!);
       },
       resolve: (event: MemoryEvent, _: Args, ctx: GraphQLContext) => {
         ctx.loaders.clearAll(); // each event is resolved against current data

@@ -143,7 +143,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get one API key, as listed (never a secret or a hash)
+         * @description Requires the `admin` scope.
+         */
+        get: operations["getKey"];
         put?: never;
         post?: never;
         /**
@@ -151,6 +155,30 @@ export type paths = {
          * @description Requires the `admin` scope.
          */
         delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an API key: only the fields sent change, never beyond what the calling key holds
+         * @description Requires the `admin` scope.
+         */
+        patch: operations["updateKey"];
+        trace?: never;
+    };
+    "/v1/keys/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give an API key a new secret (returned only here); the previous one stops at once or after a grace
+         * @description Requires the `admin` scope.
+         */
+        post: operations["rotateKey"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1297,6 +1325,47 @@ export interface operations {
             504: components["responses"]["TIMEOUT"];
         };
     };
+    getKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
     revokeKey: {
         parameters: {
             query?: never;
@@ -1331,6 +1400,108 @@ export interface operations {
                             /** Format: date-time */
                             revoked_at: string;
                         };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    updateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    expires_at?: string | null;
+                    name?: string;
+                    rate_limit?: number | null;
+                    /** @description Replaces the key's scopes: only scopes the calling key holds (`*` from `*`). */
+                    scopes?: ("memories:read" | "memories:write" | "search:read" | "admin" | "*")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+        };
+    };
+    rotateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description How long the previous secret keeps working; 0 = it stops at once.
+                     * @default 0
+                     */
+                    grace_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedKey"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
