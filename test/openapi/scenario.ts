@@ -159,8 +159,8 @@ export async function chatScenario(baseUrl: string, rootKey: string, observe: Mi
   const path = { id: dashboard.data.id };
   const read = await ok(api.GET("/v1/keys/{id}", { params: { path } }));
   expect(read.data.name === "dashboard", "the key reads back");
-  const renamed = await ok(api.PATCH("/v1/keys/{id}", { params: { path }, body: { name: "dashboard (read)" } }));
-  expect(renamed.data.name === "dashboard (read)", "the key is renamed");
+  const relabelled = await ok(api.PATCH("/v1/keys/{id}", { params: { path }, body: { name: "dashboard (read)" } }));
+  expect(relabelled.data.name === "dashboard (read)", "the key is renamed");
   const rotated = await ok(api.POST("/v1/keys/{id}/rotate", { params: { path }, body: { grace_seconds: 60 } }));
   expect(rotated.data.id === path.id && rotated.data.key.startsWith("svc_"), "the key has a new secret");
   const revoked = await ok(api.DELETE("/v1/keys/{id}", { params: { path } }));
