@@ -27,7 +27,14 @@ const deps: GatewayDeps = {
   nc,
   redis,
   bus,
-  guard: createGuard(auth, createRateLimiter(redis)),
+  guard: createGuard(
+    auth,
+    createRateLimiter(redis, {
+      fallback: { maxMs: config.RATE_LIMIT_FALLBACK_S * 1000, replicas: config.GATEWAY_REPLICAS },
+      timeoutMs: config.RATE_LIMIT_REDIS_TIMEOUT_MS,
+      log,
+    }),
+  ),
   usage: createUsageRecorder(nc, log),
   metrics,
   log,

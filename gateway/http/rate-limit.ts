@@ -1,6 +1,8 @@
 import type Redis from "ioredis";
 import { ServiceError } from "../../services/contract/errors";
 import { defineLibrary } from "../../services/kit/redis-functions";
+import type { Logger } from "../../services/kit/log";
+import { createLocalWindows, type FallbackPolicy } from "./rate-limit-fallback";
 
 const rateLimitLibrary = await defineLibrary({
   name: "ratelimit",
@@ -33,29 +35,78 @@ interface Waiter {
   reject: (e: Error) => void;
 }
 
+export interface LimiterOptions {
+  /** What to do while Redis cannot decide (rate-limit-fallback.ts); default: fail closed at once. */
+  fallback?: FallbackPolicy;
+  /** A Redis answer slower than this counts as no answer. */
+  timeoutMs?: number;
+  /** While Redis is failing, at most one call tries it per this interval; the rest decide locally. */
+  probeEveryMs?: number;
+  log?: Logger;
+}
+
+const NO_ANSWER = Symbol("no answer");
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof NO_ANSWER> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<typeof NO_ANSWER>((resolve) => {
+    timer = setTimeout(() => resolve(NO_ANSWER), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Per-key sliding windows in Redis (the function in rate-limit.lua); uses Redis TIME, not ours. While a
  * call for a key is in flight, that key's next requests wait and then go as one call, decided in
  * arrival order exactly as separate calls would be: one function call per batch instead of one per
  * request under load (it was half of Redis's CPU for a GET), and no added wait when idle.
  */
-export function createRateLimiter(redis: Redis) {
+export function createRateLimiter(redis: Redis, options: LimiterOptions = {}) {
   const call = rateLimitLibrary.on(redis);
   const run = (key: string, perMinute: number, perDay: number, n: number) =>
     call("rate-limit", [key], [perMinute, perDay, n]) as Promise<number[]>;
   const inFlight = new Set<string>();
   const waiting = new Map<string, { limits: Limits; waiters: Waiter[] }>();
+  const local = createLocalWindows(options.fallback ?? { maxMs: 0, replicas: 1 });
+  const timeoutMs = options.timeoutMs ?? 500;
+  const probeEveryMs = options.probeEveryMs ?? 250;
+  let probing = false;
+  let lastProbe = 0;
+
+  /** Redis's decision for a batch, or null when it gave none (refused, unreachable, too slow, or not asked). */
+  async function fromRedis(keyId: string, limits: Limits, n: number): Promise<number[] | null> {
+    const failing = local.failing();
+    if (failing && (probing || Date.now() - lastProbe < probeEveryMs)) return null;
+    if (failing) [probing, lastProbe] = [true, Date.now()];
+    try {
+      const out = await within(run(`rl:{${keyId}}`, limits.perMinute, limits.perDay, n), timeoutMs);
+      if (out === NO_ANSWER) throw new Error(`no answer within ${timeoutMs} ms`);
+      if (failing) options.log?.warn("rate limiter: Redis decides again");
+      local.recovered();
+      return out;
+    } catch (err) {
+      if (!failing)
+        options.log?.warn("rate limiter: Redis cannot decide, deciding locally", { error: (err as Error).message });
+      return null;
+    } finally {
+      if (failing) probing = false;
+    }
+  }
+
+  function decideLocally(keyId: string, limits: Limits, waiters: Waiter[]) {
+    for (const w of waiters) {
+      const d = local.decide(keyId, limits.perMinute);
+      // Fail closed once the fallback has run out: without the limiter, budgets cannot be enforced.
+      if (!d) w.reject(new ServiceError("SERVICE_UNAVAILABLE", "Rate limiter unavailable, retry shortly"));
+      else w.resolve({ ...d, nowMs: Date.now() });
+    }
+  }
 
   async function decide(keyId: string, limits: Limits, waiters: Waiter[]): Promise<void> {
     inFlight.add(keyId);
     try {
-      let out: number[];
-      try {
-        out = await run(`rl:{${keyId}}`, limits.perMinute, limits.perDay, waiters.length);
-      } catch {
-        // Fail closed: without the limiter we cannot enforce budgets.
-        throw new ServiceError("SERVICE_UNAVAILABLE", "Rate limiter unavailable, retry shortly");
-      }
+      const out = await fromRedis(keyId, limits, waiters.length);
+      if (!out) return decideLocally(keyId, limits, waiters);
       const nowMs = out[0]!;
       waiters.forEach((w, i) => {
         const [allowed, remaining, resetMs, retryMs] = out.slice(1 + 4 * i, 5 + 4 * i) as [

@@ -21,6 +21,7 @@ describe("the one error table", () => {
     INTERNAL_ERROR: 500,
     SERVICE_UNAVAILABLE: 503,
     TIMEOUT: 504,
+    STORAGE_FULL: 507,
   };
   test("has exactly the spec's codes plus the transport ones", () => {
     expect(Object.keys(ERROR_TABLE).sort()).toEqual(Object.keys(expected).sort());

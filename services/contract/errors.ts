@@ -14,6 +14,8 @@ export const ERROR_TABLE = {
   INTERNAL_ERROR: { status: 500, retryable: true },
   SERVICE_UNAVAILABLE: { status: 503, retryable: true },
   TIMEOUT: { status: 504, retryable: true },
+  /** Redis refused a write for memory (maxmemory reached): writes fail whole, reads go on. */
+  STORAGE_FULL: { status: 507, retryable: true },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

@@ -82,6 +82,14 @@ const DEPENDENCY_DOWN_MESSAGE = new RegExp(
 );
 
 /**
+ * Redis refusing a write because it is at `maxmemory` (policy noeviction): "OOM command not allowed…".
+ * Nothing of the write happened (a command or a function is refused before it runs), and reads still work.
+ */
+export function isStorageFull(err: unknown): boolean {
+  return err instanceof Error && /^OOM /.test(err.message ?? "");
+}
+
+/**
  * Errors that mean "a dependency is down right now" (Redis disconnected, offline queue disabled,
  * retries exhausted): callers get 503 and may retry, instead of a 500.
  */

@@ -19,8 +19,16 @@ import { isErrorCode, ServiceError } from "../contract/errors";
 export type Arg = string | number | Buffer;
 export type RedisClient = Redis | Cluster;
 
-/** Whether a function only reads (flag `no-writes`: Redis refuses its writes, and runs it while OOM). */
-export type Access = "read" | "write";
+/**
+ * What a function does to the data:
+ * - `read`: only reads (flag `no-writes`: Redis refuses its writes, and runs it while at maxmemory);
+ * - `scratch`: reads, and writes only scratch keys it deletes before returning (flag `allow-oom`: it runs while
+ *   at maxmemory, so searches go on when the data cannot grow);
+ * - `write`: changes data (refused whole while at maxmemory: the client gets STORAGE_FULL).
+ */
+export type Access = "read" | "scratch" | "write";
+
+const FLAGS: Record<Access, string> = { read: "'no-writes'", scratch: "'allow-oom'", write: "" };
 
 export interface LibrarySpec<F extends string> {
   /** The library's name; the loaded one is `<name>_<hash of its code>`. */
@@ -65,7 +73,7 @@ export async function defineLibrary<F extends string>(spec: LibrarySpec<F>): Pro
   const register = (fn: F, body: string) =>
     [
       `redis.register_function{ function_name = '${functionName(fn)}',`,
-      `  flags = { ${spec.functions[fn] === "read" ? "'no-writes'" : ""} },`,
+      `  flags = { ${FLAGS[spec.functions[fn]]} },`,
       "  callback = function(KEYS, ARGV)",
       body,
       "end }",

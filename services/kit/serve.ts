@@ -18,7 +18,7 @@ import {
   readCaller,
 } from "./wire";
 import { errorFields, type Logger } from "./log";
-import { isDependencyDown } from "./connect";
+import { isDependencyDown, isStorageFull } from "./connect";
 
 export interface ServedService {
   service: Service;
@@ -129,9 +129,11 @@ async function dispatch(msg: ServiceMsg, binding: Binding, log: Logger): Promise
   } catch (err) {
     const error = isDependencyDown(err)
       ? new ServiceError("SERVICE_UNAVAILABLE", "A dependency is unavailable, retry shortly")
-      : toServiceError(err);
+      : isStorageFull(err)
+        ? new ServiceError("STORAGE_FULL", "Storage is full: the write was refused and nothing was changed")
+        : toServiceError(err);
     if (!(err instanceof ServiceError))
-      reqLog[error.code === "SERVICE_UNAVAILABLE" ? "warn" : "error"]("handler failed", errorFields(err));
+      reqLog[error.code === "INTERNAL_ERROR" ? "error" : "warn"]("handler failed", errorFields(err));
     // respondError adds the micro-service error headers, so $SRV STATS count errors.
     msg.respondError(httpStatusOf(error.code), error.code, encodeJson({ error: error.toBody() }));
     return false;

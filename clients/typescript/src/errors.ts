@@ -1,17 +1,10 @@
-/** The error codes the service answers with (its one error table). */
-export type ErrorCode =
-  | "VALIDATION_ERROR"
-  | "UNAUTHORIZED"
-  | "FORBIDDEN"
-  | "NOT_FOUND"
-  | "METHOD_NOT_ALLOWED"
-  | "NOT_ACCEPTABLE"
-  | "RATE_LIMITED"
-  | "INTERNAL_ERROR"
-  | "SERVICE_UNAVAILABLE"
-  | "TIMEOUT"
-  /** No answer from the service: the network failed, or the client's own timeout or signal ended the call. */
-  | "NETWORK_ERROR";
+import type { components } from "./generated/api.ts";
+
+/**
+ * The codes of the service's error table (from its OpenAPI document), and the client's own NETWORK_ERROR: no
+ * answer from the service (the network failed, or the attempt's timeout passed).
+ */
+export type ErrorCode = components["schemas"]["Error"]["error"]["code"] | "NETWORK_ERROR";
 
 export interface ErrorDetails {
   field?: string;

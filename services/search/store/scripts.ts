@@ -14,7 +14,7 @@ const searchLibrary = await defineLibrary({
     upsert: "write",
     delete: "write",
     reweight: "write",
-    query: "write",
+    query: "scratch",
     "lock-refresh": "write",
     "lock-release": "write",
   },

@@ -483,7 +483,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT";
+                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "STORAGE_FULL";
                 details?: {
                     /** @description The rule it broke: `required`, `max_length`… */
                     constraint?: string;
@@ -710,6 +710,23 @@ export type components = {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description STORAGE_FULL (retryable) */
+        STORAGE_FULL: {
+            headers: {
+                /** @description Requests allowed in the key's binding window. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description Unix time (seconds) when the window next frees capacity. */
+                "X-RateLimit-Reset"?: number;
+                /** @description The request's id, as in `meta.request_id`. */
+                "X-Request-Id": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description TIMEOUT (retryable) */
         TIMEOUT: {
             headers: {
@@ -872,6 +889,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     listEntities: {
@@ -917,6 +935,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     createEntity: {
@@ -971,6 +990,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     getEntity: {
@@ -1012,6 +1032,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     deleteEntity: {
@@ -1058,6 +1079,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     updateEntity: {
@@ -1112,6 +1134,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     linkEntityMemories: {
@@ -1166,6 +1189,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     unlinkEntityMemory: {
@@ -1214,6 +1238,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     listKeys: {
@@ -1256,6 +1281,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     createKey: {
@@ -1323,6 +1349,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     getKey: {
@@ -1364,6 +1391,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     revokeKey: {
@@ -1412,6 +1440,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     updateKey: {
@@ -1463,6 +1492,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     rotateKey: {
@@ -1514,6 +1544,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     listMemories: {
@@ -1575,6 +1606,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     createMemory: {
@@ -1642,6 +1674,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     getMemory: {
@@ -1683,6 +1716,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     deleteMemory: {
@@ -1733,6 +1767,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     updateMemory: {
@@ -1793,6 +1828,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     attachTags: {
@@ -1848,6 +1884,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     detachTag: {
@@ -1896,6 +1933,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     searchMemories: {
@@ -1989,6 +2027,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     listTags: {
@@ -2035,6 +2074,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     createTag: {
@@ -2083,6 +2123,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     getTag: {
@@ -2124,6 +2165,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     deleteTag: {
@@ -2170,6 +2212,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     updateTag: {
@@ -2220,6 +2263,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
     getUsage: {
@@ -2263,6 +2307,7 @@ export interface operations {
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
             504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
         };
     };
 }

@@ -1,0 +1,79 @@
+import { afterAll, expect, test } from "bun:test";
+import Redis from "ioredis";
+import { testStack } from "../harness";
+import { gqlTenant } from "../graphql/graphql-helpers";
+import { eventually, word } from "../search/search-helpers";
+
+const FULL = "Storage is full: the write was refused and nothing was changed";
+
+let redis: Redis | null = null;
+afterAll(async () => {
+  // Whatever happened, the run's other files get a Redis that accepts writes.
+  await redis?.config("SET", "maxmemory", "0");
+  redis?.disconnect();
+});
+
+/** Redis at maxmemory with noeviction, as a data store is run: every write refused, every read served. */
+async function fillRedis(client: Redis) {
+  const used = Number(/used_memory:(\d+)/.exec(await client.info("memory"))![1]);
+  await client.config("SET", "maxmemory-policy", "noeviction");
+  await client.config("SET", "maxmemory", String(Math.max(1, used - 64 * 1024)));
+  await expect(client.set(`probe:${word()}`, "x")).rejects.toThrow(/^OOM /);
+}
+
+test("a full Redis: writes answer 507 STORAGE_FULL and change nothing, reads keep answering, then all recovers", async () => {
+  const stack = await testStack();
+  redis = new Redis(stack.redisUrl);
+  const { api, gql } = await gqlTenant();
+  const topic = word();
+  const kept = (await api.post("/v1/memories", { content: `kept ${topic} before the disk filled` })).body.data;
+  await eventually(async () => {
+    const hits = (await api.post("/v1/search", { query: `kept ${topic}` })).body.data.results;
+    expect(hits.map((m: { id: string }) => m.id)).toContain(kept.id);
+  });
+
+  await fillRedis(redis);
+  try {
+    // Writes: the envelope with 507 and the code, REST and GraphQL alike; nothing half-written.
+    for (const r of [
+      await api.post("/v1/memories", { content: "refused" }),
+      await api.patch(`/v1/memories/${kept.id}`, { content: "changed" }),
+      await api.delete(`/v1/memories/${kept.id}`),
+      await api.post("/v1/tags", { name: `t${topic}` }),
+    ]) {
+      expect({ status: r.status, code: r.body.error?.code, message: r.body.error?.message }).toEqual({
+        status: 507,
+        code: "STORAGE_FULL",
+        message: FULL,
+      });
+      expect(r.body.meta.request_id).toMatch(/.+/);
+    }
+    const mutation = await gql.raw(`mutation { createMemory(input: { content: "refused" }) { id } }`);
+    expect(mutation.errors?.[0]?.extensions.code).toBe("STORAGE_FULL");
+
+    // Reads, search and context: 200, the rate limiter deciding locally (its headers are there).
+    const got = await api.get(`/v1/memories/${kept.id}`);
+    expect([got.status, got.body.data.content]).toEqual([200, kept.content]);
+    const listed = await api.get("/v1/memories");
+    expect([listed.status, listed.body.meta.total]).toEqual([200, 1]);
+    expect(listed.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
+    const found = await api.post("/v1/search", { query: `kept ${topic}` });
+    expect(found.status).toBe(200);
+    expect(found.body.data.results.map((m: { id: string }) => m.id)).toContain(kept.id);
+    const context = await api.post("/v1/context", { query: `kept ${topic}` });
+    expect([context.status, context.body.data.context.includes(topic)]).toEqual([200, true]);
+    expect((await api.get("/v1/tags")).status).toBe(200);
+    const query = await gql.raw(`query($id: ID!) { memory(id: $id) { content } }`, { id: kept.id });
+    expect(query.data?.memory?.content).toBe(kept.content);
+  } finally {
+    await redis.config("SET", "maxmemory", "0");
+  }
+
+  // Recovered at once: the write goes through, and the refused ones left no trace.
+  const created = await api.post("/v1/memories", { content: "after" });
+  expect(created.status).toBe(200);
+  const all = (await api.get("/v1/memories?limit=100")).body;
+  expect(all.meta.total).toBe(2);
+  expect(all.data.find((m: { id: string }) => m.id === kept.id).content).toBe(kept.content);
+  expect((await api.get("/v1/tags")).body.meta.total).toBe(0);
+}, 60_000);
