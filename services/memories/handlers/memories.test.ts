@@ -67,6 +67,7 @@ describe("memory handlers", () => {
           metadata: {},
         },
         64,
+        {},
       ],
     });
     expect(changes).toEqual([[{ type: "created", memory: snapshot(row("new-id")) }]]);
@@ -93,11 +94,16 @@ describe("memory handlers", () => {
   });
 
   test("delete reports deleted_count only with cascade; orphans are reported as updated", async () => {
-    const plain = setup({ deleteMemory: { deleted: [{ id: "m", version: 3 }], orphans: [row("kid", {}, 2)] } });
+    const plain = setup({
+      deleteMemory: {
+        deleted: [{ id: "m", version: 3 }],
+        updates: [{ row: row("kid", {}, 2), changed: ["parent_memory_id"] }],
+      },
+    });
     expect(await plain.h.remove({ id: "m" }, ctx)).toEqual({ id: "m", deleted: true });
     expect(plain.changes).toEqual([
       [
-        { type: "deleted", id: "m", version: 3 },
+        { type: "deleted", id: "m", version: 3, reason: "deleted" },
         { type: "updated", memory: snapshot(row("kid", {}, 2)), changed: ["parent_memory_id"] },
       ],
     ]);
@@ -108,7 +114,7 @@ describe("memory handlers", () => {
           { id: "m", version: 3 },
           { id: "kid", version: 2 },
         ],
-        orphans: [],
+        updates: [],
       },
     });
     expect(await cascade.h.remove({ id: "m", cascade: true }, ctx)).toEqual({
