@@ -14,6 +14,7 @@ import { entityResolvers } from "./resolvers/entities";
 import { keyResolvers } from "./resolvers/keys";
 import { eventResolvers } from "./resolvers/events";
 import { searchResolvers } from "./resolvers/search";
+import { tenantResolvers } from "./resolvers/tenant";
 
 const SCHEMA_DIR = join(import.meta.dir, "schema");
 
@@ -52,6 +53,7 @@ export function buildSchema(hub: EventHub): GraphQLSchema {
     entityResolvers,
     keyResolvers,
     searchResolvers,
+    tenantResolvers,
     eventResolvers(hub),
   ];
   return readSnakeCase(

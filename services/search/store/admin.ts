@@ -9,6 +9,8 @@ export interface IndexMeta {
   dims: number;
   state: "ready" | "building";
   builtAt: number;
+  /** The layout it was built with (fields.ts INDEX_LAYOUT); "" when it predates layouts. */
+  layout: string;
 }
 
 /** Index bookkeeping: meta (which model, built or not), the rebuild lock, and walking a tenant's index. */
@@ -23,6 +25,7 @@ export function createAdminStore(redis: Redis, call: Functions) {
         dims: Number(h[META.dimensions]),
         state: h[META.state] === "building" ? "building" : "ready",
         builtAt: Number(h[META.builtAt] ?? 0),
+        layout: h[META.layout] ?? "",
       };
     },
 
@@ -32,6 +35,7 @@ export function createAdminStore(redis: Redis, call: Functions) {
         [META.dimensions]: meta.dims,
         [META.state]: meta.state,
         [META.builtAt]: meta.builtAt,
+        [META.layout]: meta.layout,
       });
     },
 
