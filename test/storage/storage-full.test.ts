@@ -27,7 +27,7 @@ async function redisGauges(metricsUrl: string) {
   return { used: value("redis_used_memory_bytes"), max: value("redis_maxmemory_bytes") };
 }
 
-test("a full Redis: writes answer 507 STORAGE_FULL and change nothing, reads keep answering, then all recovers", async () => {
+test("a full Redis: writes 507 STORAGE_FULL and change nothing, reads keep answering, all recovers", async () => {
   const stack = await testStack();
   redis = new Redis(stack.redisUrl);
   const { api, gql } = await gqlTenant();
