@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import type { ApiClient } from "../api";
 import {
   createMemory,
-  expectError,
   expectNotFound,
   ids,
   ISO_MS,
@@ -12,6 +11,7 @@ import {
   UNKNOWN_ID,
   UUID,
 } from "../memories/memory-helpers";
+import { expectError } from "../envelope-helpers";
 
 /** Entities: resource rules. Links to memories: entities-links.test.ts. */
 let api: ApiClient;

@@ -2,6 +2,7 @@ import { describe, expect, test, beforeAll } from "bun:test";
 import { testStack } from "../harness";
 import { apiClient, newTenant, type ApiClient } from "../api";
 import type { Stack } from "../../scripts/stack/launch";
+import { expectEnvelopeError } from "../envelope-helpers";
 
 let stack: Stack;
 let root: ApiClient;
@@ -10,13 +11,6 @@ beforeAll(async () => {
   stack = await testStack();
   root = apiClient(stack.baseUrl, stack.adminKey);
 });
-
-const expectEnvelopeError = (res: { status: number; body: any; headers: Headers }, status: number, code: string) => {
-  expect(res.status).toBe(status);
-  expect(res.body.error.code).toBe(code);
-  expect(typeof res.body.error.message).toBe("string");
-  expect(res.body.meta.request_id).toBe(res.headers.get("x-request-id")!);
-};
 
 describe("health", () => {
   test("GET /healthz answers without a key", async () => {

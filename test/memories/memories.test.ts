@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { ApiClient } from "../api";
-import { createMemory, expectError, expectNotFound, ISO_MS, ok, tenant, UNKNOWN_ID, UUID } from "./memory-helpers";
+import { createMemory, expectNotFound, ISO_MS, ok, tenant, UNKNOWN_ID, UUID } from "./memory-helpers";
+import { expectError } from "../envelope-helpers";
 
 /** Memories: create, get, patch, delete and their validation, black-box through the gateway. */
 let api: ApiClient;

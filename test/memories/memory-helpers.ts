@@ -1,32 +1,11 @@
-import { expect } from "bun:test";
 import { testStack } from "../harness";
 import { newTenant, type ApiClient, type ApiResponse } from "../api";
+import { expectError } from "../envelope-helpers";
 
 /** Shared by the memories*.test.ts and entities*.test.ts files. */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
-
-export function expectError(
-  res: ApiResponse,
-  status: number,
-  code: string,
-  message: string,
-  details?: Record<string, unknown>,
-) {
-  expect({
-    status: res.status,
-    code: res.body?.error?.code,
-    message: res.body?.error?.message,
-    details: res.body?.error?.details,
-  }).toEqual({
-    status,
-    code,
-    message,
-    details,
-  });
-  expect(typeof res.body.meta.request_id).toBe("string");
-}
 
 export const expectNotFound = (res: ApiResponse, what = "Memory") =>
   expectError(res, 404, "NOT_FOUND", `${what} not found`);

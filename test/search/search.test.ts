@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { createMemory, expectError, ok, tenant } from "../memories/memory-helpers";
+import { createMemory, ok, tenant } from "../memories/memory-helpers";
+import { expectError } from "../envelope-helpers";
 import { search, searchIds, word } from "./search-helpers";
 
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";

@@ -1,22 +1,6 @@
-import { expect } from "bun:test";
-import type { ApiClient, ApiResponse } from "../api";
+import type { ApiClient } from "../api";
 
 /** Shared by the tag-link e2e tests: memories come from the real POST /v1/memories. */
-export function expectError(
-  res: ApiResponse,
-  status: number,
-  code: string,
-  message: string,
-  details?: Record<string, unknown>,
-) {
-  expect({
-    status: res.status,
-    code: res.body.error?.code,
-    message: res.body.error?.message,
-    details: res.body.error?.details,
-  }).toEqual({ status, code, message, details });
-}
-
 export async function memory(api: ApiClient, content = "a memory"): Promise<string> {
   const res = await api.post("/v1/memories", { content });
   if (res.status !== 200) throw new Error(`POST /v1/memories failed: ${res.status} ${JSON.stringify(res.body)}`);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect, type NatsConnection } from "nats";
 import { testStack } from "../harness";
 import { newTenant } from "../api";
-import { count, expectError, memory, tag, tagsOf } from "./tag-helpers";
+import { count, memory, tag, tagsOf } from "./tag-helpers";
+import { expectError } from "../envelope-helpers";
 
 /**
  * Spec 4.2 memory↔tag links, black-box through the gateway. Memories are created through the real

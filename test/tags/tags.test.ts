@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { testStack } from "../harness";
-import { apiClient, newTenant, type ApiClient, type ApiResponse } from "../api";
+import { apiClient, newTenant, type ApiClient } from "../api";
+import { expectError } from "../envelope-helpers";
 
 /** Spec 4.2, tag resources, black-box through the gateway. Links: tag-links.test.ts. */
 let base: string;
@@ -15,22 +16,6 @@ beforeAll(async () => {
 });
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-function expectError(
-  res: ApiResponse,
-  status: number,
-  code: string,
-  message: string,
-  details?: Record<string, unknown>,
-) {
-  expect({
-    status: res.status,
-    code: res.body.error?.code,
-    message: res.body.error?.message,
-    details: res.body.error?.details,
-  }).toEqual({ status, code, message, details });
-  expect(typeof res.body.meta.request_id).toBe("string");
-}
 
 const createTag = async (client: ApiClient, body: Record<string, unknown>) => {
   const res = await client.post("/v1/tags", body);
