@@ -7,6 +7,13 @@ export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
 
+/** The allowed values of each enum field of a memory, in the order error messages list them. */
+export const MEMORY_ENUMS = {
+  content_type: ["text", "conversation", "document", "event", "fact"],
+  tier: ["short", "medium", "long"],
+  memory_nature: ["episodic", "semantic"],
+};
+
 export const expectNotFound = (res: ApiResponse, what = "Memory") =>
   expectError(res, 404, "NOT_FOUND", `${what} not found`);
 
