@@ -1,3 +1,4 @@
+import { expect } from "bun:test";
 import { testStack } from "../harness";
 import { newTenant, type ApiClient, type ApiResponse } from "../api";
 import { expectError } from "../envelope-helpers";
@@ -13,6 +14,14 @@ export const MEMORY_ENUMS = {
   tier: ["short", "medium", "long"],
   memory_nature: ["episodic", "semantic"],
 };
+
+export const ENTITY_TYPES = ["person", "organization", "place", "product", "event", "concept", "other"];
+
+/** The refusal of an entity name already taken for its type, as expectError's message and details. */
+export const ENTITY_NAME_TAKEN = [
+  "An entity with this name and type already exists",
+  { field: "name", constraint: "unique", existing_id: expect.any(String) },
+] as const;
 
 export const expectNotFound = (res: ApiResponse, what = "Memory") =>
   expectError(res, 404, "NOT_FOUND", `${what} not found`);
