@@ -11,6 +11,7 @@ import { createGuard } from "./http/guard";
 import { createUsageRecorder } from "./http/usage-recorder";
 import { createApp } from "./app";
 import { createMetrics, serveMetrics } from "./http/metrics";
+import { registerRedisMemory } from "./http/redis-metrics";
 import type { GatewayDeps } from "./deps";
 
 const config = loadGatewayConfig();
@@ -20,6 +21,7 @@ await redisReady(redis, log);
 const nc = await connectNats(config.NATS_URL, "gateway", log);
 await ensureStream(nc, STREAMS.USAGE, config.JETSTREAM_REPLICAS);
 const metrics = createMetrics();
+registerRedisMemory(metrics.registry, redis);
 const bus = createBus(nc, { timeoutMs: config.NATS_REQUEST_TIMEOUT_MS, observe: metrics.observeNats });
 const auth = createAuthenticator(nc, bus, { ttlMs: config.KEY_CACHE_TTL_MS, negativeTtlMs: 2000, maxEntries: 10_000 });
 const deps: GatewayDeps = {

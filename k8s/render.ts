@@ -8,7 +8,7 @@ import { applyJsonPatch, strategicMerge, type JsonOp } from "./patch";
  * loader below, which implements only what our kustomizations use (resources, patches —
  * strategic merge or JSON 6902, optionally with a target —, namespace, labels, images) and throws
  * on anything else, so it can never silently render something different from kustomize.
- * manifests.test.ts checks that both renderers agree whenever kubectl is present.
+ * render.test.ts checks that both renderers agree whenever kubectl is present.
  */
 
 export interface K8sObject {

@@ -13,7 +13,7 @@ import { buildContext, searchMemories } from "../../services/contract/search";
 import { attachTags, MAX_TAGS_PER_MEMORY, TAG_NAME_MAX } from "../../services/contract/tags";
 import { ENTITY_TYPES } from "../../services/contract/entities";
 import { Enum } from "../../services/contract/common";
-import { ensureEntity, ensureTags } from "./names";
+import { discardTags, ensureTags, linkByName, type NamedTags } from "./names";
 import type { OperationCall } from "./call";
 
 /** What a tool answers: a text for the model, and the same data as structured content. */
@@ -57,12 +57,19 @@ const remember = tool({
   scopes: ["memories:write"],
   readOnly: false,
   async run({ tags, ...fields }, call) {
-    // Tags first: a bad tag name is refused before the memory is stored.
-    const tagIds = tags ? await ensureTags(call, tags) : [];
     const memory = await call(createMemory, fields);
-    if (tagIds.length === 0) return json(memory);
-    const attached = await call(attachTags, { memory_id: memory.id, tag_ids: tagIds });
-    return json({ ...memory, tags: attached.tags });
+    if (!tags) return json(memory);
+    let named: NamedTags | null = null;
+    try {
+      named = await ensureTags(call, tags);
+      const attached = await call(attachTags, { memory_id: memory.id, tag_ids: named.ids });
+      return json({ ...memory, tags: attached.tags });
+    } catch (err) {
+      // A refused call stores nothing: the memory, and the tags it created, go again.
+      await call(deleteMemory, { id: memory.id }).catch(() => undefined);
+      if (named) await discardTags(call, named.created);
+      throw err;
+    }
   },
 });
 
@@ -139,7 +146,13 @@ const tagMemory = tool({
   scopes: ["memories:write"],
   readOnly: false,
   async run({ memory_id, tags }, call) {
-    return json(await call(attachTags, { memory_id, tag_ids: await ensureTags(call, tags) }));
+    const named = await ensureTags(call, tags);
+    try {
+      return json(await call(attachTags, { memory_id, tag_ids: named.ids }));
+    } catch (err) {
+      await discardTags(call, named.created); // a refused call stores nothing
+      throw err;
+    }
   },
 });
 
@@ -162,8 +175,8 @@ const linkEntity = tool({
   scopes: ["memories:write"],
   readOnly: false,
   async run({ memory_ids, entity_id, name, type }, call) {
-    const id = entity_id ?? (await ensureEntity(call, name, type));
-    return json(await call(linkEntityMemories, { id, memory_ids }));
+    if (entity_id !== undefined) return json(await call(linkEntityMemories, { id: entity_id, memory_ids }));
+    return json(await linkByName(call, name, type, memory_ids));
   },
 });
 

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
+import type Redis from "ioredis";
 import type { JetStreamClient } from "nats";
 import { ServiceError } from "../contract/errors";
 import { INDEX_WAIT_MS } from "../contract/search-index";
@@ -8,16 +9,15 @@ import { keyspace } from "../memory-data/keyspace";
 import { createTagStore, type TagStore } from "./store";
 import { createChangePublisher } from "../memory-data/publisher";
 import { createNotifier } from "./notify";
-import { ctxFor, newSpace, privateRedis, writeMemoryHashForTests } from "./handlers/handler.fixture";
+import { privateRedis } from "../../scripts/stack/redis.fixture";
+import { ctxFor, newSpace, writeMemoryHashForTests } from "./handlers/handler.fixture";
 
 // The transport is faked here (what was published / called is the subject of the test);
 // Redis is real. The e2e tests run the real JetStream and NATS.
-let env: Awaited<ReturnType<typeof privateRedis>>;
+const db = privateRedis("tags-notify");
+let redis: Redis;
 beforeAll(async () => {
-  env = await privateRedis();
-});
-afterAll(async () => {
-  await env.stop();
+  redis = await db.connect();
 });
 
 function fakes(indexFails = false) {
@@ -46,12 +46,12 @@ const notifier = (store: TagStore, f: ReturnType<typeof fakes>) =>
 
 test("publishes tags_changed with a snapshot and msgID <id>:<version>, and waits for the index", async () => {
   const space = newSpace("test");
-  const store = createTagStore(env.redis);
+  const store = createTagStore(redis);
   const ks = keyspace(space);
-  const m = await writeMemoryHashForTests(env.redis, space, { createdAt: 5000, content: "héllo" });
-  await env.redis.hset(ks.memory(m), { parent: "", external_id: "ext-1", v: "7" });
-  await env.redis.sadd(ks.memoryTags(m), "t2", "t1");
-  await env.redis.sadd(ks.memoryEntities(m), "e1");
+  const m = await writeMemoryHashForTests(redis, space, { createdAt: 5000, content: "héllo" });
+  await redis.hset(ks.memory(m), { parent: "", external_id: "ext-1", v: "7" });
+  await redis.sadd(ks.memoryTags(m), "t2", "t1");
+  await redis.sadd(ks.memoryEntities(m), "e1");
   const f = fakes();
   const caller = ctxFor(space).caller!;
   await notifier(store, f)({ ...ctxFor(space), requestId: "req-1" }, [m, crypto.randomUUID()]);
@@ -101,9 +101,9 @@ test("publishes tags_changed with a snapshot and msgID <id>:<version>, and waits
 
 test("a failing index call does not fail the write", async () => {
   const space = newSpace();
-  const m = await writeMemoryHashForTests(env.redis, space);
+  const m = await writeMemoryHashForTests(redis, space);
   const f = fakes(true);
-  await notifier(createTagStore(env.redis), f)(ctxFor(space), [m]);
+  await notifier(createTagStore(redis), f)(ctxFor(space), [m]);
   expect(f.calls).toHaveLength(1);
   expect(f.published).toHaveLength(1);
 });
@@ -111,7 +111,7 @@ test("a failing index call does not fail the write", async () => {
 test("nothing is sent for memories that no longer exist", async () => {
   const f = fakes();
   const space = newSpace();
-  await notifier(createTagStore(env.redis), f)(ctxFor(space), [crypto.randomUUID()]);
+  await notifier(createTagStore(redis), f)(ctxFor(space), [crypto.randomUUID()]);
   expect(f.published).toHaveLength(0);
   expect(f.calls).toHaveLength(0);
 });

@@ -1,17 +1,13 @@
 import { expect, test } from "bun:test";
 import { resolve } from "node:path";
+import { runProcess } from "../process-helpers";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const bin = (name: string) => resolve(ROOT, "node_modules", ".bin", name);
 
 /** Runs a tool from the repository root; its output is the failure message when it fails. */
 async function runTool(cmd: string[]): Promise<{ code: number; output: string }> {
-  const proc = Bun.spawn(cmd, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
+  const { out, err, code } = await runProcess(cmd, { cwd: ROOT });
   return { code, output: `${out}${err}`.trim().split("\n").slice(-40).join("\n") };
 }
 

@@ -1,15 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { ApiClient } from "../api";
-import {
-  createMemory,
-  expectError,
-  expectNotFound,
-  ids,
-  listAll,
-  ok,
-  tenant,
-  UNKNOWN_ID,
-} from "../memories/memory-helpers";
+import { createMemory, expectNotFound, ids, listAll, ok, tenant, UNKNOWN_ID } from "../memories/memory-helpers";
+import { expectError } from "../envelope-helpers";
 
 /** Entity ↔ memory links: link, unlink, the memory's `entity_ids`, `?entity_id=` and deletes on either side. */
 let api: ApiClient;

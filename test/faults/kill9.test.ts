@@ -1,6 +1,8 @@
 import { expect, test } from "bun:test";
 import { SERVICE_NAMES, type ServiceName } from "../../scripts/stack/launch";
-import { figure, fileStack, fmtSummary, mixedLoad, summarize, waitReplicas } from "./fault-helpers";
+import { fileStack, waitReplicas } from "./fault-stack";
+import { mixedLoad } from "./fault-load";
+import { figure, fmtSummary, summarize } from "./fault-figures";
 
 /**
  * Fault 2: kill -9 of one replica of each service under load. Requests move to the surviving

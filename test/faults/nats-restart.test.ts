@@ -1,15 +1,8 @@
 import { expect, test } from "bun:test";
 import { apiClient } from "../api";
-import {
-  consumersBacklog,
-  exitedProcesses,
-  figure,
-  fileStack,
-  fmtSummary,
-  mixedLoad,
-  summarize,
-  waitFor,
-} from "./fault-helpers";
+import { consumersBacklog, exitedProcesses, fileStack, waitFor } from "./fault-stack";
+import { mixedLoad } from "./fault-load";
+import { figure, fmtSummary, summarize } from "./fault-figures";
 
 /**
  * Fault 4: NATS goes down for 2 s under load, then restarts. Meanwhile every request answers 503

@@ -5,19 +5,10 @@ import { createBus } from "../../services/kit/bus";
 import { createMemory, listMemories } from "../../services/contract/memories";
 import { listTags } from "../../services/contract/tags";
 import { verifyKey } from "../../services/contract/keys";
-import {
-  type Client,
-  closedLoop,
-  exitedProcesses,
-  figure,
-  fileStack,
-  fmtSummary,
-  percentile,
-  Recorder,
-  summarize,
-  tenantClient,
-  waitFor,
-} from "./fault-helpers";
+import { exitedProcesses, fileStack, waitFor } from "./fault-stack";
+import { closedLoop } from "./fault-load";
+import { type Client, Recorder, tenantClient } from "./fault-recorder";
+import { figure, fmtSummary, percentile, summarize } from "./fault-figures";
 
 /**
  * Fault 3: kill -9 of Redis during a burst of creates (each followed by a tag attach), then a restart

@@ -1,6 +1,8 @@
 import { expect, test } from "bun:test";
 import { SERVICE_NAMES } from "../../scripts/stack/launch";
-import { type Client, figure, fileStack, Recorder, tenantClient, waitFor, waitReplicas } from "./fault-helpers";
+import { fileStack, waitFor, waitReplicas } from "./fault-stack";
+import { type Client, Recorder, tenantClient } from "./fault-recorder";
+import { figure } from "./fault-figures";
 
 /**
  * Fault 5: the search service is stopped while 1,000 memories are created and others updated and

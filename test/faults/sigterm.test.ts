@@ -1,6 +1,8 @@
 import { expect, test } from "bun:test";
 import { SERVICE_NAMES, type ServiceName } from "../../scripts/stack/launch";
-import { figure, fileStack, fmtSummary, mixedLoad, summarize, waitReplicas } from "./fault-helpers";
+import { fileStack, waitReplicas } from "./fault-stack";
+import { mixedLoad } from "./fault-load";
+import { figure, fmtSummary, summarize } from "./fault-figures";
 
 /**
  * Fault 1: a rolling restart. Two replicas of every service; under a steady mixed load, SIGTERM one

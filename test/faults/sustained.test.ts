@@ -1,17 +1,8 @@
 import { expect, test } from "bun:test";
-import {
-  closedLoop,
-  consumersBacklog,
-  figure,
-  fileStack,
-  fixedRate,
-  fmtSummary,
-  mixedWorkload,
-  Recorder,
-  summarize,
-  tenantClient,
-  waitFor,
-} from "./fault-helpers";
+import { consumersBacklog, fileStack, waitFor } from "./fault-stack";
+import { closedLoop, fixedRate, mixedWorkload } from "./fault-load";
+import { Recorder, tenantClient } from "./fault-recorder";
+import { figure, fmtSummary, summarize } from "./fault-figures";
 
 /**
  * Fault 6 (the baseline the others are read against): measure the maximum throughput of the mixed

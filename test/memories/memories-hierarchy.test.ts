@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { ApiClient } from "../api";
-import { createMemory, expectError, expectNotFound, ids, listAll, ok, tenant, type MemoryOut } from "./memory-helpers";
+import { createMemory, expectNotFound, ids, listAll, ok, tenant, type MemoryOut } from "./memory-helpers";
+import { expectError } from "../envelope-helpers";
 
 /** Hierarchies: parents, cycles, the depth limit, and both kinds of delete. */
 let api: ApiClient;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect, type NatsConnection } from "nats";
 import { testStack } from "../harness";
-import { createMemory, expectError, expectNotFound, ids, listAll, ok, tenant } from "./memory-helpers";
+import { createMemory, expectNotFound, ids, listAll, ok, tenant } from "./memory-helpers";
+import { expectError } from "../envelope-helpers";
 
 /** Tenant and environment isolation, concurrency, and the domain events of memory writes. */
 describe("tenant isolation", () => {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { ApiClient } from "../api";
-import { createMemory, expectError, ids, ok, tenant, UNKNOWN_ID, type MemoryOut } from "./memory-helpers";
+import { createMemory, ids, ok, tenant, UNKNOWN_ID, type MemoryOut } from "./memory-helpers";
+import { expectError } from "../envelope-helpers";
 
 /**
  * GET /v1/memories: every filter, alone and combined, both sorts and orders, against a model of the

@@ -1,32 +1,27 @@
 import { expect } from "bun:test";
 import { testStack } from "../harness";
 import { newTenant, type ApiClient, type ApiResponse } from "../api";
+import { expectError } from "../envelope-helpers";
 
 /** Shared by the memories*.test.ts and entities*.test.ts files. */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
 
-export function expectError(
-  res: ApiResponse,
-  status: number,
-  code: string,
-  message: string,
-  details?: Record<string, unknown>,
-) {
-  expect({
-    status: res.status,
-    code: res.body?.error?.code,
-    message: res.body?.error?.message,
-    details: res.body?.error?.details,
-  }).toEqual({
-    status,
-    code,
-    message,
-    details,
-  });
-  expect(typeof res.body.meta.request_id).toBe("string");
-}
+/** The allowed values of each enum field of a memory, in the order error messages list them. */
+export const MEMORY_ENUMS = {
+  content_type: ["text", "conversation", "document", "event", "fact"],
+  tier: ["short", "medium", "long"],
+  memory_nature: ["episodic", "semantic"],
+};
+
+export const ENTITY_TYPES = ["person", "organization", "place", "product", "event", "concept", "other"];
+
+/** The refusal of an entity name already taken for its type, as expectError's message and details. */
+export const ENTITY_NAME_TAKEN = [
+  "An entity with this name and type already exists",
+  { field: "name", constraint: "unique", existing_id: expect.any(String) },
+] as const;
 
 export const expectNotFound = (res: ApiResponse, what = "Memory") =>
   expectError(res, 404, "NOT_FOUND", `${what} not found`);

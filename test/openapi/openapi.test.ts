@@ -7,6 +7,7 @@ import { typesFor as generateTypes } from "../../scripts/sdk-types";
 import { documentPath } from "../../gateway/rest/openapi";
 import { restRoutes } from "../../gateway/rest/routes";
 import { testStack } from "../harness";
+import { runProcess } from "../process-helpers";
 import type { Middleware } from "openapi-fetch";
 import { answerChecker, type OpenApiDocument, operationsOf, recorder } from "./answers";
 
@@ -71,14 +72,10 @@ describe("a client generated from the document", () => {
         paths: { "memory-service-api": ["./api.d.ts"] },
       };
       writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: [SCENARIO] }));
-      const proc = Bun.spawn([join(ROOT, "node_modules/.bin/tsc"), "-p", join(dir, "tsconfig.json")], {
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      const [out, err, code] = await Promise.all([
-        new Response(proc.stdout).text(),
-        new Response(proc.stderr).text(),
-        proc.exited,
+      const { out, err, code } = await runProcess([
+        join(ROOT, "node_modules/.bin/tsc"),
+        "-p",
+        join(dir, "tsconfig.json"),
       ]);
       expect(`${out}${err}`.trim()).toBe("");
       expect(code).toBe(0);

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { testStack } from "../harness";
+import { runProcess } from "../process-helpers";
 import { newTenant } from "../api";
 import { eventually, word } from "../search/search-helpers";
 import { buildClient, PACKAGE_DIR } from "./sdk-build";
@@ -125,16 +126,9 @@ describe("the TypeScript client against the running service", () => {
       const err = await client.memories.get("nope").catch((e) => e);
       console.log(JSON.stringify({ node: process.versions.node, content: got.content,
         code: err.code, isError: err instanceof MemoryServiceError }));`;
-    const proc = Bun.spawn(["node", "--input-type=module", "-e", script], {
+    const { out, err, code } = await runProcess(["node", "--input-type=module", "-e", script], {
       env: { PATH: process.env.PATH ?? "", BASE: baseUrl, KEY: key },
-      stdout: "pipe",
-      stderr: "pipe",
     });
-    const [out, err, code] = await Promise.all([
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-      proc.exited,
-    ]);
     expect(err).toBe("");
     expect(code).toBe(0);
     const answer = JSON.parse(out);

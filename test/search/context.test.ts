@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { countTokens } from "gpt-tokenizer";
-import { createMemory, expectError, ok, tenant, type MemoryOut } from "../memories/memory-helpers";
+import { createMemory, ok, tenant, type MemoryOut } from "../memories/memory-helpers";
+import { expectError } from "../envelope-helpers";
 import { word } from "./search-helpers";
 import type { ApiClient } from "../api";
 

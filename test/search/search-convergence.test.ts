@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import Redis from "ioredis";
 import { testStack } from "../harness";
-import { createMemory, expectError, listAll, ok, tenant, type MemoryOut } from "../memories/memory-helpers";
+import { createMemory, listAll, ok, tenant, type MemoryOut } from "../memories/memory-helpers";
+import { expectError } from "../envelope-helpers";
 import { eventually, search, searchIds, word } from "./search-helpers";
 import type { ApiClient } from "../api";
 

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import Redis from "ioredis";
 import { testStack } from "../harness";
+import { runProcess } from "../process-helpers";
 import { createMemory, ok, tenant, type MemoryOut } from "../memories/memory-helpers";
 import { search, searchIds, word } from "./search-helpers";
 import { INDEX_WAIT_MS } from "../../services/contract/search-index";
@@ -33,15 +34,10 @@ describe("bun run reindex", () => {
     }
     expect(await searchIds(api, { query: "*", tier: "long" })).toEqual([]);
 
-    const proc = Bun.spawn(
+    const { code, err } = await runProcess(
       [process.execPath, resolve("services/search/cli/reindex.ts"), "--tenant", name, "--env", "live"],
-      {
-        env: { ...process.env, REDIS_URL: stack.redisUrl, NATS_URL: stack.natsUrl, LOG_LEVEL: "warn" },
-        stdout: "pipe",
-        stderr: "pipe",
-      },
+      { env: { ...process.env, REDIS_URL: stack.redisUrl, NATS_URL: stack.natsUrl, LOG_LEVEL: "warn" } },
     );
-    const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
     expect(code).toBe(0);
     expect(err).toContain(`${name} (live) [##############################] 4/4`);
     expect(err).toContain(`${name} (live) 4 memories, 4 (re)indexed, 1 removed`);
@@ -52,11 +48,12 @@ describe("bun run reindex", () => {
   }, 60_000);
 
   test("rejects a bad --env", async () => {
-    const proc = Bun.spawn([process.execPath, resolve("services/search/cli/reindex.ts"), "--env", "prod"], {
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const [code, err] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+    const { code, err } = await runProcess([
+      process.execPath,
+      resolve("services/search/cli/reindex.ts"),
+      "--env",
+      "prod",
+    ]);
     expect(code).toBe(2);
     expect(err).toContain("usage: bun run reindex");
   });

@@ -21,7 +21,13 @@ async function fillRedis(client: Redis) {
   await expect(client.set(`probe:${word()}`, "x")).rejects.toThrow(/^OOM /);
 }
 
-test("a full Redis: writes answer 507 STORAGE_FULL and change nothing, reads keep answering, then all recovers", async () => {
+async function redisGauges(metricsUrl: string) {
+  const text = await (await fetch(metricsUrl)).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, "m").exec(text)?.[1]);
+  return { used: value("redis_used_memory_bytes"), max: value("redis_maxmemory_bytes") };
+}
+
+test("a full Redis: writes 507 STORAGE_FULL and change nothing, reads keep answering, all recovers", async () => {
   const stack = await testStack();
   redis = new Redis(stack.redisUrl);
   const { api, gql } = await gqlTenant();
@@ -65,6 +71,11 @@ test("a full Redis: writes answer 507 STORAGE_FULL and change nothing, reads kee
     expect((await api.get("/v1/tags")).status).toBe(200);
     const query = await gql.raw(`query($id: ID!) { memory(id: $id) { content } }`, { id: kept.id });
     expect(query.data?.memory?.content).toBe(kept.content);
+
+    // Operators see it: the gateway's /metrics shows Redis above its ceiling.
+    const gauges = await redisGauges(stack.metricsUrl);
+    expect(gauges.max).toBeGreaterThan(0);
+    expect(gauges.used).toBeGreaterThan(gauges.max);
   } finally {
     await redis.config("SET", "maxmemory", "0");
   }
@@ -76,4 +87,6 @@ test("a full Redis: writes answer 507 STORAGE_FULL and change nothing, reads kee
   expect(all.meta.total).toBe(2);
   expect(all.data.find((m: { id: string }) => m.id === kept.id).content).toBe(kept.content);
   expect((await api.get("/v1/tags")).body.meta.total).toBe(0);
+  await Bun.sleep(1100); // past the gauges' one-second memo
+  expect((await redisGauges(stack.metricsUrl)).max).toBe(0);
 }, 60_000);

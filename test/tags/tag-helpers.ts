@@ -1,37 +1,29 @@
-import { expect } from "bun:test";
-import type { ApiClient, ApiResponse } from "../api";
+import type { ApiClient } from "../api";
 
-/** Shared by the tag-link e2e tests: memories come from the real POST /v1/memories. */
-export function expectError(
-  res: ApiResponse,
-  status: number,
-  code: string,
-  message: string,
-  details?: Record<string, unknown>,
-) {
-  expect({
-    status: res.status,
-    code: res.body.error?.code,
-    message: res.body.error?.message,
-    details: res.body.error?.details,
-  }).toEqual({ status, code, message, details });
-}
-
+/** Shared by the tags*.test.ts and tag-links*.test.ts files: memories come from the real POST /v1/memories. */
 export async function memory(api: ApiClient, content = "a memory"): Promise<string> {
   const res = await api.post("/v1/memories", { content });
   if (res.status !== 200) throw new Error(`POST /v1/memories failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data.id;
 }
 
-export async function tag(
-  api: ApiClient,
-  name: string,
-  color?: string,
-): Promise<{ id: string; name: string; color: string | null; memory_count: number }> {
-  const res = await api.post("/v1/tags", color ? { name, color } : { name });
-  if (res.status !== 200) throw new Error(`POST /v1/tags failed: ${JSON.stringify(res.body)}`);
+export interface TagOut {
+  id: string;
+  name: string;
+  color: string | null;
+  description: string | null;
+  memory_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export async function createTag(api: ApiClient, body: Record<string, unknown>): Promise<TagOut> {
+  const res = await api.post("/v1/tags", body);
+  if (res.status !== 200) throw new Error(`POST /v1/tags failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;
 }
+
+export const tag = (api: ApiClient, name: string, color?: string) => createTag(api, color ? { name, color } : { name });
 
 export const count = async (api: ApiClient, tagId: string) =>
   (await api.get(`/v1/tags/${tagId}`)).body.data.memory_count as number;

@@ -1,21 +1,11 @@
-import { beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import fc from "fast-check";
-import { testStack } from "../harness";
-import { newTenant } from "../api";
+import { tenant } from "../memories/memory-helpers";
 import { count, memory, tag } from "./tag-helpers";
 
 /** Model-based check of memory_count through the gateway (spec 4.2 links), bounded: 25 runs × ≤ 20 steps. */
-let base: string;
-let admin: string;
-
-beforeAll(async () => {
-  const stack = await testStack();
-  base = stack.baseUrl;
-  admin = stack.adminKey;
-});
-
 test("random attach/detach/tag-delete sequences keep every memory_count equal to a model", async () => {
-  const { api } = await newTenant(base, admin);
+  const { api } = await tenant();
   const memories = await Promise.all(Array.from({ length: 3 }, (_, i) => memory(api, `pm${i}`)));
   const step = fc.oneof(
     fc.record({

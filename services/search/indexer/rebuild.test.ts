@@ -46,6 +46,10 @@ function storeOf(stored: MemorySnapshot[]) {
   return { reader, reads };
 }
 
+/** The rebuilder of the fake model over the test's store, reading from `reader`. */
+const rebuilderOf = (reader: MemoryReader) =>
+  createRebuilder({ store, apply, reader, modelId: MODEL, dimensions: 4, log: createLogger({}, "error") });
+
 const until = async (check: () => Promise<boolean>) => {
   for (let i = 0; i < 100 && !(await check()); i++) await Bun.sleep(20);
 };
@@ -56,14 +60,7 @@ describe("ensure: the index of a space without meta", () => {
     const stored = [snap(1), snap(2), snap(3)];
     await apply(space, { upserts: stored, deletes: [] });
     const { reader, reads } = storeOf(stored);
-    const rebuilder = createRebuilder({
-      store,
-      apply,
-      reader,
-      modelId: MODEL,
-      dimensions: 4,
-      log: createLogger({}, "error"),
-    });
+    const rebuilder = rebuilderOf(reader);
     expect(await store.admin.meta(space)).toBeNull();
     await rebuilder.ensure(space);
     expect(await store.admin.meta(space)).toMatchObject({ model: MODEL, state: "ready" });
@@ -75,14 +72,7 @@ describe("ensure: the index of a space without meta", () => {
     const stored = [snap(1), snap(2), snap(3)];
     await apply(space, { upserts: stored.slice(0, 2), deletes: [] });
     const { reader, reads } = storeOf(stored);
-    const rebuilder = createRebuilder({
-      store,
-      apply,
-      reader,
-      modelId: MODEL,
-      dimensions: 4,
-      log: createLogger({}, "error"),
-    });
+    const rebuilder = rebuilderOf(reader);
     await rebuilder.ensure(space);
     await until(async () => (await store.admin.meta(space))?.state === "ready");
     expect(reads.all).toBe(1);

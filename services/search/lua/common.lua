@@ -77,7 +77,7 @@ local function relex(id, k1, b, ctxw)
     terms[#terms + 1] = t
   end
   -- DOC.postingTerms is always a JSON array; cjson encodes an empty table as the object '{}', so the
-  -- empty list is written as it is (store.test.ts checks a memory without terms).
+  -- empty list is written as it is (writes.test.ts checks a memory without terms).
   local post = '[]'
   if #terms > 0 then post = cjson.encode(terms) end
   redis.call('HSET', doc_key(id), DOC.postingTerms, post, DOC.postingLength, len, DOC.previousSibling, prev or '')

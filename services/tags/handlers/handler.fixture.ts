@@ -1,8 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import Redis from "ioredis";
-import { startRedis } from "../../../scripts/stack/infra";
+import type Redis from "ioredis";
 import { keyspace } from "../../memory-data/keyspace";
 import type { Space } from "../../kit/space";
 import { createLogger } from "../../kit/log";
@@ -10,23 +6,11 @@ import { callerOf, type HandlerContext } from "../../kit/handler";
 import type { NotifyTagsChanged } from "../notify";
 
 /**
- * Service-level test support for the tags service: a private real Redis (no mocks), callers, and a
- * notifier that records what it was told. Memories belong to the memories service; these tests
- * write memory hashes directly ONLY because they test the tags service alone.
+ * Service-level test support for the tags service: callers, and a notifier that records what it was
+ * told. The tests run on a private real Redis (scripts/stack/redis.fixture.ts), no mocks. Memories
+ * belong to the memories service; these tests write memory hashes directly ONLY because they test
+ * the tags service alone.
  */
-export async function privateRedis() {
-  const dir = mkdtempSync(join(tmpdir(), "tags-test-"));
-  const server = await startRedis({ dataDir: dir });
-  const redis = new Redis(server.url, { maxRetriesPerRequest: 1, enableAutoPipelining: true });
-  return {
-    redis,
-    async stop() {
-      redis.disconnect();
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** TEST ONLY: writes a memory hash as the memories service would (fields per memory-data/keyspace.ts). */
 export async function writeMemoryHashForTests(

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import fc from "fast-check";
 import { keyspace } from "../../memory-data/keyspace";
 import { createTagStore } from "../store";
 import { tagHandlers } from "./tags";
 import { linkHandlers } from "./links";
-import { ctxFor, newSpace, privateRedis, recordingNotifier, writeMemoryHashForTests } from "./handler.fixture";
+import { privateRedis } from "../../../scripts/stack/redis.fixture";
+import { ctxFor, newSpace, recordingNotifier, writeMemoryHashForTests } from "./handler.fixture";
 
-let env: Awaited<ReturnType<typeof privateRedis>>;
-beforeAll(async () => {
-  env = await privateRedis();
-});
-afterAll(async () => {
-  await env.stop();
-});
+const db = privateRedis("tags-links-property");
 
 const MEMORIES = 4;
 const TAGS = 4;
@@ -28,7 +23,7 @@ const step = fc.oneof(
 
 // Service level, straight on Redis: also checks both link ends agree, which the HTTP API cannot see.
 test("random attach/detach/delete sequences keep memory_count and both link ends equal to a model", async () => {
-  const redis = env.redis;
+  const redis = await db.connect();
   const store = createTagStore(redis);
   await fc.assert(
     fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 20 }), async (steps) => {

@@ -1,22 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import type Redis from "ioredis";
 import { keyspace } from "../../memory-data/keyspace";
 import { createTagStore } from "../store";
 import { tagHandlers } from "./tags";
 import { linkHandlers } from "./links";
-import { ctxFor, errorOf, newSpace, privateRedis, recordingNotifier, writeMemoryHashForTests } from "./handler.fixture";
+import { privateRedis } from "../../../scripts/stack/redis.fixture";
+import { ctxFor, errorOf, newSpace, recordingNotifier, writeMemoryHashForTests } from "./handler.fixture";
 
-let env: Awaited<ReturnType<typeof privateRedis>>;
+const db = privateRedis("tags-handlers");
 let redis: Redis;
 let store: ReturnType<typeof createTagStore>;
 
 beforeAll(async () => {
-  env = await privateRedis();
-  redis = env.redis;
+  redis = await db.connect();
   store = createTagStore(redis);
-});
-afterAll(async () => {
-  await env.stop();
 });
 
 const setup = (opts: { maxTags?: number; now?: () => number } = {}) => {
