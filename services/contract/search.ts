@@ -50,11 +50,11 @@ const Filters = {
   created_before: T.Optional(DateTime({ description: "created_at < this instant." })),
   occurred_after: T.Optional(DateTime({ description: "occurred_at >= this instant." })),
   occurred_before: T.Optional(DateTime({ description: "occurred_at < this instant." })),
-  latest_only: T.Optional(
-    T.Boolean({ default: false, description: "Only memories no other memory has superseded." }),
-  ),
+  latest_only: T.Optional(T.Boolean({ default: false, description: "Only memories no other memory has superseded." })),
   as_of: T.Optional(
-    DateTime({ description: "Only memories valid then: occurred_at <= as_of, and not yet superseded (valid_to > as_of)." }),
+    DateTime({
+      description: "Only memories valid then: occurred_at <= as_of, and not yet superseded (valid_to > as_of).",
+    }),
   ),
   metadata: T.Optional(
     T.Record(T.String({ minLength: 1, maxLength: 200 }), T.Unknown(), {

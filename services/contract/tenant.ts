@@ -45,10 +45,7 @@ export const RetentionPatch = T.Object(
 );
 export type RetentionPatch = Static<typeof RetentionPatch>;
 
-export const UpdateTenantInput = T.Object(
-  { retention: T.Optional(RetentionPatch) },
-  { additionalProperties: false },
-);
+export const UpdateTenantInput = T.Object({ retention: T.Optional(RetentionPatch) }, { additionalProperties: false });
 export type UpdateTenantInput = Static<typeof UpdateTenantInput>;
 
 export const getTenant = op({

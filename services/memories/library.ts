@@ -11,13 +11,7 @@ import { SETTINGS_LUA } from "../tenant-settings/settings";
 export const memoriesLibrary = await defineLibrary({
   name: "memories",
   dir: new URL("./lua/", import.meta.url),
-  shared: [
-    ...MEMORY_DATA_LUA,
-    SETTINGS_LUA,
-    "helpers.lua",
-    "order.lua",
-    "life.lua",
-  ],
+  shared: [...MEMORY_DATA_LUA, SETTINGS_LUA, "helpers.lua", "order.lua", "life.lua"],
   functions: {
     create: "write",
     update: "write",

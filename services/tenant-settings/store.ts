@@ -19,7 +19,11 @@ export function createTenantSettingsStore(redis: Redis) {
       return redis.hgetall(settingsKey(space));
     },
     async update(space: Space, set: Record<string, string>, remove: string[]): Promise<Record<string, string>> {
-      const flat = (await call("update", [settingsKey(space)], [JSON.stringify(set), JSON.stringify(remove)])) as string[];
+      const flat = (await call(
+        "update",
+        [settingsKey(space)],
+        [JSON.stringify(set), JSON.stringify(remove)],
+      )) as string[];
       return hashOfPairs(flat);
     },
   };

@@ -10,7 +10,8 @@ describe("GraphQL: occurredAt, expiry, supersession, tenant settings", () => {
   test("createMemory / updateMemory take a memory's life, and answer what REST reads", async () => {
     const { gql, api } = await gqlTenant();
     const old = await gql.request(
-      `mutation { createMemory(input: { content: "v1", occurredAt: "2020-01-01T00:00:00Z", ttlSeconds: 3600 }) { ${LIFE} } }`,
+      "mutation { createMemory(input: " +
+        `{ content: "v1", occurredAt: "2020-01-01T00:00:00Z", ttlSeconds: 3600 }) { ${LIFE} } }`,
     );
     const now = await gql.request(
       `mutation($s: ID!) { createMemory(input: { content: "v2", supersedes: $s, expiresAt: null }) { ${LIFE} } }`,
@@ -31,7 +32,8 @@ describe("GraphQL: occurredAt, expiry, supersession, tenant settings", () => {
       validTo: now.createMemory.occurredAt,
     });
     const patched = await gql.request(
-      `mutation($id: ID!) { updateMemory(id: $id, input: { expiresAt: null, occurredAt: "2019-05-05T05:05:05Z" }) { ${LIFE} } }`,
+      "mutation($id: ID!) { updateMemory(id: $id, " +
+        `input: { expiresAt: null, occurredAt: "2019-05-05T05:05:05Z" }) { ${LIFE} } }`,
       { id: old.createMemory.id },
     );
     expect(patched.updateMemory).toMatchObject({ expiresAt: null, occurredAt: "2019-05-05T05:05:05.000Z" });
@@ -44,7 +46,7 @@ describe("GraphQL: occurredAt, expiry, supersession, tenant settings", () => {
     });
   });
 
-  test("memories(sort: OCCURRED_AT, filter: { occurredAfter }) and search / context with latestOnly and asOf", async () => {
+  test("memories sorted by OCCURRED_AT and filtered; search and context with latestOnly and asOf", async () => {
     const { gql, api } = await gqlTenant();
     for (const year of [2021, 2019, 2020])
       await api.post("/v1/memories", { content: `note of ${year}`, occurred_at: `${year}-01-01T00:00:00Z` });
@@ -52,7 +54,9 @@ describe("GraphQL: occurredAt, expiry, supersession, tenant settings", () => {
       .data;
     const b = (await api.post("/v1/memories", { content: "zqfact two", supersedes: a.id })).body.data;
     const list = await gql.request(
-      `{ memories(sort: OCCURRED_AT, order: ASC, filter: { occurredAfter: "2018-06-01T00:00:00Z", occurredBefore: "2022-01-01T00:00:00Z" }) { total items { content } } }`,
+      "{ memories(sort: OCCURRED_AT, order: ASC, " +
+        'filter: { occurredAfter: "2018-06-01T00:00:00Z", occurredBefore: "2022-01-01T00:00:00Z" }) ' +
+        "{ total items { content } } }",
     );
     expect(list.memories.items.map((m: { content: string }) => m.content)).toEqual([
       "note of 2019",
@@ -60,7 +64,8 @@ describe("GraphQL: occurredAt, expiry, supersession, tenant settings", () => {
       "note of 2021",
     ]);
     const rest = await api.get(
-      "/v1/memories?sort=occurred_at&order=asc&occurred_after=2018-06-01T00:00:00Z&occurred_before=2022-01-01T00:00:00Z",
+      "/v1/memories?sort=occurred_at&order=asc" +
+        "&occurred_after=2018-06-01T00:00:00Z&occurred_before=2022-01-01T00:00:00Z",
     );
     expect(list.memories.total).toBe(rest.body.meta.total);
     const found = await gql.request(

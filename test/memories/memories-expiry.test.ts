@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { ApiClient } from "../api";
 import { eventually } from "../search/search-helpers";
-import { expectError, expectNotFound, ids, listAll, ok, tenant } from "./memory-helpers";
+import { expectNotFound, ids, listAll, ok, tenant } from "./memory-helpers";
+import { expectError } from "../envelope-helpers";
 import { inMs, make, ms, read, watchEvents } from "./lifecycle-helpers";
 
 /**

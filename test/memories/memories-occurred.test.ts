@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { ApiClient } from "../api";
-import { createMemory, expectError, ids, listAll, ok, tenant, type MemoryOut } from "./memory-helpers";
+import { createMemory, ids, listAll, ok, tenant, type MemoryOut } from "./memory-helpers";
+import { expectError } from "../envelope-helpers";
 
 /**
  * occurred_at: when the thing happened, given or created_at; the order of a thread (ties by created_at,

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { testStack } from "../harness";
 import { newTenant } from "../api";
-import { expectError, ok, tenant } from "./memory-helpers";
+import { ok, tenant } from "./memory-helpers";
+import { expectError } from "../envelope-helpers";
 import { make, ms } from "./lifecycle-helpers";
 
 /**
@@ -12,7 +13,7 @@ const DAY = 86_400_000;
 const defaults = { short: null, medium: null, long: null, cascade: false };
 
 describe("GET / PATCH /v1/tenant", () => {
-  test("starts with no defaults; a patch changes only what it sends, null removes; the answer is the settings", async () => {
+  test("starts with no defaults; a patch changes what it sends (null removes) and answers the settings", async () => {
     const t = await tenant();
     expect(await ok(t.api.get("/v1/tenant"))).toEqual({
       tenant_id: t.tenant,

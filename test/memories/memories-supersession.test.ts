@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eventually } from "../search/search-helpers";
-import { expectError, ok, tenant, UNKNOWN_ID } from "./memory-helpers";
+import { ok, tenant, UNKNOWN_ID } from "./memory-helpers";
+import { expectError } from "../envelope-helpers";
 import { inMs, make, read, watchEvents } from "./lifecycle-helpers";
 
 /**

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { ApiClient } from "../api";
-import { expectError, ids, listAll, ok, tenant } from "../memories/memory-helpers";
+import { ids, listAll, ok, tenant } from "../memories/memory-helpers";
+import { expectError } from "../envelope-helpers";
 import { make, ms, type LivedMemory } from "../memories/lifecycle-helpers";
 import { searchIds, word } from "./search-helpers";
 

@@ -66,7 +66,12 @@ export function startSweeper(
     const purge = await store.purgeExpired(space, o.purgePerSpace);
     const ctx: HandlerContext = { caller: sweeperCaller(space), requestId: `sweep-${crypto.randomUUID()}`, log };
     const events: MemoryChange[] = [
-      ...purge.deleted.map((d) => ({ type: "deleted" as const, id: d.id, version: d.version, reason: "expired" as const })),
+      ...purge.deleted.map((d) => ({
+        type: "deleted" as const,
+        id: d.id,
+        version: d.version,
+        reason: "expired" as const,
+      })),
       ...purge.updates.map((u) => ({
         type: "updated" as const,
         memory: snapshotOfMemory(u.row.memory, u.row.version),

@@ -119,7 +119,12 @@ export function memoryHandlers(deps: MemoriesDeps) {
     const cascade = input.cascade === true;
     const result = await deps.store.deleteMemory(spaceOf(ctx), input.id, cascade);
     const changes: MemoryChange[] = [
-      ...result.deleted.map((d) => ({ type: "deleted" as const, id: d.id, version: d.version, reason: "deleted" as const })),
+      ...result.deleted.map((d) => ({
+        type: "deleted" as const,
+        id: d.id,
+        version: d.version,
+        reason: "deleted" as const,
+      })),
       ...result.updates.map((u) => updated(u.row, u.changed)),
     ];
     await deps.changes.committed(ctx, changes);

@@ -127,7 +127,9 @@ local function remove_memory(vid, acc)
   local f = redis.call('HMGET', key, 'content_type', 'tier', 'memory_nature', 'parent', 'external_id', 'v')
   local restored = unsupersede(vid)
   if restored then note(acc, restored, { 'superseded_by', 'valid_to' }) end
-  for _, index in ipairs({ K.created, K.updated, K.roots, K.occurred, K.expiring }) do redis.call('ZREM', index, vid) end
+  for _, index in ipairs({ K.created, K.updated, K.roots, K.occurred, K.expiring }) do
+    redis.call('ZREM', index, vid)
+  end
   if f[1] then redis.call('ZREM', K.content_type(f[1]), vid) end
   if f[2] then redis.call('ZREM', K.tier(f[2]), vid) end
   if f[3] then redis.call('ZREM', K.memory_nature(f[3]), vid) end

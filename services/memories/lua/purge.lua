@@ -12,7 +12,11 @@ local acc = new_removal()
 for _, id in ipairs(redis.call('ZRANGE', K.expiring, '-inf', NOW, 'BYSCORE', 'LIMIT', 0, max)) do
   if #acc.deleted / 2 >= max then break end
   -- Gone already (in a subtree purged just before): only its entry is left.
-  if redis.call('EXISTS', K.memory(id)) == 1 then remove_tree(id, cascade, acc) else redis.call('ZREM', K.expiring, id) end
+  if redis.call('EXISTS', K.memory(id)) == 1 then
+    remove_tree(id, cascade, acc)
+  else
+    redis.call('ZREM', K.expiring, id)
+  end
 end
 local reply = removal_reply(acc)
 local first = redis.call('ZRANGE', K.expiring, 0, 0, 'WITHSCORES')

@@ -34,7 +34,7 @@ end
 local ne = set.external_id
 if ne ~= nil and ne ~= '' and ne ~= old.external_id and external_id_held(ne, id) then return external_id_taken() end
 local nx = set.expires_at
-if nx ~= nil and nx ~= '' and tonumber(nx) <= NOW then return invalid('expires_at', 'future', 'expires_at must be in the future') end
+if nx ~= nil and nx ~= '' and tonumber(nx) <= NOW then return not_future('expires_at') end
 
 local now = NOW
 local changed, hset, hdel = {}, { 'updated_at', now }, {}

@@ -72,8 +72,7 @@ export function toFilterSpec(f: FilterInput): FilterSpec {
   };
 }
 
-export const hasFilters = (s: FilterSpec) =>
-  s.groups.length > 0 || hasRanges(s);
+export const hasFilters = (s: FilterSpec) => s.groups.length > 0 || hasRanges(s);
 
 /** Whether a filter has a range (created_at, occurred_at, as_of), beyond its filter sets. */
 export const hasRanges = (s: FilterSpec) =>

@@ -59,9 +59,7 @@ async function newestFirst(reads: ReadStore, space: Space, spec: FilterSpec, lim
     if (kept.length >= limit || hits.length < k) break;
     k += expired.size;
   }
-  return kept
-    .slice(0, limit)
-    .map((id) => ({ id, score: 1, scores: { semantic: null, lexical: null, thread: null } }));
+  return kept.slice(0, limit).map((id) => ({ id, score: 1, scores: { semantic: null, lexical: null, thread: null } }));
 }
 
 /**

@@ -32,7 +32,19 @@ describe("stored names", () => {
     ]);
     expect(Object.values(STATS)).toEqual(["len"]);
     expect(Object.values(META)).toEqual(["model", "dims", "state", "built_at", "layout"]);
-    expect(Object.values(ATTRS)).toEqual(["tier", "ct", "nat", "parent", "tags", "ents", "meta", "ca", "oa", "vto", "lt"]);
+    expect(Object.values(ATTRS)).toEqual([
+      "tier",
+      "ct",
+      "nat",
+      "parent",
+      "tags",
+      "ents",
+      "meta",
+      "ca",
+      "oa",
+      "vto",
+      "lt",
+    ]);
     expect(Object.keys(FILTER_KINDS)).toEqual(["tier", "ct", "nat", "parent", "tag", "ent", "meta", "latest"]);
   });
 
