@@ -77,6 +77,7 @@ describe("serving", () => {
       "search",
       "tag",
       "tags",
+      "tenant",
       "usage",
     ]);
     const mutation = (await gql.request(`{ __type(name: "Mutation") { fields { name } } }`)).__type.fields.map(
@@ -101,6 +102,7 @@ describe("serving", () => {
         "updateKey",
         "rotateKey",
         "revokeKey",
+        "updateTenant",
       ].sort(),
     );
   });
