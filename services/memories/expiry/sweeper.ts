@@ -15,7 +15,7 @@ export interface SweeperOptions {
   purgePerSpace: number;
   /** How long a claimed space is left to this replica: one that dies leaves it due again after this. */
   leaseMs: number;
-  /** Keys one tick of the walk over the keyspace reads (see `startSweeper`). */
+  /** Keys one tick of the walk over the keyspace reads (see `startSweeper`); 0: no walk. */
   scanCount: number;
 }
 
@@ -60,7 +60,7 @@ export function startSweeper(
 ): Sweeper {
   const o = { ...SWEEPER_DEFAULTS, ...opts };
   const { store, changes, log } = deps;
-  let walk: string | null = "0";
+  let walk: string | null = o.scanCount > 0 ? "0" : null;
 
   async function sweep(space: Space, gen: string): Promise<number> {
     const purge = await store.purgeExpired(space, o.purgePerSpace);
