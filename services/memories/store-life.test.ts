@@ -153,6 +153,27 @@ describe("expired, not purged yet", () => {
   });
 });
 
+describe("memories stored before occurred_at existed", () => {
+  test("occurred when they were created: in place in every sort=occurred_at list, until they change", async () => {
+    const s = space();
+    const ks = keyspace(s);
+    const parent = await make(s);
+    const legacy = await make(s, { parent: parent.memory.id });
+    const later = await make(s, { parent: parent.memory.id }, { occurred_at: "2999-01-01T00:00:00Z" });
+    const earlier = await make(s, { parent: parent.memory.id }, { occurred_at: "1999-01-01T00:00:00Z" });
+    await fx.redis.hdel(ks.memory(legacy.memory.id), "occurred_at");
+    await fx.redis.zrem(ks.byOccurred, legacy.memory.id);
+    const order = [earlier, parent, legacy, later].map((r) => r.memory.id);
+    const q = { limit: 10, offset: 0, sort: "occurred_at" as const, order: "asc" as const };
+    expect((await fx.store.listMemories(s, q)).rows.map((r) => r.memory.id)).toEqual(order);
+    const kids = await fx.store.listMemories(s, { ...q, parent_memory_id: parent.memory.id });
+    expect(kids.rows.map((r) => r.memory.id)).toEqual(order.filter((id) => id !== parent.memory.id));
+    expect(kids.rows[1]!.memory.occurred_at).toBe(legacy.memory.created_at);
+    await fx.store.updateMemory(s, legacy.memory.id, { content: "changed" }, 64);
+    expect(await fx.redis.zscore(ks.byOccurred, legacy.memory.id)).toBe(String(ms(legacy.memory.created_at)));
+  });
+});
+
 describe("purge", () => {
   test("at most `max` a call, earliest first; orphans, links, external_id, the replaced memory restored", async () => {
     const s = space();
