@@ -1,10 +1,10 @@
 import type { Caller } from "../../contract/op";
-import { snapshotOfMemory } from "../../contract/events";
 import type { HandlerContext } from "../../kit/handler";
 import { errorFields, type Logger } from "../../kit/log";
 import type { Space } from "../../kit/space";
-import type { ChangePublisher, MemoryChange } from "../../memory-data/publisher";
+import type { ChangePublisher } from "../../memory-data/publisher";
 import type { MemoryStore } from "../store";
+import { removalChanges } from "../handlers/memories";
 
 export interface SweeperOptions {
   /** Pause between ticks. */
@@ -65,20 +65,7 @@ export function startSweeper(
   async function sweep(space: Space, gen: string): Promise<number> {
     const purge = await store.purgeExpired(space, o.purgePerSpace);
     const ctx: HandlerContext = { caller: sweeperCaller(space), requestId: `sweep-${crypto.randomUUID()}`, log };
-    const events: MemoryChange[] = [
-      ...purge.deleted.map((d) => ({
-        type: "deleted" as const,
-        id: d.id,
-        version: d.version,
-        reason: "expired" as const,
-      })),
-      ...purge.updates.map((u) => ({
-        type: "updated" as const,
-        memory: snapshotOfMemory(u.row.memory, u.row.version),
-        changed: u.changed,
-      })),
-    ];
-    await changes.committed(ctx, events);
+    await changes.committed(ctx, removalChanges(purge, "expired"));
     await store.releaseDue(space, gen, purge.more ? 0 : purge.next);
     return purge.deleted.length;
   }

@@ -14,9 +14,9 @@ import { notFound, validationError } from "../../contract/errors";
 import { bind, type Handler } from "../../kit/handler";
 import { spaceOf } from "../../kit/space";
 import type { MemoryFields, MemoryPatch, MemoryStore } from "../store";
-import type { MemoryRow } from "../record";
+import type { MemoryRow, Removal } from "../record";
 import type { ChangePublisher, MemoryChange } from "../../memory-data/publisher";
-import { snapshotOfMemory } from "../../contract/events";
+import { snapshotOfMemory, type DeleteReason } from "../../contract/events";
 
 export interface MemoriesDeps {
   store: MemoryStore;
@@ -33,6 +33,12 @@ const updated = (row: MemoryRow, changed: string[]): MemoryChange => ({
   memory: snapshotOfMemory(row.memory, row.version),
   changed,
 });
+
+/** The events of a removal (a delete, or the sweeper's purge): its deletions, then the memories it changed. */
+export const removalChanges = (removal: Removal, reason: DeleteReason): MemoryChange[] => [
+  ...removal.deleted.map((d) => ({ type: "deleted" as const, id: d.id, version: d.version, reason })),
+  ...removal.updates.map((u) => updated(u.row, u.changed)),
+];
 
 export function memoryHandlers(deps: MemoriesDeps) {
   const newId = deps.newId ?? (() => crypto.randomUUID());
@@ -118,16 +124,7 @@ export function memoryHandlers(deps: MemoriesDeps) {
   const remove: Handler<typeof deleteMemory> = async (input, ctx) => {
     const cascade = input.cascade === true;
     const result = await deps.store.deleteMemory(spaceOf(ctx), input.id, cascade);
-    const changes: MemoryChange[] = [
-      ...result.deleted.map((d) => ({
-        type: "deleted" as const,
-        id: d.id,
-        version: d.version,
-        reason: "deleted" as const,
-      })),
-      ...result.updates.map((u) => updated(u.row, u.changed)),
-    ];
-    await deps.changes.committed(ctx, changes);
+    await deps.changes.committed(ctx, removalChanges(result, "deleted"));
     return cascade
       ? { id: input.id, deleted: true as const, deleted_count: result.deleted.length }
       : { id: input.id, deleted: true as const };

@@ -138,14 +138,15 @@ local function subtree(id)
   return all
 end
 
--- ZMSCORE in chunks (Lua's unpack has a small stack limit); returns id → score.
-local function scores_of(key, ids)
+-- ZMSCORE in chunks (Lua's unpack has a small stack limit); returns id → score, for an id that is no
+-- member `default[id]` (a table given), else 0.
+local function scores_of(key, ids, default)
   local out = {}
   for i = 1, #ids, 500 do
     local chunk = {}
     for j = i, math.min(i + 499, #ids) do chunk[#chunk + 1] = ids[j] end
     local s = redis.call('ZMSCORE', key, unpack(chunk))
-    for j = 1, #chunk do out[chunk[j]] = tonumber(s[j]) or 0 end
+    for j = 1, #chunk do out[chunk[j]] = tonumber(s[j]) or (default and default[chunk[j]]) or 0 end
   end
   return out
 end
@@ -169,14 +170,7 @@ end
 
 -- occurred_at ms of each id (created_at ms where none is indexed); `created` maps id → created_at ms.
 local function occurred_of(ids, created)
-  local out = {}
-  for i = 1, #ids, 500 do
-    local chunk = {}
-    for j = i, math.min(i + 499, #ids) do chunk[#chunk + 1] = ids[j] end
-    local s = redis.call('ZMSCORE', K.occurred, unpack(chunk))
-    for j = 1, #chunk do out[chunk[j]] = tonumber(s[j]) or created[chunk[j]] end
-  end
-  return out
+  return scores_of(K.occurred, ids, created)
 end
 
 -- Sorts ids ascending by (score, id), like a sorted set orders its members.
