@@ -153,7 +153,7 @@ describe("expired, not purged yet", () => {
   });
 });
 
-describe("memories stored before occurred_at existed", () => {
+describe("a memory without a stored occurred_at", () => {
   test("occurred when they were created: in place in every sort=occurred_at list, until they change", async () => {
     const s = space();
     const ks = keyspace(s);

@@ -11,7 +11,7 @@ const MAX_FILTER_IDS = 100;
 
 /**
  * A snapshot has the memory's fields but only tag ids: `Memory.tags` loads the tags from them. One from a
- * publisher that does not know a memory's life yet reads as the defaults of a memory without one.
+ * publisher that does not send a memory's life reads as the defaults of a memory without one.
  */
 const fromSnapshot = ({ version: _v, ...m }: MemorySnapshot): MemorySource =>
   ({

@@ -47,8 +47,8 @@ else
       src, min, max = K.updated, '-inf', '+inf'
     elseif sort == 'occurred' and not c_ranged and (#sets == 0 or (#sets == 1 and kids))
       and (#sets == 1 or redis.call('ZCARD', K.occurred) == redis.call('ZCARD', K.created)) then
-      -- (Memories stored before occurred_at existed are not in K.occurred until they change: while a tenant
-      -- has any, the general path below reads theirs as their created_at.)
+      -- (A memory whose hash has no occurred_at is not in K.occurred until it changes: while a tenant has
+      -- any, the general path below reads theirs as their created_at.)
       src, min, max, tie = sets[1] or K.occurred, lower(o_after), upper(o_before), true
     end
   end

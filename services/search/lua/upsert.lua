@@ -33,7 +33,7 @@ if tomb then
 elseif exists then
   if version < 0 then
     -- Rebuild data carries no version: it replaces the indexed fields only when strictly newer, or
-    -- when the document predates the index's layout (no thread order: INDEX_LAYOUT, store/fields.ts).
+    -- when the document lacks what the index's layout holds (a thread order: INDEX_LAYOUT, store/fields.ts).
     -- Otherwise the indexed fields stay; a rebuild for a new model still needs the new vector.
     if tonumber(updated) <= tonumber(cur[7] or '0') and cur[8] then
       if cur[3] == model or vec == '' or cur[4] ~= ch then return 'stale' end

@@ -9,7 +9,7 @@ export interface IndexMeta {
   dims: number;
   state: "ready" | "building";
   builtAt: number;
-  /** The layout it was built with (fields.ts INDEX_LAYOUT); "" when it predates layouts. */
+  /** The layout it was built with (fields.ts INDEX_LAYOUT); "" when none is recorded. */
   layout: string;
 }
 
