@@ -63,7 +63,7 @@ describe("thread order", () => {
     expect(await fx.redis.zcard(searchKeys(s).threadOrder(root.id))).toBe(3);
   });
 
-  test("a document without a thread order (another layout) is rewritten by a rebuild, not left stale", async () => {
+  test("a document without a thread order (another layout) is rewritten by a rebuild", async () => {
     const s = space();
     const root = snap();
     const [a, b] = [snap({ parent_memory_id: root.id }), snap({ parent_memory_id: root.id })];
