@@ -80,7 +80,7 @@ describe("thread order", () => {
 });
 
 describe("lifecycle filters", () => {
-  test("occurred_at ranges, as_of and latest_only: lexical, browse and VSIM FILTER agree with the definition", async () => {
+  test("occurred_at ranges, as_of, latest_only: lexical, browse and VSIM FILTER select as defined", async () => {
     const s = space();
     const years = (i: number) => Date.UTC(2000 + (i % 12), 0, 1);
     const docs: MemorySnapshot[] = Array.from({ length: 36 }, (_, i) =>
