@@ -4,7 +4,8 @@ import { startStack, type Stack } from "../scripts/stack/launch";
 
 /**
  * One private stack (Redis, NATS, every service, the gateway) per test run, started on first use on
- * free ports and stopped by the preload's afterAll.
+ * free ports and stopped by the preload's afterAll. With TEST_CLUSTER=1 it runs on a Redis Cluster and
+ * a 3-node NATS cluster (launch.ts `cluster`).
  */
 let stackPromise: Promise<Stack> | null = null;
 
@@ -12,7 +13,11 @@ export function testStack(): Promise<Stack> {
   if (!stackPromise) {
     const root = resolve(process.env.TEST_DATA_ROOT ?? ".data-test");
     const dataDir = mkdtempSync(join(root.startsWith("/") ? root : resolve(root), "stack-"));
-    stackPromise = startStack({ dataDir, env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "100000" } });
+    stackPromise = startStack({
+      dataDir,
+      cluster: process.env.TEST_CLUSTER === "1",
+      env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "100000" },
+    });
   }
   return stackPromise;
 }

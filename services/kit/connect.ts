@@ -1,5 +1,6 @@
 import { connect, type NatsConnection } from "nats";
-import Redis from "ioredis";
+import Redis, { Cluster } from "ioredis";
+import type { RedisClient } from "./redis-functions";
 import type { Logger } from "./log";
 import { coalesceWritesPerTurn } from "./nats-writes";
 
@@ -24,22 +25,97 @@ export async function connectNats(url: string, name: string, log: Logger): Promi
   return nc;
 }
 
+/** Where a Redis is: one node, or the seed nodes of a Redis Cluster (with their credentials). */
+export interface RedisTarget {
+  cluster: boolean;
+  nodes: { host: string; port: number }[];
+  username?: string;
+  password?: string;
+  tls: boolean;
+}
+
+/**
+ * `redis://host:port` is one Redis; a comma-separated list (`redis://a:6379,b:6379`, each item with or
+ * without its scheme) names seed nodes of a Redis Cluster, and `cluster` forces one for a single seed.
+ * Credentials and TLS come from the first item.
+ */
+export function redisTarget(url: string, cluster = false): RedisTarget {
+  const items = url
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const scheme = /^rediss?:\/\//.exec(items[0] ?? "")?.[0] ?? "redis://";
+  const parsed = items.map((item) => new URL(/^rediss?:\/\//.test(item) ? item : scheme + item));
+  const first = parsed[0]!;
+  return {
+    cluster: cluster || parsed.length > 1,
+    nodes: parsed.map((u) => ({ host: u.hostname, port: Number(u.port || 6379) })),
+    username: first.username ? decodeURIComponent(first.username) : undefined,
+    password: first.password ? decodeURIComponent(first.password) : undefined,
+    tls: first.protocol === "rediss:",
+  };
+}
+
+/**
+ * A failover (a replica promoted after its primary died) takes about 3–4 s before writes succeed
+ * again; until then commands meet closed connections, CLUSTERDOWN or MOVED. Each retry counts against
+ * maxRedirections, so 32 × 200 ms outlasts a failover, and a request still gets an answer within the
+ * services' NATS request timeout (5 s) or fails as "dependency down" (503).
+ */
+export const CLUSTER_RETRIES = {
+  maxRedirections: 32,
+  retryDelayOnFailover: 200,
+  retryDelayOnClusterDown: 200,
+  // TRYAGAIN: a multi-key script while its slot is being moved between nodes.
+  retryDelayOnTryAgain: 100,
+  // Right after a failover nodes may disagree on a slot's owner for a moment: no ping-pong at full speed.
+  retryDelayOnMoved: 50,
+} as const;
+
 /**
  * ioredis without an offline queue: while Redis is down, commands fail at once (→ 503) instead of
- * piling up and hanging requests; the client reconnects by itself.
+ * piling up and hanging requests; the client reconnects by itself. A cluster target (redisTarget)
+ * gets a `Cluster` client, which routes each command to its slot's primary.
  */
-export function connectRedis(url: string, log: Logger, name = "redis"): Redis {
-  const redis = new Redis(url, {
-    enableOfflineQueue: false,
-    enableAutoPipelining: true,
+export function connectRedis(
+  url: string,
+  log: Logger,
+  name = "redis",
+  opts: { cluster?: boolean /** Queue commands until connected (a one-shot tool). */; offlineQueue?: boolean } = {},
+): RedisClient {
+  const target = redisTarget(url, opts.cluster);
+  const enableOfflineQueue = opts.offlineQueue ?? false;
+  const common = {
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
-    retryStrategy: (times) => Math.min(50 * times, 1000),
     connectionName: name,
-    lazyConnect: true,
-  });
+    ...(target.username ? { username: target.username } : {}),
+    ...(target.password ? { password: target.password } : {}),
+    ...(target.tls ? { tls: {} } : {}),
+  };
+  const retry = (times: number) => Math.min(50 * times, 1000);
+  const redis: RedisClient = target.cluster
+    ? new Cluster(target.nodes, {
+        ...CLUSTER_RETRIES,
+        enableOfflineQueue,
+        enableAutoPipelining: true,
+        lazyConnect: true,
+        clusterRetryStrategy: retry,
+        // A restarted node (same address, same slots) is reconnected to instead of waiting for a MOVED.
+        clusterNodeRetryStrategy: retry,
+        slotsRefreshTimeout: 2000,
+        redisOptions: common,
+      })
+    : new Redis({
+        ...common,
+        ...target.nodes[0]!,
+        enableOfflineQueue,
+        enableAutoPipelining: true,
+        retryStrategy: retry,
+        lazyConnect: true,
+      });
   let down = false;
-  redis.on("error", (err) => {
+  redis.on("error", (err: Error) => {
     if (!down) log.warn("redis error", { error: err.message });
     down = true;
   });
@@ -51,7 +127,7 @@ export function connectRedis(url: string, log: Logger, name = "redis"): Redis {
 }
 
 /** Waits for the first Redis connection, retrying so a process can start before Redis does. */
-export async function redisReady(redis: Redis, log: Logger, timeoutMs = 30_000): Promise<void> {
+export async function redisReady(redis: RedisClient, log: Logger, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -77,6 +153,12 @@ const DEPENDENCY_DOWN_MESSAGE = new RegExp(
     "enableOfflineQueue",
     "Connection timeout",
     "LOADING",
+    // A Redis Cluster without a primary for the slot, or none reachable, after the client's retries.
+    "CLUSTERDOWN",
+    "Too many Cluster redirections",
+    "None of startup nodes is available",
+    "Failed to refresh slots cache",
+    "Cluster is ended",
   ].join("|"),
   "i",
 );
