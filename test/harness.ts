@@ -1,6 +1,10 @@
 import { mkdtempSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startStack, type Stack } from "../scripts/stack/launch";
+import { connectRedis } from "../services/kit/connect";
+import { createLogger } from "../services/kit/log";
+import type { RedisClient } from "../services/kit/redis-functions";
+import { scanKeys } from "../services/kit/redis-scan";
 
 /**
  * One private stack (Redis, NATS, every service, the gateway) per test run, started on first use on
@@ -25,4 +29,15 @@ export function testStack(): Promise<Stack> {
 export async function stopTestStack(): Promise<void> {
   if (stackPromise) await (await stackPromise).stop();
   stackPromise = null;
+}
+
+/** A client of the stack's Redis (a Cluster client when it runs on one), for tests that look inside. */
+export const stackRedis = (stack: Stack): RedisClient =>
+  connectRedis(stack.redisUrl, createLogger({ service: "test" }, "error"), "test", { offlineQueue: true });
+
+/** Every key matching `pattern`, on every primary of a cluster. */
+export async function keysMatching(redis: RedisClient, pattern: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const keys of scanKeys(redis, pattern)) out.push(...keys);
+  return out;
 }

@@ -36,7 +36,7 @@ export function registerRedisMemory(registry: Registry, redis: RedisClient) {
 }
 
 async function memoryInfo(redis: RedisClient): Promise<Record<string, number>> {
-  const infos = await Promise.all(primariesOf(redis).map(nodeMemoryInfo));
+  const infos = await Promise.all((await primariesOf(redis)).map(nodeMemoryInfo));
   const fill = (i: Record<string, number>) => (i.maxmemory ? (i.used_memory ?? 0) / i.maxmemory : 0);
   const used = (i: Record<string, number>) => i.used_memory ?? 0;
   const fuller = (a: Record<string, number>, b: Record<string, number>) =>

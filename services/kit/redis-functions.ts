@@ -140,7 +140,7 @@ function caller<F extends string>(redis: RedisClient, code: string, functionName
  * shard without it fails: so it goes to every primary, a shard added later included.
  */
 async function loadEverywhere(redis: RedisClient, code: string): Promise<void> {
-  await Promise.all(primariesOf(redis).map((node) => node.call("FUNCTION", "LOAD", "REPLACE", code)));
+  await Promise.all((await primariesOf(redis)).map((node) => node.call("FUNCTION", "LOAD", "REPLACE", code)));
 }
 
 const REFUSED = /^REFUSED ([A-Z_]+) (.*)$/s;

@@ -291,7 +291,7 @@ describe("isolation and scopes", () => {
 describe("events", () => {
   let nc: NatsConnection;
   beforeAll(async () => {
-    nc = await connect({ servers: natsUrl });
+    nc = await connect({ servers: natsUrl.split(",") });
   });
   afterAll(async () => {
     await nc?.close();

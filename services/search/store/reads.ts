@@ -21,7 +21,9 @@ const hitsOf = (flat: unknown[]): Hit[] => {
 
 /**
  * VSIM holds its connection until it answers (the search runs on a Redis thread), so vector queries
- * go round-robin over a small pool of connections instead of queueing behind each other.
+ * go round-robin over a small pool of connections instead of queueing behind each other. On a Redis
+ * Cluster each pooled client is a Cluster client holding one connection per node, so every shard gets
+ * a pool of that size.
  */
 export function createPool(conns: RedisClient[]) {
   let next = 0;
