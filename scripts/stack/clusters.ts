@@ -51,7 +51,7 @@ export async function startRedisCluster(opts: {
     if (create.exitCode !== 0) {
       throw new Error(`redis-cli --cluster create failed:\n${create.stdout.toString()}${create.stderr.toString()}`);
     }
-    await Promise.all(started.map((n) => untilFormed(n.port)));
+    await Promise.all(started.map((n) => untilFormed(n.port, primaries * replicas)));
     return { url: started.map((n) => n.url).join(","), nodes: started, stop };
   } catch (err) {
     await stop();
@@ -59,16 +59,20 @@ export async function startRedisCluster(opts: {
   }
 }
 
-/** The node sees every slot served (cluster_state:ok) and, if it is a replica, its link to the primary is up. */
-async function untilFormed(port: number): Promise<void> {
+/**
+ * The node sees every slot served (cluster_state:ok) and every replica as one (gossip has spread), and if it
+ * is a replica itself, its link to the primary is up.
+ */
+async function untilFormed(port: number, replicaCount: number): Promise<void> {
   const client = new Redis({ host: HOST, port, lazyConnect: true, maxRetriesPerRequest: 1 });
   const deadline = Date.now() + FORMED_TIMEOUT_MS;
   try {
     for (;;) {
       const info = String(await client.call("CLUSTER", "INFO"));
+      const seen = String(await client.call("CLUSTER", "NODES")).match(/ (myself,)?slave /g)?.length ?? 0;
       const replication = await client.info("replication");
       const synced = /role:master/.test(replication) || /master_link_status:up/.test(replication);
-      if (/cluster_state:ok/.test(info) && synced) return;
+      if (/cluster_state:ok/.test(info) && seen === replicaCount && synced) return;
       if (Date.now() > deadline) throw new Error(`redis cluster node ${port} not formed:\n${info}\n${replication}`);
       await Bun.sleep(100);
     }
