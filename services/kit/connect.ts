@@ -57,10 +57,10 @@ export function redisTarget(url: string, cluster = false): RedisTarget {
 }
 
 /**
- * A failover (a replica promoted after its primary died) takes about 3–4 s before writes succeed
- * again; until then commands meet closed connections, CLUSTERDOWN or MOVED. Each retry counts against
- * maxRedirections, so 32 × 200 ms outlasts a failover, and a request still gets an answer within the
- * services' NATS request timeout (5 s) or fails as "dependency down" (503).
+ * A failover (a replica promoted after its primary died) takes 3–5 s with `cluster-node-timeout 2000`
+ * before writes succeed again; until then commands meet closed connections, CLUSTERDOWN or MOVED. Every
+ * retry counts against maxRedirections: 32 × 200 ms outlasts such a failover; past it the command fails
+ * as "dependency down" (503).
  */
 export const CLUSTER_RETRIES = {
   maxRedirections: 32,
@@ -72,27 +72,22 @@ export const CLUSTER_RETRIES = {
   retryDelayOnMoved: 50,
 } as const;
 
+export interface RedisConnectOptions {
+  /** A single URL names a seed node of a Redis Cluster (REDIS_CLUSTER). */
+  cluster?: boolean;
+  /** Queue commands until connected, for a one-shot tool. */
+  offlineQueue?: boolean;
+}
+
 /**
  * ioredis without an offline queue: while Redis is down, commands fail at once (→ 503) instead of
  * piling up and hanging requests; the client reconnects by itself. A cluster target (redisTarget)
  * gets a `Cluster` client, which routes each command to its slot's primary.
  */
-export function connectRedis(
-  url: string,
-  log: Logger,
-  name = "redis",
-  opts: { cluster?: boolean /** Queue commands until connected (a one-shot tool). */; offlineQueue?: boolean } = {},
-): RedisClient {
+export function connectRedis(url: string, log: Logger, name = "redis", opts: RedisConnectOptions = {}): RedisClient {
   const target = redisTarget(url, opts.cluster);
   const enableOfflineQueue = opts.offlineQueue ?? false;
-  const common = {
-    maxRetriesPerRequest: 1,
-    connectTimeout: 2000,
-    connectionName: name,
-    ...(target.username ? { username: target.username } : {}),
-    ...(target.password ? { password: target.password } : {}),
-    ...(target.tls ? { tls: {} } : {}),
-  };
+  const common = { maxRetriesPerRequest: 1, connectTimeout: 2000, connectionName: name };
   const retry = (times: number) => Math.min(50 * times, 1000);
   const redis: RedisClient = target.cluster
     ? new Cluster(target.nodes, {
@@ -104,11 +99,16 @@ export function connectRedis(
         // A restarted node (same address, same slots) is reconnected to instead of waiting for a MOVED.
         clusterNodeRetryStrategy: retry,
         slotsRefreshTimeout: 2000,
-        redisOptions: common,
+        redisOptions: {
+          ...common,
+          ...(target.username ? { username: target.username } : {}),
+          ...(target.password ? { password: target.password } : {}),
+          ...(target.tls ? { tls: {} } : {}),
+        },
       })
-    : new Redis({
+    : // The URL as given: it may carry more than a cluster's seeds do (a database number, options).
+      new Redis(url.trim(), {
         ...common,
-        ...target.nodes[0]!,
         enableOfflineQueue,
         enableAutoPipelining: true,
         retryStrategy: retry,
