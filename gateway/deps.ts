@@ -1,5 +1,5 @@
 import type { NatsConnection } from "nats";
-import type Redis from "ioredis";
+import type { RedisClient } from "../services/kit/redis-functions";
 import type { Bus } from "../services/kit/bus";
 import type { Logger } from "../services/kit/log";
 import type { GatewayConfig } from "./config";
@@ -11,7 +11,7 @@ import type { Metrics } from "./http/metrics";
 export interface GatewayDeps {
   config: GatewayConfig;
   nc: NatsConnection;
-  redis: Redis;
+  redis: RedisClient;
   bus: Bus;
   guard: Guard;
   usage: UsageRecorder;

@@ -16,7 +16,7 @@ import type { GatewayDeps } from "./deps";
 
 const config = loadGatewayConfig();
 const log = createLogger({ service: "gateway", pid: process.pid }, config.LOG_LEVEL);
-const redis = connectRedis(config.REDIS_URL, log, "gateway");
+const redis = connectRedis(config.REDIS_URL, log, "gateway", { cluster: config.REDIS_CLUSTER });
 await redisReady(redis, log);
 const nc = await connectNats(config.NATS_URL, "gateway", log);
 await ensureStream(nc, STREAMS.USAGE, config.JETSTREAM_REPLICAS);
