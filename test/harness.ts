@@ -12,7 +12,10 @@ export function testStack(): Promise<Stack> {
   if (!stackPromise) {
     const root = resolve(process.env.TEST_DATA_ROOT ?? ".data-test");
     const dataDir = mkdtempSync(join(root.startsWith("/") ? root : resolve(root), "stack-"));
-    stackPromise = startStack({ dataDir, env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "100000" } });
+    stackPromise = startStack({
+      dataDir,
+      env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "100000", SIGNIN_ATTEMPTS_PER_MINUTE: "100000" },
+    });
   }
   return stackPromise;
 }

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll } from "bun:test";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { CHROMIUM_BIN, CHROMIUM_MISSING } from "../../scripts/setup/chromium.mjs";
@@ -9,8 +10,7 @@ export const SCREENSHOTS = resolve(ROOT, "test-output", "screenshots");
 
 /**
  * The flags that let Chromium run headless as root on a machine with no network but loopback: without the
- * background-networking ones it keeps trying Google's hosts. Playwright gives every launch a new empty profile
- * (a temporary --user-data-dir) itself.
+ * background-networking ones it keeps trying Google's hosts.
  */
 const FLAGS = [
   "--headless",
@@ -25,15 +25,49 @@ const FLAGS = [
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
-/** One Chromium per test file: launched before its tests, closed after them. */
+/** Starts Chromium with a new empty profile and a DevTools port; resolves with its WebSocket address. */
+async function startChromium(profile: string): Promise<{ proc: ReturnType<typeof Bun.spawn>; ws: string }> {
+  const args = [...FLAGS, `--user-data-dir=${profile}`, "--remote-debugging-port=0", "about:blank"];
+  const proc = Bun.spawn([CHROMIUM_BIN, ...args], { stdout: "ignore", stderr: "pipe", stdin: "ignore" });
+  const reader = proc.stderr.getReader();
+  let seen = "";
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += new TextDecoder().decode(value);
+    const ws = /DevTools listening on (ws:\/\/\S+)/.exec(seen)?.[1];
+    if (ws) {
+      reader.releaseLock();
+      void proc.stderr.pipeTo(new WritableStream()); // keep draining it
+      return { proc, ws };
+    }
+  }
+  proc.kill();
+  throw new Error(`Chromium did not start:\n${seen.slice(-2000)}`);
+}
+
+/**
+ * One Chromium per test file: started before its tests, stopped after them. Playwright drives it over the DevTools
+ * WebSocket (connectOverCDP) rather than launching it itself: the pipe of `chromium.launch()` now and then loses a
+ * message under Bun (seen in half of the runs: a request stalled 30 s, or "Cannot find parent object request@…"),
+ * the WebSocket in none.
+ */
 export function browserPerFile(): () => Browser {
   let browser: Browser | null = null;
+  let proc: ReturnType<typeof Bun.spawn> | null = null;
+  const profile = mkdtempSync(join(tmpdir(), "chromium-profile-"));
   beforeAll(async () => {
     if (!existsSync(CHROMIUM_BIN)) throw new Error(CHROMIUM_MISSING);
-    browser = await chromium.launch({ executablePath: CHROMIUM_BIN, headless: true, args: FLAGS });
+    const started = await startChromium(profile);
+    proc = started.proc;
+    browser = await chromium.connectOverCDP(started.ws);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.close().catch(() => undefined);
+    proc?.kill();
+    await proc?.exited;
+    rmSync(profile, { recursive: true, force: true });
   });
   return () => {
     if (!browser) throw new Error("the browser is not running (see beforeAll's error)");
@@ -51,6 +85,8 @@ export interface Watched {
   cspViolations: string[];
   /** Console errors and uncaught exceptions. */
   errors: string[];
+  /** Requests sent and not yet answered (what a page stuck waiting waits for). */
+  pending: Set<string>;
 }
 
 /**
@@ -85,7 +121,12 @@ export async function watchedPage(browser: Browser): Promise<Watched> {
     else errors.push(text);
   });
   page.on("pageerror", (err) => errors.push(`uncaught: ${err.message}`));
-  return { context, page, offsite, cspViolations, errors };
+  const pending = new Set<string>();
+  const key = (r: { method(): string; url(): string }) => `${r.method()} ${r.url()}`;
+  page.on("request", (r) => pending.add(key(r)));
+  page.on("requestfinished", (r) => pending.delete(key(r)));
+  page.on("requestfailed", (r) => pending.delete(key(r)));
+  return { context, page, offsite, cspViolations, errors, pending };
 }
 
 export interface A11yViolation {
