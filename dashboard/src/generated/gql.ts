@@ -1,6 +1,6 @@
 /* eslint-disable */
-import * as types from "./graphql";
-import type { TypedDocumentNode as DocumentNode } from "@graphql-typed-document-node/core";
+import * as types from './graphql';
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 
 /**
  * Map of all GraphQL operations in the project.
@@ -14,10 +14,10 @@ import type { TypedDocumentNode as DocumentNode } from "@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-  "\n  query MemoryCount {\n    memories(limit: 1) {\n      total\n    }\n  }\n": typeof types.MemoryCountDocument;
+    "\n  query MemoryCount {\n    memories(limit: 1) {\n      total\n    }\n  }\n": typeof types.MemoryCountDocument,
 };
 const documents: Documents = {
-  "\n  query MemoryCount {\n    memories(limit: 1) {\n      total\n    }\n  }\n": types.MemoryCountDocument,
+    "\n  query MemoryCount {\n    memories(limit: 1) {\n      total\n    }\n  }\n": types.MemoryCountDocument,
 };
 
 /**
@@ -37,13 +37,10 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(
-  source: "\n  query MemoryCount {\n    memories(limit: 1) {\n      total\n    }\n  }\n",
-): (typeof documents)["\n  query MemoryCount {\n    memories(limit: 1) {\n      total\n    }\n  }\n"];
+export function graphql(source: "\n  query MemoryCount {\n    memories(limit: 1) {\n      total\n    }\n  }\n"): (typeof documents)["\n  query MemoryCount {\n    memories(limit: 1) {\n      total\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};
 }
 
-export type DocumentType<TDocumentNode extends DocumentNode<any, any>> =
-  TDocumentNode extends DocumentNode<infer TType, any> ? TType : never;
+export type DocumentType<TDocumentNode extends DocumentNode<any, any>> = TDocumentNode extends DocumentNode<  infer TType,  any>  ? TType  : never;
