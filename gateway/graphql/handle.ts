@@ -37,7 +37,11 @@ const notAcceptable = (message: string, allowed: string[]) =>
  * cookie (whose POSTs carry its CSRF token). GraphiQL's page is static and served without a key;
  * every query it sends carries one.
  */
-export function graphqlHandler(deps: GatewayDeps, state: { stopping: boolean }, graphiqlPage: () => Response) {
+export function graphqlHandler(
+  deps: GatewayDeps,
+  state: { stopping: boolean },
+  graphiqlPage: (request: Request) => Response,
+) {
   const hub = createEventHub(deps.nc, deps.log, () => state.stopping);
   const yoga = createGraphqlServer(deps, hub);
   const admit = (request: Request, requestId: string) => {
@@ -45,8 +49,8 @@ export function graphqlHandler(deps: GatewayDeps, state: { stopping: boolean }, 
     return sessionId ? deps.sessions.admit(request, sessionId, requestId) : deps.guard.admit(request, requestId);
   };
   const handle = async (request: Request): Promise<Response> => {
+    if (shouldRenderGraphiQL(request)) return graphiqlPage(request);
     const requestId = requestIdOf(request);
-    if (shouldRenderGraphiQL(request)) return withHeaders(graphiqlPage(), { "X-Request-Id": requestId });
     const admission = await admit(request, requestId);
     let res: Response;
     if (!admission.ok) res = errorResponse(admission.error, requestId, admission.headers);

@@ -87,9 +87,9 @@ export function sessionRoutes(deps: GatewayDeps) {
           request,
           `DELETE ${SESSION_PATH}`,
           () => sessions.end(request, sessionIdOf(request)),
-          (_, headers) => {
+          (_, headers, meta) => {
             headers.append("Set-Cookie", clearedSessionCookie(cameOverTls(request, trustProxy)));
-            return new Response(null, { status: 204, headers });
+            return json({ ended: true }, headers, meta);
           },
         ),
       { parse: "none" },

@@ -28,7 +28,7 @@ const MANIFEST = "manifest.json";
 
 /** Text that compresses well and is worth it: browsers all accept gzip. */
 export function withGzip(name: string, type: string, body: Uint8Array<ArrayBuffer>): Asset {
-  const gzip = body.byteLength >= 1024 ? Bun.gzipSync(body, { level: 9 }) : null;
+  const gzip = body.byteLength >= 1024 ? Bun.gzipSync(body, { level: 6 }) : null;
   return { name, type, body, gzip: gzip && gzip.byteLength < body.byteLength * 0.9 ? gzip : null };
 }
 

@@ -19,10 +19,12 @@ const notFound = (request: Request, what: string) =>
 /** The browser pages' HTML with their headers: a new Response per request, from text built once. */
 export function pageResponder(web: WebAssets) {
   const html = htmlPages(web.pages);
+  const respond = (body: string, inlineStyles: boolean, request: Request) =>
+    new Response(body, { headers: { ...pageHeaders(inlineStyles), "X-Request-Id": requestIdOf(request) } });
   return {
-    dashboard: () => new Response(html.dashboard, { headers: pageHeaders(false) }),
-    graphiql: () => new Response(html.graphiql, { headers: pageHeaders(true) }),
-    docs: () => new Response(html.docs, { headers: pageHeaders(true) }),
+    dashboard: (request: Request) => respond(html.dashboard, false, request),
+    graphiql: (request: Request) => respond(html.graphiql, true, request),
+    docs: (request: Request) => respond(html.docs, true, request),
   };
 }
 
@@ -36,23 +38,30 @@ export type PageResponder = ReturnType<typeof pageResponder>;
 export function webRoutes(web: WebAssets, pages: PageResponder) {
   const document = JSON.stringify(openApiDocument(restRoutes));
   return new Elysia()
-    .get("/docs", () => pages.docs())
-    .get("/docs/json", () => new Response(document, { headers: { "Content-Type": "application/json; charset=utf-8" } }))
+    .get("/docs", ({ request }) => pages.docs(request))
+    .get("/docs/json", ({ request }) => {
+      const headers = { "Content-Type": "application/json; charset=utf-8", "X-Request-Id": requestIdOf(request) };
+      return new Response(document, { headers });
+    })
     .get(`${ASSETS_PATH}/:name`, ({ request, params }) => {
       const asset = web.files.get(params.name);
       if (!asset) return notFound(request, "Asset");
       const gzip = asset.gzip && /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
-      const headers: Record<string, string> = { ...ASSET_HEADERS, "Content-Type": asset.type };
+      const headers: Record<string, string> = {
+        ...ASSET_HEADERS,
+        "Content-Type": asset.type,
+        "X-Request-Id": requestIdOf(request),
+      };
       if (asset.gzip) headers.Vary = "Accept-Encoding";
       if (gzip) headers["Content-Encoding"] = "gzip";
       return new Response(gzip ? asset.gzip : asset.body, { headers });
     })
-    .get(DASHBOARD_PATH, () => pages.dashboard())
+    .get(DASHBOARD_PATH, ({ request }) => pages.dashboard(request))
     .get(`${DASHBOARD_PATH}/*`, ({ request }) => {
       // The app's own URLs get the page; a missing asset or API route gets the JSON 404.
       const path = new URL(request.url).pathname;
       if (path.startsWith(`${ASSETS_PATH}/`) || path.startsWith(`${DASHBOARD_API_PATH}/`))
         return notFound(request, "Route");
-      return pages.dashboard();
+      return pages.dashboard(request);
     });
 }

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import type { TSchema } from "@sinclair/typebox";
 import { restRoutes } from "../../gateway/rest/routes";
 import { accept, contentType, deepJson, nastyBody, nastyJson, nastyString, pathId, rawBody } from "./arbitraries";
+import { type FuzzSession, webRequest } from "./web-requests";
 
 const prototypeKey = fc.constantFrom("__proto__", "constructor", "prototype");
 
@@ -22,6 +23,8 @@ export interface FuzzRequest {
   body?: string | Uint8Array;
   write: boolean;
   label: string;
+  /** Sent without the tenant's key (the browser routes, and /graphql with a session cookie). */
+  anonymous?: boolean;
 }
 
 /** Ids of records that exist in the fuzzed tenant, so that some requests reach the code behind a found id. */
@@ -200,8 +203,8 @@ function graphqlRequest(known: Known): fc.Arbitrary<FuzzRequest> {
     });
 }
 
-/** A request to a REST route, the GraphQL endpoint, or a path that does not exist. */
-export function fuzzRequest(known: Known): fc.Arbitrary<FuzzRequest> {
+/** A request to a REST route, the GraphQL endpoint, a browser route, or a path that does not exist. */
+export function fuzzRequest(known: Known, session: FuzzSession): fc.Arbitrary<FuzzRequest> {
   const stray = fc.record({ path: urlPart, method: fc.constantFrom("GET", "POST", "DELETE", "PATCH") }).map(
     ({ path, method }): FuzzRequest => ({
       method,
@@ -214,6 +217,7 @@ export function fuzzRequest(known: Known): fc.Arbitrary<FuzzRequest> {
   return fc.oneof(
     { weight: 10, arbitrary: restRequest(known) },
     { weight: 4, arbitrary: graphqlRequest(known) },
+    { weight: 3, arbitrary: webRequest(session) },
     stray,
   );
 }

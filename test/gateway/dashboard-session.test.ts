@@ -108,7 +108,8 @@ describe("GET and DELETE /dashboard/api/session", () => {
     expect((await session(s.cookie)).status).toBe(200);
 
     const ended = await session(s.cookie, "DELETE", { "x-csrf-token": s.csrf });
-    expect(ended.status).toBe(204);
+    expect(ended.status).toBe(200);
+    expect((await ended.json()).data).toEqual({ ended: true });
     expect(ended.headers.get("set-cookie")).toBe("dashboard_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
     expect((await session(s.cookie)).status).toBe(401);
     const gql = await graphqlWithCookie(baseUrl, s.cookie, "{ __typename }", { csrf: s.csrf });
