@@ -60,7 +60,7 @@ describe("the pages' Content-Security-Policy", () => {
 });
 
 describe("/docs", () => {
-  test("renders the API reference from /docs/json, loading nothing from another host and breaking no CSP rule", async () => {
+  test("renders the API reference from /docs/json; nothing offsite; no CSP report but zod's eval probe", async () => {
     const w = await watchedPage(browser());
     try {
       await w.page.goto(`${baseUrl}/docs`);
@@ -80,7 +80,7 @@ describe("/docs", () => {
 });
 
 describe("GraphiQL at /graphql", () => {
-  test("renders, runs { __typename } with the key from its headers editor, nothing offsite, no CSP report", async () => {
+  test("renders, runs { __typename } with the key in its headers editor; nothing offsite, no CSP report", async () => {
     const w = await watchedPage(browser());
     try {
       await w.page.goto(`${baseUrl}/graphql`);
