@@ -19,7 +19,7 @@ const session = (cookie: string, method = "GET", headers: Record<string, string>
   fetch(baseUrl + SESSION_PATH, { method, headers: { cookie, ...headers } });
 
 describe("POST /dashboard/api/session", () => {
-  test("a key becomes a session: a random id in an HttpOnly, SameSite=Strict cookie; the key kept nowhere", async () => {
+  test("a key becomes a session: a random id in an HttpOnly SameSite=Strict cookie; the key kept nowhere", async () => {
     const { key, keyId, tenant } = await newTenant(baseUrl, stack.adminKey, { scopes: ["*"] });
     const s = await signIn(baseUrl, key);
     expect(s.status).toBe(200);
