@@ -6,6 +6,8 @@ import type { GatewayConfig } from "./config";
 import type { Guard } from "./http/guard";
 import type { UsageRecorder } from "./http/usage-recorder";
 import type { Metrics } from "./http/metrics";
+import type { Sessions } from "./session/sessions";
+import type { WebAssets } from "./web/assets";
 
 /** Everything the gateway's adapters need, built once in main.ts. */
 export interface GatewayDeps {
@@ -17,4 +19,8 @@ export interface GatewayDeps {
   usage: UsageRecorder;
   metrics: Metrics;
   log: Logger;
+  /** Dashboard sessions (the session cookie as a credential). */
+  sessions: Sessions;
+  /** The browser pages' built assets. */
+  web: WebAssets;
 }

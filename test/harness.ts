@@ -20,7 +20,7 @@ export function testStack(): Promise<Stack> {
     stackPromise = startStack({
       dataDir,
       cluster: process.env.TEST_CLUSTER === "1",
-      env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "100000" },
+      env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "100000", SIGNIN_ATTEMPTS_PER_MINUTE: "100000" },
     });
   }
   return stackPromise;

@@ -57,8 +57,11 @@ export interface Stack {
   env: Record<string, string>;
   /** Starts one more replica of a service (or a replacement). */
   addReplica(name: ServiceName): Child;
-  /** Starts one more gateway replica on its own free port; resolves when its /readyz is 200. */
-  addGateway(): Promise<{ child: Child; baseUrl: string; metricsUrl: string }>;
+  /**
+   * Starts one more gateway replica on its own free port, with `env` added to the stack's; resolves when its
+   * /readyz is 200.
+   */
+  addGateway(env?: Record<string, string>): Promise<{ child: Child; baseUrl: string; metricsUrl: string }>;
   waitReady(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -171,10 +174,10 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     gateway,
     env,
     addReplica,
-    async addGateway() {
+    async addGateway(extra = {}) {
       const [apiPort, internalPort] = [await freePort(), await freePort()];
       const ports = { PORT: String(apiPort), HEALTH_PORT: String(internalPort) };
-      const child = spawnChild(`gateway-${++counter}`, "gateway/main.ts", { ...env, ...ports }, logDir);
+      const child = spawnChild(`gateway-${++counter}`, "gateway/main.ts", { ...env, ...extra, ...ports }, logDir);
       moreGateways.push(child);
       const url = `http://127.0.0.1:${apiPort}`;
       await waitReadyAt(url, child, 60_000);
