@@ -169,7 +169,7 @@ describe("deliveries", () => {
     const [a1, a3, a2, b1] = [v(m1, 1), v(m1, 3), v(m1, 2), v(m2, 1)];
     const t = Date.now();
     await store.deliveries.enqueue([a1, a3, a2, b1], t);
-    const statuses = async () => (await store.deliveries.page(wh, 0, 10)).items.map((d) => [d.id, d.status]);
+    const statuses = async () => (await store.deliveries.page(wh, 0, 10)).items.map((d) => [d.id, d.status] as const);
     expect(new Map(await statuses())).toEqual(
       new Map([
         [a1.id, "pending"],
