@@ -20,7 +20,7 @@ const GatewayConfigProps = {
     default: 1,
     description: "Gateway replicas sharing a key's budget while the limiter decides locally",
   }),
-  SERVICES: T.String({ default: "keys,memories,tags,search", description: "Services /readyz waits for" }),
+  SERVICES: T.String({ default: "keys,memories,tags,search,webhooks", description: "Services /readyz waits for" }),
 };
 
 export type GatewayConfig = Static<TObject<typeof GatewayConfigProps>>;

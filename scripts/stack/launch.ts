@@ -4,7 +4,7 @@ import type { Subprocess } from "bun";
 import { freePort, startNats, startRedis, withDeathSignal, type NatsProcess, type RedisProcess } from "./infra";
 import { resolveAdminKey } from "./admin-key";
 
-export const ALL_SERVICES = ["keys", "memories", "tags", "search"] as const;
+export const ALL_SERVICES = ["keys", "memories", "tags", "search", "webhooks"] as const;
 export type ServiceName = (typeof ALL_SERVICES)[number];
 
 const ROOT = resolve(import.meta.dir, "../..");

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { allowList, checkWebhookUrl, isBlockedAddress } from "./url-policy";
 
-const refusal = (url: string, allowed = new Set<string>()) => {
+const refusal = (url: string, allowed: ReadonlySet<string> = new Set()) => {
   try {
     checkWebhookUrl(url, allowed);
     return null;
