@@ -54,13 +54,17 @@ export function receiver(answer: (r: Received, seenBefore: number) => number | P
 export const verify = (secret: string, r: Received) => new Webhook(secret).verify(r.body, r.headers);
 
 /** Polls until `check` returns a value other than undefined/false, or fails after `ms`. */
-export async function eventually<X>(check: () => Promise<X> | X, ms = 15_000, what = "condition"): Promise<X> {
+export async function eventually<X>(
+  check: () => Promise<X> | X,
+  ms = 15_000,
+  what = "condition",
+): Promise<Exclude<X, false | undefined>> {
   const deadline = Date.now() + ms;
   let last: unknown;
   for (;;) {
     try {
       const v = await check();
-      if (v !== undefined && v !== false) return v;
+      if (v !== undefined && v !== false) return v as Exclude<X, false | undefined>;
     } catch (err) {
       last = err;
     }
