@@ -10,7 +10,7 @@ import { deliveryIdOf, memoryEventBody, subscribes } from "../payload";
 export const DISPATCHER_DURABLE = "webhooks-dispatcher";
 const BATCH = 128;
 /** A replica that dies leaves its pulled events unacknowledged: another replica gets them after this. */
-const ACK_WAIT_MS = 30_000;
+const ACK_WAIT_MS = 10_000;
 
 /**
  * Turns memory events into deliveries: one durable JetStream consumer on EVENTS shared by every replica
