@@ -5,6 +5,7 @@ import { errorFields, type Logger } from "../../kit/log";
 import { decodeJson } from "../../kit/wire";
 import { slot } from "../../kit/space";
 import type { NewDelivery, WebhookStore } from "../store";
+import { partitionOf } from "../store/keyspace";
 import { deliveryIdOf, memoryEventBody, subscribes } from "../payload";
 
 export const DISPATCHER_DURABLE = "webhooks-dispatcher";
@@ -22,7 +23,7 @@ const ACK_WAIT_MS = 10_000;
  */
 export async function startDispatcher(
   nc: NatsConnection,
-  deps: { store: WebhookStore; log: Logger; enqueued: () => void; now?: () => number },
+  deps: { store: WebhookStore; log: Logger; enqueued: (partitions: Iterable<number>) => void; now?: () => number },
 ): Promise<() => Promise<void>> {
   const now = deps.now ?? Date.now;
   const jsm = await nc.jetstreamManager();
@@ -59,8 +60,7 @@ export async function startDispatcher(
         arrived.signal = null;
         continue;
       }
-      await dispatch(buffer.splice(0, BATCH), deps.store, deps.log, now);
-      deps.enqueued();
+      deps.enqueued(await dispatch(buffer.splice(0, BATCH), deps.store, deps.log, now));
     }
   })();
 
@@ -72,8 +72,11 @@ export async function startDispatcher(
   };
 }
 
-/** One batch: endpoints read once per space, deliveries enqueued in memory-version order, then acks. */
-async function dispatch(msgs: JsMsg[], store: WebhookStore, log: Logger, now: () => number): Promise<void> {
+/**
+ * One batch: endpoints read once per space, deliveries enqueued in memory-version order, then acks. Resolves
+ * the partitions it enqueued in.
+ */
+async function dispatch(msgs: JsMsg[], store: WebhookStore, log: Logger, now: () => number): Promise<Set<number>> {
   const events: { m: JsMsg; e: MemoryEvent }[] = [];
   for (const m of msgs) {
     try {
@@ -110,11 +113,13 @@ async function dispatch(msgs: JsMsg[], store: WebhookStore, log: Logger, now: ()
     }
     if (deliveries.length > 0) await store.deliveries.enqueue(deliveries, now());
     for (const { m } of events) m.ack();
+    return new Set(deliveries.map((d) => partitionOf(d.webhook_id)));
   } catch (err) {
     log.warn("memory events not dispatched to webhooks, will be redelivered", {
       events: events.length,
       ...errorFields(err),
     });
     for (const { m } of events) m.nak(1000);
+    return new Set();
   }
 }

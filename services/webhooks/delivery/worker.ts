@@ -22,8 +22,8 @@ export interface WorkerDeps {
 }
 
 export interface DeliveryWorker {
-  /** Look for due work now (something was just enqueued here). */
-  wake(): void;
+  /** Look for due work now: something was just enqueued here, in these partitions (default: any). */
+  wake(partitions?: Iterable<number>): void;
   /** Claims nothing more and waits for the attempts running. */
   stop(): Promise<void>;
 }
@@ -46,23 +46,37 @@ export function startDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
   let stopped = false;
   let inFlight = 0;
   const running = new Set<Promise<void>>();
+  /**
+   * When each partition next has a delivery due, as far as this replica knows: its last claim said so, or it
+   * is polled again after IDLE_POLL_MS (other replicas enqueue too). 0 = claim at once.
+   */
+  const dueAt = partitions.map(() => 0);
+  let woken = false;
   let wakeUp: (() => void) | null = null;
-  const wake = () => {
+  const signal = () => {
+    woken = true;
     const w = wakeUp;
     wakeUp = null;
     w?.();
   };
+  const wake = (enqueued: Iterable<number> = partitions) => {
+    for (const p of enqueued) dueAt[p] = 0;
+    signal();
+  };
+  /** Sleeps `ms`, or not at all when signalled since the loop's last pass began. */
   const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        wakeUp = null;
-        resolve();
-      }, ms);
-      wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    woken
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            wakeUp = null;
+            resolve();
+          }, ms);
+          wakeUp = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
 
   const settle = async (c: Claimed, attempt: Attempt, outcome: Outcome, retryAt: number | null) => {
     if (!(await store.deliveries.settle(c, attempt, outcome, retryAt, now())))
@@ -103,34 +117,34 @@ export function startDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
       .finally(() => {
         inFlight--;
         running.delete(p);
-        wake();
+        signal();
       });
     running.add(p);
   };
 
-  let first = 0;
   const loop = (async () => {
     while (!stopped) {
-      let nextDue = Number.POSITIVE_INFINITY;
-      let claimedAny = false;
+      woken = false;
       try {
-        for (let i = 0; i < partitions.length && inFlight < deps.concurrency && !stopped; i++) {
-          const p = partitions[(first + i) % partitions.length]!;
+        for (const p of partitions) {
+          const at = now();
+          if (inFlight >= deps.concurrency || stopped) break;
+          if (dueAt[p]! > at) continue;
           const most = Math.min(CLAIM_BATCH, deps.concurrency - inFlight);
-          const { claimed, nextDue: due } = await store.deliveries.claim(p, now(), deps.leaseMs, most);
-          if (due !== null) nextDue = Math.min(nextDue, due);
+          const { claimed, nextDue } = await store.deliveries.claim(p, at, deps.leaseMs, most);
           for (const c of claimed) start(c);
-          claimedAny ||= claimed.length > 0;
+          // A full claim may have left due deliveries behind: come back at once.
+          dueAt[p] = claimed.length === most ? at : Math.min(nextDue ?? Infinity, at + IDLE_POLL_MS);
         }
-        first = (first + 1) % partitions.length;
       } catch (err) {
         log.warn("webhook schedules unreachable; trying again", errorFields(err));
         await sleep(1000);
         continue;
       }
       if (stopped) break;
-      if (inFlight >= deps.concurrency) await sleep(IDLE_POLL_MS);
-      else if (!claimedAny) await sleep(Math.max(0, Math.min(IDLE_POLL_MS, nextDue - now())));
+      // At full capacity an ending attempt signals; otherwise sleep until the earliest partition is due.
+      const wait = inFlight >= deps.concurrency ? IDLE_POLL_MS : Math.min(...dueAt) - now();
+      if (wait > 0) await sleep(wait);
     }
   })();
 

@@ -2,6 +2,7 @@ import { listWebhookDeliveries, retryWebhookDelivery, testWebhook } from "../../
 import { bind, type Handler } from "../../kit/handler";
 import { spaceOf } from "../../kit/space";
 import { deliveryIdOf, pingBody } from "../payload";
+import { partitionOf } from "../store/keyspace";
 import { endpointHandlers, type WebhookDeps } from "./endpoints";
 
 export function deliveryHandlers(deps: WebhookDeps) {
@@ -25,7 +26,7 @@ export function deliveryHandlers(deps: WebhookDeps) {
       manual: true,
     };
     await deps.store.deliveries.enqueue([delivery], at);
-    deps.wake();
+    deps.wake([partitionOf(id)]);
     return (await deps.store.deliveries.get(id, delivery.id))!;
   };
 
@@ -40,7 +41,7 @@ export function deliveryHandlers(deps: WebhookDeps) {
   const retry: Handler<typeof retryWebhookDelivery> = async ({ id, delivery_id }, ctx) => {
     await endpointOf(spaceOf(ctx), id);
     const delivery = await deps.store.deliveries.retry(id, delivery_id, now());
-    deps.wake();
+    deps.wake([partitionOf(id)]);
     return delivery;
   };
 

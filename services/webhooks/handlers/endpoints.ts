@@ -21,8 +21,8 @@ export interface WebhookDeps {
   store: WebhookStore;
   /** The operator's allow-list (url-policy.ts). */
   allowed: ReadonlySet<string>;
-  /** Tells this replica's delivery worker that something is due now. */
-  wake: () => void;
+  /** Tells this replica's delivery worker that something is due now in these partitions. */
+  wake: (partitions: Iterable<number>) => void;
   now?: () => number;
 }
 
