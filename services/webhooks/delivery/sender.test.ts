@@ -67,7 +67,7 @@ describe("sender", () => {
     expect(closed.error).toStartWith("connection: ");
   });
 
-  test("without the allow-list: loopback by name, a metadata address, a private one, plain http: all refused", async () => {
+  test("without the allow-list: loopback by name, metadata, private addresses and http are refused", async () => {
     const strict = createSender({ allowed: new Set(), timeoutMs: 500 });
     const before = seen.length;
     const port = server.port;
