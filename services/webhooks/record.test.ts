@@ -1,22 +1,12 @@
 import { expect, test } from "bun:test";
-import { signingSecrets, toWebhook, type EndpointRecord } from "./record";
+import { signingSecrets, toWebhook } from "./record";
+import { endpointFixture } from "./record.fixture";
 
-const rec: EndpointRecord = {
-  id: crypto.randomUUID(),
-  url: "https://example.com/",
-  description: null,
-  events: ["*"],
-  enabled: true,
-  disabled_reason: null,
-  disabled_at: null,
-  failing_since: null,
+const rec = endpointFixture({
   secret: "whsec_bmV3",
   previous_secret: "whsec_b2xk",
   previous_secret_expires: 1_000_000,
-  environment: "live",
-  created_at: "2026-01-01T00:00:00.000Z",
-  updated_at: "2026-01-01T00:00:00.000Z",
-};
+});
 
 test("a rotated-out secret signs until its grace ends, then only the current one", () => {
   expect(signingSecrets(rec, 999_999)).toEqual(["whsec_bmV3", "whsec_b2xk"]);

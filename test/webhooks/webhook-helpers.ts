@@ -87,6 +87,17 @@ export async function deliveries(api: ApiClient, webhookId: string, query = "") 
   return res.body.data as any[];
 }
 
+/** Waits until the endpoint's newest delivery has `status`; resolves it. */
+export const newestDelivery = (api: ApiClient, webhookId: string, status: string, ms = 15_000) =>
+  eventually(
+    async () => {
+      const [newest] = await deliveries(api, webhookId);
+      return newest?.status === status && newest;
+    },
+    ms,
+    `a ${status} delivery`,
+  );
+
 export async function createMemory(api: ApiClient, content: string) {
   const res = await api.post("/v1/memories", { content });
   if (res.status !== 200) throw new Error(`memory not created: ${res.status} ${JSON.stringify(res.body)}`);

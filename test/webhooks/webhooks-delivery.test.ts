@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { testStack } from "../harness";
 import { newTenant, type ApiClient } from "../api";
 import type { Stack } from "../../scripts/stack/launch";
-import { createMemory, deliveries, eventually, receiver, register, verify } from "./webhook-helpers";
+import { createMemory, deliveries, eventually, newestDelivery, receiver, register, verify } from "./webhook-helpers";
 
 /**
  * Deliveries from the running stack to a receiver on loopback: signed bodies, retries, order per memory,
@@ -62,10 +62,7 @@ describe("a delivery", () => {
     // The schedule's first two waits (0.2 s and 0.4 s, ±20 %) separate the attempts.
     expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(150);
     expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(300);
-    const [d] = await eventually(async () => {
-      const list = await deliveries(t.api, webhookId);
-      return list[0]?.status === "succeeded" && list;
-    });
+    const d = await newestDelivery(t.api, webhookId, "succeeded");
     expect(d).toMatchObject({ event_type: "memory.created", memory_id: memoryId, attempt_count: 3 });
     expect(d.next_attempt_at).toBeNull();
     expect(d.attempts.map((a: any) => [a.status_code, a.error, a.manual])).toEqual([
@@ -156,25 +153,11 @@ describe("the endpoint's health", () => {
     const t = await newTenant(stack.baseUrl, stack.adminKey);
     const { id: webhookId, secret } = await register(t.api, r.url("/manual"));
     await createMemory(t.api, "retry by hand");
-    const [failed] = await eventually(
-      async () => {
-        const list = await deliveries(t.api, webhookId);
-        return list[0]?.status === "failed" && list;
-      },
-      15_000,
-      "the delivery to fail",
-    );
+    const failed = await newestDelivery(t.api, webhookId, "failed", 15_000);
     r.answerWith(() => 200);
     const res = await t.api.post(`/v1/webhooks/${webhookId}/deliveries/${failed.id}/retry`);
     expect(res.body.data).toMatchObject({ id: failed.id, status: "pending" });
-    const [done] = await eventually(
-      async () => {
-        const list = await deliveries(t.api, webhookId);
-        return list[0]?.status === "succeeded" && list;
-      },
-      10_000,
-      "the manual attempt",
-    );
+    const done = await newestDelivery(t.api, webhookId, "succeeded", 10_000);
     expect(done.attempt_count).toBe(failed.attempt_count + 1);
     expect(done.attempts.at(-1)).toMatchObject({ status_code: 200, manual: true });
     const last = r.at("/manual").at(-1)!;
@@ -214,14 +197,7 @@ describe("refused addresses", () => {
     // https to localhost registers (names are checked when resolved), and is refused at every attempt.
     const { id: webhookId } = await register(t.api, `https://localhost:${r.port}/ssrf`);
     await t.api.post(`/v1/webhooks/${webhookId}/test`);
-    const [d] = await eventually(
-      async () => {
-        const list = await deliveries(t.api, webhookId);
-        return list[0]?.status === "failed" && list;
-      },
-      10_000,
-      "the refusal",
-    );
+    const d = await newestDelivery(t.api, webhookId, "failed", 10_000);
     expect(d.attempts[0]).toMatchObject({
       status_code: null,
       error: "refused: localhost resolves to a private or reserved address (127.0.0.1)",

@@ -3,7 +3,7 @@ import type Redis from "ioredis";
 import { privateRedis } from "../../../scripts/stack/redis.fixture";
 import { createWebhookStore, type NewDelivery, type WebhookStore } from ".";
 import { partitionKeys, partitionOf } from "./keyspace";
-import type { EndpointRecord } from "../record";
+import { endpointFixture } from "../record.fixture";
 
 /** The webhooks store against a real Redis: endpoints, and deliveries through enqueue, claim and settle. */
 const db = privateRedis("webhooks-store");
@@ -17,26 +17,7 @@ beforeAll(async () => {
 
 const space = () => ({ tenant: `t${crypto.randomUUID().slice(0, 8)}`, env: "live" as const });
 
-function endpoint(over: Partial<EndpointRecord> = {}): EndpointRecord {
-  const at = new Date().toISOString();
-  return {
-    id: crypto.randomUUID(),
-    url: "https://example.com/hook",
-    description: null,
-    events: ["*"],
-    enabled: true,
-    disabled_reason: null,
-    disabled_at: null,
-    failing_since: null,
-    secret: "whsec_c2VjcmV0",
-    previous_secret: null,
-    previous_secret_expires: null,
-    environment: "live",
-    created_at: at,
-    updated_at: at,
-    ...over,
-  };
-}
+const endpoint = endpointFixture;
 
 let seq = 0;
 function delivery(webhookId: string, over: Partial<NewDelivery> = {}): NewDelivery {
