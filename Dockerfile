@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # One image per component, all from this file:
-#   docker build --target <gateway|keys|memories|tags|search> -t memory-service/<name> .
+#   docker build --target <gateway|keys|memories|tags|search|webhooks> -t memory-service/<name> .
 # The components share code and node_modules; each final stage only sets its entry point, so the
 # shared layers are built and stored once.
 
@@ -65,6 +65,9 @@ CMD ["bun", "services/memories/main.ts"]
 
 FROM runtime AS tags
 CMD ["bun", "services/tags/main.ts"]
+
+FROM runtime AS webhooks
+CMD ["bun", "services/webhooks/main.ts"]
 
 FROM runtime AS search
 # OpenBLAS and the AVX-512 kernel run the offline model's products (~3× and ~6× faster than tfjs's

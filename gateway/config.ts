@@ -20,7 +20,7 @@ const GatewayConfigProps = {
     default: 1,
     description: "Gateway replicas sharing a key's budget while the limiter decides locally",
   }),
-  SERVICES: T.String({ default: "keys,memories,tags,search", description: "Services /readyz waits for" }),
+  SERVICES: T.String({ default: "keys,memories,tags,search,webhooks", description: "Services /readyz waits for" }),
   /**
    * Behind a reverse proxy that sets X-Forwarded-Proto and X-Forwarded-For (and strips what clients sent): believe
    * them for the dashboard cookie's Secure flag and the sign-in limiter's client address.

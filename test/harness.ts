@@ -7,6 +7,17 @@ import type { RedisClient } from "../services/kit/redis-functions";
 import { scanKeys } from "../services/kit/redis-scan";
 
 /**
+ * Webhooks in tests: receivers run on loopback, allow-listed by address (so `localhost` stays refused), and
+ * time passes by configuration: retries after 0.2, 0.4, 0.8 and 1.6 s, an endpoint disabled after 2 s of
+ * failures (so one event that fails every attempt disables it).
+ */
+export const WEBHOOK_TEST_ENV = {
+  WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
+  WEBHOOK_RETRY_SCHEDULE: "200ms,400ms,800ms,1600ms",
+  WEBHOOK_DISABLE_AFTER: "2s",
+};
+
+/**
  * One private stack (Redis, NATS, every service, the gateway) per test run, started on first use on
  * free ports and stopped by the preload's afterAll. With TEST_CLUSTER=1 it runs on a Redis Cluster and
  * a 3-node NATS cluster (launch.ts `cluster`).
@@ -20,7 +31,12 @@ export function testStack(): Promise<Stack> {
     stackPromise = startStack({
       dataDir,
       cluster: process.env.TEST_CLUSTER === "1",
-      env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "100000", SIGNIN_ATTEMPTS_PER_MINUTE: "100000" },
+      env: {
+        LOG_LEVEL: "warn",
+        RATE_LIMIT_PER_MINUTE: "100000",
+        SIGNIN_ATTEMPTS_PER_MINUTE: "100000",
+        ...WEBHOOK_TEST_ENV,
+      },
     });
   }
   return stackPromise;

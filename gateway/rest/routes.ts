@@ -4,6 +4,14 @@ import { memoryRoutes } from "./memories";
 import { entityRoutes } from "./entities";
 import type { RestRoute } from "./route";
 import { searchRoutes } from "./search";
+import { webhookRoutes } from "./webhooks";
 
 /** Every REST route of /v1; each domain contributes its own list. */
-export const restRoutes: RestRoute[] = [...keyRoutes, ...tagRoutes, ...memoryRoutes, ...entityRoutes, ...searchRoutes];
+export const restRoutes: RestRoute[] = [
+  ...keyRoutes,
+  ...tagRoutes,
+  ...memoryRoutes,
+  ...entityRoutes,
+  ...searchRoutes,
+  ...webhookRoutes,
+];

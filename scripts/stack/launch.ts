@@ -5,7 +5,7 @@ import { freePort, startNats, startRedis, withDeathSignal, type NatsProcess, typ
 import { resolveAdminKey } from "./admin-key";
 import { startNatsCluster, startRedisCluster, type ClusterProcesses } from "./clusters";
 
-export const ALL_SERVICES = ["keys", "memories", "tags", "search"] as const;
+export const ALL_SERVICES = ["keys", "memories", "tags", "search", "webhooks"] as const;
 export type ServiceName = (typeof ALL_SERVICES)[number];
 
 const ROOT = resolve(import.meta.dir, "../..");

@@ -78,6 +78,9 @@ describe("serving", () => {
       "tag",
       "tags",
       "usage",
+      "webhook",
+      "webhookDeliveries",
+      "webhooks",
     ]);
     const mutation = (await gql.request(`{ __type(name: "Mutation") { fields { name } } }`)).__type.fields.map(
       (f: { name: string }) => f.name,
@@ -101,6 +104,12 @@ describe("serving", () => {
         "updateKey",
         "rotateKey",
         "revokeKey",
+        "createWebhook",
+        "updateWebhook",
+        "deleteWebhook",
+        "rotateWebhookSecret",
+        "testWebhook",
+        "retryWebhookDelivery",
       ].sort(),
     );
   });
