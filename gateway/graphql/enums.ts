@@ -4,7 +4,7 @@ import { TAG_SORTS } from "../../services/contract/tags";
 import { ENTITY_TYPES } from "../../services/contract/entities";
 import { SCOPES } from "../../services/contract/op";
 import { PLANS } from "../../services/contract/keys";
-import { MEMORY_EVENT_TYPES } from "../../services/contract/events";
+import { DELETE_REASONS, MEMORY_EVENT_TYPES } from "../../services/contract/events";
 import { CONTEXT_FORMATS, CONTEXT_ROLES, TAGS_MATCH } from "../../services/contract/search";
 import { DELIVERY_STATUSES, SUBSCRIBABLE, WEBHOOK_DISABLED_REASONS } from "../../services/contract/webhooks";
 
@@ -27,6 +27,7 @@ export const ENUMS: Record<string, readonly string[]> = {
   Plan: PLANS,
   Environment: ENVIRONMENTS,
   MemoryEventType: MEMORY_EVENT_TYPES,
+  DeleteReason: DELETE_REASONS,
   TagsMatch: TAGS_MATCH,
   ContextFormat: CONTEXT_FORMATS,
   ContextRole: CONTEXT_ROLES,

@@ -15,6 +15,7 @@ import { keyResolvers } from "./resolvers/keys";
 import { eventResolvers } from "./resolvers/events";
 import { searchResolvers } from "./resolvers/search";
 import { webhookResolvers } from "./resolvers/webhooks";
+import { tenantResolvers } from "./resolvers/tenant";
 
 const SCHEMA_DIR = join(import.meta.dir, "schema");
 
@@ -54,6 +55,7 @@ export function buildSchema(hub: EventHub): GraphQLSchema {
     keyResolvers,
     searchResolvers,
     webhookResolvers,
+    tenantResolvers,
     eventResolvers(hub),
   ];
   return readSnakeCase(

@@ -52,7 +52,9 @@ const remember = tool({
   description:
     "Store a new memory: a fact, a preference, an event or a conversation turn worth recalling later. " +
     "To add a turn to a conversation thread, pass the thread's memory id as `parent_memory_id` (the new " +
-    "memory becomes its child). Optionally label it with tag names. Returns the stored memory with its id.",
+    "memory becomes its child). Optionally label it with tag names. `occurred_at` says when it happened (for " +
+    "turns imported later: it orders the thread); `supersedes` names a memory this one corrects or replaces; " +
+    "`ttl_seconds` makes it expire. Returns the stored memory with its id.",
   input: T.Object({ ...CreateMemoryInput.properties, tags: T.Optional(TagNames) }, { additionalProperties: false }),
   scopes: ["memories:write"],
   readOnly: false,

@@ -5,6 +5,7 @@ import { entityRoutes } from "./entities";
 import type { RestRoute } from "./route";
 import { searchRoutes } from "./search";
 import { webhookRoutes } from "./webhooks";
+import { tenantRoutes } from "./tenant";
 
 /** Every REST route of /v1; each domain contributes its own list. */
 export const restRoutes: RestRoute[] = [
@@ -14,4 +15,5 @@ export const restRoutes: RestRoute[] = [
   ...entityRoutes,
   ...searchRoutes,
   ...webhookRoutes,
+  ...tenantRoutes,
 ];

@@ -26,9 +26,19 @@ export const MemorySnapshot = T.Object({
   entity_ids: T.Array(T.String()),
   created_at: T.String(),
   updated_at: T.String(),
+  // Optional, so an event of a publisher that does not know them yet still reads (absent: created_at, null).
+  occurred_at: T.Optional(T.String()),
+  expires_at: T.Optional(T.Union([T.String(), T.Null()])),
+  supersedes: T.Optional(T.Union([T.String(), T.Null()])),
+  superseded_by: T.Optional(T.Union([T.String(), T.Null()])),
+  valid_to: T.Optional(T.Union([T.String(), T.Null()])),
   version: T.Integer(),
 });
 export type MemorySnapshot = Static<typeof MemorySnapshot>;
+
+/** Why a memory was deleted: a delete call (a cascade included), or the expiry sweeper's purge. */
+export const DELETE_REASONS = ["deleted", "expired"] as const;
+export type DeleteReason = (typeof DELETE_REASONS)[number];
 
 export const MemoryEvent = T.Object({
   type: T.Union(MEMORY_EVENT_TYPES.map((t) => T.Literal(t))),
@@ -40,6 +50,8 @@ export const MemoryEvent = T.Object({
   changed: T.Array(T.String()),
   /** The memory after the change; null when deleted. */
   memory: T.Union([MemorySnapshot, T.Null()]),
+  /** Set on `deleted` events only. */
+  reason: T.Optional(T.Union(DELETE_REASONS.map((r) => T.Literal(r)))),
   at: T.String(),
 });
 export type MemoryEvent = Static<typeof MemoryEvent>;
@@ -64,5 +76,10 @@ export const snapshotOfMemory = (m: SnapshotSource, version: number): MemorySnap
   entity_ids: [...m.entity_ids].sort(),
   created_at: m.created_at,
   updated_at: m.updated_at,
+  occurred_at: m.occurred_at,
+  expires_at: m.expires_at,
+  supersedes: m.supersedes,
+  superseded_by: m.superseded_by,
+  valid_to: m.valid_to,
   version,
 });

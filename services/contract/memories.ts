@@ -18,6 +18,12 @@ export const CONTENT_MAX_LENGTH = 100_000;
 export const EXTERNAL_ID_MAX_LENGTH = 255;
 /** A root is level 1; a memory may sit at most this many levels deep. */
 export const MAX_HIERARCHY_DEPTH = 64;
+/** `ttl_seconds` at most 100 years. */
+export const TTL_SECONDS_MAX = 3_153_600_000;
+/** How many `superseded_by` links a create follows from the memory it names to the latest of its chain. */
+export const SUPERSESSION_WALK_MAX = 1000;
+/** Most siblings asked for on either side of a memory (context neighbours). */
+export const SIBLINGS_MAX = 5;
 
 /** An id in a path: any unknown value (malformed or not) is simply "not found". */
 export const PathId = T.String({ minLength: 1, maxLength: 64 });
@@ -37,6 +43,11 @@ export const Memory = T.Object({
   entity_ids: T.Array(Uuid(), { description: "Linked entities, sorted by id." }),
   created_at: DateTime(),
   updated_at: DateTime(),
+  occurred_at: DateTime({ description: "When it happened (given, or created_at): the order of a thread's turns." }),
+  expires_at: Nullable(DateTime({ description: "From then on it is gone (404), even before it is purged." })),
+  supersedes: Nullable(Uuid({ description: "The memory this one replaced." })),
+  superseded_by: Nullable(Uuid({ description: "The memory that replaced this one; null while it is the latest." })),
+  valid_to: Nullable(DateTime({ description: "The occurred_at of the memory that replaced this one." })),
 });
 export type Memory = Static<typeof Memory>;
 
@@ -45,6 +56,10 @@ const Content = T.String({
   maxLength: CONTENT_MAX_LENGTH,
   description: `1 to ${CONTENT_MAX_LENGTH} characters (UTF-16 code units).`,
 });
+const OccurredAt = DateTime({ description: "When the thing happened (default: created_at); orders a thread." });
+const ExpiresAt = Nullable(
+  DateTime({ description: "In the future; null = never (no retention default either). Absent: the tier's default." }),
+);
 const ExternalId = T.String({
   minLength: 1,
   maxLength: EXTERNAL_ID_MAX_LENGTH,
@@ -62,6 +77,14 @@ export const CreateMemoryInput = T.Object(
     ),
     external_id: T.Optional(Nullable(ExternalId)),
     metadata: T.Optional(Metadata()),
+    occurred_at: T.Optional(OccurredAt),
+    expires_at: T.Optional(ExpiresAt),
+    ttl_seconds: T.Optional(
+      T.Integer({ minimum: 1, maximum: TTL_SECONDS_MAX, description: "Expires this long after creation." }),
+    ),
+    supersedes: T.Optional(
+      Uuid({ description: "A memory this one replaces (or the latest of its chain, followed from it)." }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -77,12 +100,14 @@ export const UpdateMemoryInput = T.Object(
     parent_memory_id: T.Optional(Nullable(Uuid({ description: "null makes the memory a root." }))),
     external_id: T.Optional(Nullable(ExternalId)),
     metadata: T.Optional(Metadata({ description: "Replaces the whole metadata object." })),
+    occurred_at: T.Optional(OccurredAt),
+    expires_at: T.Optional(Nullable(DateTime({ description: "In the future; null = never." }))),
   },
   { additionalProperties: false },
 );
 export type UpdateMemoryInput = Static<typeof UpdateMemoryInput>;
 
-export const MEMORY_SORTS = ["created_at", "updated_at"] as const;
+export const MEMORY_SORTS = ["created_at", "updated_at", "occurred_at"] as const;
 
 export const ListMemoriesInput = T.Object(
   {
@@ -99,7 +124,11 @@ export const ListMemoriesInput = T.Object(
     external_id: T.Optional(ExternalId),
     created_after: T.Optional(DateTime({ description: "Exclusive lower bound on created_at." })),
     created_before: T.Optional(DateTime({ description: "Exclusive upper bound on created_at." })),
-    sort: T.Optional(Enum(MEMORY_SORTS, { default: "created_at" })),
+    occurred_after: T.Optional(DateTime({ description: "Exclusive lower bound on occurred_at." })),
+    occurred_before: T.Optional(DateTime({ description: "Exclusive upper bound on occurred_at." })),
+    sort: T.Optional(
+      Enum(MEMORY_SORTS, { default: "created_at", description: "occurred_at: ties by created_at, then id." }),
+    ),
     order: T.Optional(Enum(ORDERS, { default: "desc" })),
   },
   { additionalProperties: false },
@@ -165,6 +194,20 @@ export const deleteMemory = op({
   }),
   scope: "memories:write",
   summary: "Delete a memory; its children become roots, or with cascade=true the whole subtree goes",
+});
+
+export const memorySiblings = op({
+  subject: "memories.siblings",
+  idempotent: true,
+  input: T.Object(
+    { id: PathId, count: T.Integer({ minimum: 0, maximum: SIBLINGS_MAX }) },
+    { additionalProperties: false },
+  ),
+  output: T.Object({
+    before: T.Array(Memory, { description: "Up to `count` siblings just before it, in thread order." }),
+    after: T.Array(Memory, { description: "Up to `count` siblings just after it, in thread order." }),
+  }),
+  summary: "Internal: the siblings around a memory in its thread (by occurred_at, then created_at, then id)",
 });
 
 export const memoryAncestors = op({

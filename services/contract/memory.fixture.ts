@@ -15,6 +15,11 @@ export function memoryFixture(over: Partial<Memory> = {}, at = "2024-01-01T00:00
     entity_ids: [],
     created_at: at,
     updated_at: at,
+    occurred_at: at,
+    expires_at: null,
+    supersedes: null,
+    superseded_by: null,
+    valid_to: null,
     ...over,
   };
 }

@@ -1,7 +1,7 @@
 import { Type as T, type Static } from "@sinclair/typebox";
 import { op } from "./op";
 import { DateTime, Enum, Nullable, Uuid } from "./common";
-import { CONTENT_TYPES, MEMORY_NATURES, Memory, TIERS } from "./memories";
+import { CONTENT_TYPES, MEMORY_NATURES, Memory, SIBLINGS_MAX, TIERS } from "./memories";
 import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, withMetadataLimits } from "./metadata";
 
 /** `query: "*"` matches every memory (newest first); filters still apply. */
@@ -11,7 +11,7 @@ export const QUERY_MAX_LENGTH = 4000;
 export const FILTER_TAGS_MAX = 100;
 export const FILTER_METADATA_KEYS_MAX = 20;
 export const CONTEXT_MAX_TOKENS = 32_000;
-export const CONTEXT_NEIGHBORS_MAX = 5;
+export const CONTEXT_NEIGHBORS_MAX = SIBLINGS_MAX;
 export const TAGS_MATCH = ["any", "all"] as const;
 export const CONTEXT_FORMATS = ["text", "markdown"] as const;
 export const CONTEXT_ROLES = ["match", "ancestor", "neighbor"] as const;
@@ -48,6 +48,14 @@ const Filters = {
   entity_id: T.Optional(Uuid({ description: "Only memories linked to this entity." })),
   created_after: T.Optional(DateTime({ description: "created_at >= this instant." })),
   created_before: T.Optional(DateTime({ description: "created_at < this instant." })),
+  occurred_after: T.Optional(DateTime({ description: "occurred_at >= this instant." })),
+  occurred_before: T.Optional(DateTime({ description: "occurred_at < this instant." })),
+  latest_only: T.Optional(T.Boolean({ default: false, description: "Only memories no other memory has superseded." })),
+  as_of: T.Optional(
+    DateTime({
+      description: "Only memories valid then: occurred_at <= as_of, and not yet superseded (valid_to > as_of).",
+    }),
+  ),
   metadata: T.Optional(
     T.Record(T.String({ minLength: 1, maxLength: 200 }), T.Unknown(), {
       maxProperties: FILTER_METADATA_KEYS_MAX,

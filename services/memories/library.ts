@@ -1,21 +1,29 @@
 import { MEMORY_DATA_LUA } from "../memory-data/lua";
 import { defineLibrary } from "../kit/redis-functions";
+import { SETTINGS_LUA } from "../tenant-settings/settings";
 
 /**
- * The memories service's Redis functions: lua/<name>.lua each, with memory-data's Lua (key names, links)
- * and lua/helpers.lua defined once at the top of the library rather than on every call.
+ * The memories service's Redis functions: lua/<name>.lua each, with memory-data's Lua (key names, links,
+ * visibility), what it reads of the tenant's settings, and lua/helpers.lua, order.lua (pages in a memory
+ * order) and life.lua (occurred_at, expiry, supersession, removal) defined once at the top of the library
+ * rather than on every call.
  */
 export const memoriesLibrary = await defineLibrary({
   name: "memories",
   dir: new URL("./lua/", import.meta.url),
-  shared: [...MEMORY_DATA_LUA, "helpers.lua"],
+  shared: [...MEMORY_DATA_LUA, SETTINGS_LUA, "helpers.lua", "order.lua", "life.lua"],
   functions: {
     create: "write",
     update: "write",
     delete: "write",
     get: "read",
     ancestors: "read",
+    siblings: "read",
     list: "read",
+    purge: "write",
+    "due-register": "write",
+    "due-claim": "write",
+    "due-release": "write",
     "entity-create": "write",
     "entity-update": "write",
     "entity-delete": "write",

@@ -1,3 +1,4 @@
+import { Type as T } from "@sinclair/typebox";
 import { runService } from "../kit/runtime";
 import { loadServiceConfig } from "../kit/config";
 import { ensureStream } from "../kit/streams";
@@ -6,15 +7,29 @@ import { createMemoryStore } from "./store";
 import { createChangePublisher } from "../memory-data/publisher";
 import { memoryBindings } from "./handlers/memories";
 import { entityBindings } from "./handlers/entities";
+import { tenantBindings } from "../tenant-settings/handlers";
+import { createTenantSettingsStore } from "../tenant-settings/store";
+import { startSweeper } from "./expiry/sweeper";
 
-const config = loadServiceConfig({});
+const config = loadServiceConfig({
+  /** Pause between two ticks of the expiry sweeper (expiry/sweeper.ts). */
+  EXPIRY_SWEEP_INTERVAL_MS: T.Integer({ minimum: 50, maximum: 60_000, default: 1000 }),
+});
 
 await runService(
-  { name: "memories", version: "1.0.0", description: "Memories, their hierarchy and entities" },
+  { name: "memories", version: "1.0.0", description: "Memories, their hierarchy and entities; tenant settings" },
   config,
-  async ({ nc, redis, bus }) => {
+  async ({ nc, redis, bus, log }) => {
     await ensureStream(nc, STREAMS.EVENTS, config.JETSTREAM_REPLICAS);
     const deps = { store: createMemoryStore(redis), changes: createChangePublisher(nc.jetstream(), bus) };
-    return { bindings: [...memoryBindings(deps), ...entityBindings(deps)] };
+    const sweeper = startSweeper({ ...deps, log }, { intervalMs: config.EXPIRY_SWEEP_INTERVAL_MS });
+    return {
+      bindings: [
+        ...memoryBindings(deps),
+        ...entityBindings(deps),
+        ...tenantBindings({ store: createTenantSettingsStore(redis) }),
+      ],
+      onStop: () => sweeper.stop(),
+    };
   },
 );

@@ -40,6 +40,11 @@ test("parseMemory: nulls for absent parent/external_id, tags sorted by name, ent
     entity_ids: ["e1", "e2"],
     created_at: "2023-11-14T22:13:20.000Z",
     updated_at: "2023-11-14T22:13:20.123Z",
+    occurred_at: "2023-11-14T22:13:20.000Z",
+    expires_at: null,
+    supersedes: null,
+    superseded_by: null,
+    valid_to: null,
   });
   expect(snapshotOfMemory(row.memory, row.version)).toMatchObject({
     id: "m1",

@@ -1,7 +1,14 @@
 import type { Memory } from "../contract/memories";
 import type { Entity } from "../contract/entities";
 import { hashOfPairs } from "../kit/redis-replies";
-import { isoOfMs, memoryOf, parseMetadata, readMemoryHash, type MemoryFields } from "../memory-data/memory-hash";
+import {
+  isoOfMs,
+  memoryOf,
+  parseMetadata,
+  readMemoryHash,
+  type Lifecycle,
+  type MemoryFields,
+} from "../memory-data/memory-hash";
 
 export type { MemoryFields } from "../memory-data/memory-hash";
 
@@ -32,10 +39,43 @@ export function parseMemory(raw: ReadMemoryReply): MemoryRow | null {
   return { version: stored.version, memory: memoryOf(id, stored, tags, [...entityIds].sort()) };
 }
 
-/** The row of a memory just created at `createdMs` (version 1, no tags or entities yet). */
-export function newMemoryRow(id: string, f: MemoryFields, createdMs: number): MemoryRow {
+/** What create.lua answers: creation ms, occurred_at ms, expires_at ms ('' = never), supersedes ('' = none). */
+export type CreatedReply = [string, string, string, string, ReadMemoryReply];
+
+/** The row of a memory just created (version 1, no tags or entities yet), from its fields and create's reply. */
+export function newMemoryRow(id: string, f: MemoryFields, reply: CreatedReply): MemoryRow {
+  const [createdMs, occurredMs, expiresMs, supersedes] = reply;
   const at = isoOfMs(createdMs);
-  return { version: 1, memory: memoryOf(id, { fields: f, createdAt: at, updatedAt: at }, [], []) };
+  const lifecycle: Lifecycle = {
+    occurredAt: isoOfMs(occurredMs),
+    expiresAt: expiresMs ? isoOfMs(expiresMs) : null,
+    supersedes: supersedes || null,
+    supersededBy: null,
+    validTo: null,
+  };
+  return { version: 1, memory: memoryOf(id, { fields: f, lifecycle, createdAt: at, updatedAt: at }, [], []) };
+}
+
+/** Memories removed (delete, purge): each at the version of its deletion. */
+export interface Removal {
+  deleted: { id: string; version: number }[];
+  /** Memories the removal changed (children made roots, a replaced memory the latest again). */
+  updates: { row: MemoryRow; changed: string[] }[];
+}
+
+/** life.lua's removal_reply: { {id, version, ...}, { {read_memory, {fields}} ... } }. */
+export type RemovalReply = [(string | number)[], [ReadMemoryReply, string[]][]];
+
+export function parseRemoval([flat, updates]: RemovalReply): Removal {
+  const deleted: Removal["deleted"] = [];
+  for (let i = 0; i < flat.length; i += 2) deleted.push({ id: String(flat[i]), version: Number(flat[i + 1]) });
+  return {
+    deleted,
+    updates: updates.flatMap(([raw, changed]) => {
+      const row = parseMemory(raw);
+      return row ? [{ row, changed: [...new Set(changed)] }] : [];
+    }),
+  };
 }
 
 export const parseMemories = (raws: ReadMemoryReply[]): MemoryRow[] =>

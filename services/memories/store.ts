@@ -1,7 +1,8 @@
 import type { RedisClient } from "../kit/redis-functions";
-import { foldName, keyspace } from "../memory-data/keyspace";
-import type { Space } from "../kit/space";
-import type { ListMemoriesInput } from "../contract/memories";
+import { EXPIRY_REGISTRY, foldName, keyspace } from "../memory-data/keyspace";
+import { slot, type Space } from "../kit/space";
+import { settingsKey } from "../tenant-settings/settings";
+import { SUPERSESSION_WALK_MAX, type ListMemoriesInput } from "../contract/memories";
 import type { Entity } from "../contract/entities";
 import { memoriesLibrary, type MemoryFunction } from "./library";
 import {
@@ -9,10 +10,14 @@ import {
   parseEntity,
   parseMemories,
   parseMemory,
+  parseRemoval,
+  type CreatedReply,
   type MemoryFields,
   type MemoryRow,
   type ReadEntityReply,
   type ReadMemoryReply,
+  type Removal,
+  type RemovalReply,
 } from "./record";
 
 export type { MemoryFields } from "./record";
@@ -27,9 +32,27 @@ export interface EntityFields {
 export type MemoryFilter = Omit<ListMemoriesInput, "limit" | "offset" | "sort" | "order"> & {
   limit: number;
   offset: number;
-  sort: "created_at" | "updated_at";
+  sort: "created_at" | "updated_at" | "occurred_at";
   order: "asc" | "desc";
 };
+
+/** How a new memory's life is asked for (life.lua new_life); times ISO 8601. */
+export interface NewLife {
+  occurred_at?: string;
+  /** null = never; absent = `ttl_seconds`, else the tier's retention default. */
+  expires_at?: string | null;
+  ttl_seconds?: number;
+  supersedes?: string;
+}
+
+/** The fields of a patch: a memory's own, and the times of its life (ISO 8601; expires_at null = never). */
+export type MemoryPatch = Partial<MemoryFields> & { occurred_at?: string; expires_at?: string | null };
+
+/** A purge of expired memories (purge.lua), and when the space next needs one. */
+export type Purge = Removal & { next: number | null; more: boolean };
+
+/** Epoch milliseconds of an ISO 8601 instant, as the functions take times. */
+const msOf = (iso: string) => String(Date.parse(iso));
 
 /**
  * The functions answer one JSON string (lua/helpers.lua says why), and cjson writes an empty Lua
@@ -51,8 +74,22 @@ const NAME_KEY = (type: string, folded: string) => `${type}:${folded}`;
 /** What every function declares first: the tenant's index keys, in helpers.lua's order. */
 const indexKeys = (space: Space) => {
   const ks = keyspace(space);
-  return [ks.byCreated, ks.byUpdated, ks.roots, ks.externalIds, ks.entityNames, ks.entitiesByCreated];
+  return [
+    ks.byCreated,
+    ks.byUpdated,
+    ks.roots,
+    ks.externalIds,
+    ks.entityNames,
+    ks.entitiesByCreated,
+    ks.byOccurred,
+    ks.expiring,
+    settingsKey(space),
+  ];
 };
+
+const REGISTRY_KEYS = [EXPIRY_REGISTRY.due, EXPIRY_REGISTRY.gen];
+const SPACE_OF_EXPIRING = /^mi:\{(.+):(live|test)\}:expiring$/;
+const SPACE_OF_SLOT = /^\{(.+):(live|test)\}$/;
 
 /**
  * The only code of the memories service that touches Redis. Every write is one Redis function
@@ -67,10 +104,24 @@ export function createMemoryStore(redis: RedisClient) {
     const keys = sets.length > 0 ? [...indexKeys(space), ...sets] : indexKeys(space);
     return emptyTablesAsLists(JSON.parse((await call(fn, keys, args)) as string)) as T;
   };
+  /** A call of the expiry registry's functions (keys of no tenant). */
+  const registry = async <T>(fn: MemoryFunction, args: (string | number)[]) =>
+    emptyTablesAsLists(JSON.parse((await call(fn, REGISTRY_KEYS, args)) as string)) as T;
 
   return {
-    async createMemory(space: Space, id: string, f: MemoryFields, maxDepth: number): Promise<MemoryRow> {
-      const metadata = JSON.stringify(f.metadata);
+    /** The new memory; `superseded`: the memory it replaced (now marked so), if any. */
+    async createMemory(
+      space: Space,
+      id: string,
+      f: MemoryFields,
+      maxDepth: number,
+      life: NewLife = {},
+    ): Promise<MemoryRow & { superseded?: MemoryRow }> {
+      const spec: Record<string, unknown> = {};
+      if (life.occurred_at !== undefined) spec.occurred_at = msOf(life.occurred_at);
+      if (life.expires_at !== undefined) spec.expires_at = life.expires_at === null ? null : msOf(life.expires_at);
+      if (life.ttl_seconds !== undefined) spec.ttl_ms = life.ttl_seconds * 1000;
+      if (life.supersedes !== undefined) spec.supersedes = life.supersedes;
       const args = [
         id,
         f.content,
@@ -79,10 +130,14 @@ export function createMemoryStore(redis: RedisClient) {
         f.memory_nature,
         f.parent ?? "",
         f.external_id ?? "",
-        metadata,
+        JSON.stringify(f.metadata),
         maxDepth,
+        JSON.stringify(spec),
+        SUPERSESSION_WALK_MAX,
       ];
-      return newMemoryRow(id, f, await run<number>("create", space, args));
+      const reply = await run<CreatedReply>("create", space, args);
+      const superseded = parseMemory(reply[4]);
+      return superseded ? { ...newMemoryRow(id, f, reply), superseded } : newMemoryRow(id, f, reply);
     },
 
     async getMemories(space: Space, ids: string[]): Promise<(MemoryRow | null)[]> {
@@ -90,31 +145,79 @@ export function createMemoryStore(redis: RedisClient) {
       return (await run<ReadMemoryReply[]>("get", space, ids)).map(parseMemory);
     },
 
-    /** `patch` holds only the fields to set; null parent/external_id clears them. */
+    /**
+     * `patch` holds only the fields to set; null parent/external_id/expires_at clears them. Also answers the
+     * memory it superseded when its valid_to followed a new occurred_at.
+     */
     async updateMemory(
       space: Space,
       id: string,
-      patch: Partial<MemoryFields>,
+      patch: MemoryPatch,
       maxDepth: number,
-    ): Promise<{ row: MemoryRow; changed: string[] }> {
+    ): Promise<{ row: MemoryRow; changed: string[]; superseded: MemoryRow | null }> {
       const fields: Record<string, string | null> = {};
       for (const [field, value] of Object.entries(patch)) {
-        if (value !== undefined)
-          fields[field] = field === "metadata" ? JSON.stringify(value) : (value as string | null);
+        if (value === undefined) continue;
+        if (field === "metadata") fields[field] = JSON.stringify(value);
+        else if (field === "occurred_at" || field === "expires_at")
+          fields[field] = value === null ? null : msOf(value as string);
+        else fields[field] = value as string | null;
       }
-      const r = await run<[ReadMemoryReply, string[]]>("update", space, [id, maxDepth, JSON.stringify(fields)]);
-      return { row: parseMemory(r[0])!, changed: r[1] };
+      const args = [id, maxDepth, JSON.stringify(fields)];
+      const r = await run<[ReadMemoryReply, string[], ReadMemoryReply]>("update", space, args);
+      return { row: parseMemory(r[0])!, changed: r[1], superseded: parseMemory(r[2]) };
     },
 
-    async deleteMemory(
-      space: Space,
-      id: string,
-      cascade: boolean,
-    ): Promise<{ deleted: { id: string; version: number }[]; orphans: MemoryRow[] }> {
-      const r = await run<[(string | number)[], ReadMemoryReply[]]>("delete", space, [id, cascade ? "1" : "0"]);
-      const deleted: { id: string; version: number }[] = [];
-      for (let i = 0; i < r[0].length; i += 2) deleted.push({ id: String(r[0][i]), version: Number(r[0][i + 1]) });
-      return { deleted, orphans: parseMemories(r[1]) };
+    async deleteMemory(space: Space, id: string, cascade: boolean): Promise<Removal> {
+      return parseRemoval(await run<RemovalReply>("delete", space, [id, cascade ? "1" : "0"]));
+    },
+
+    /** Up to `count` memories of the space past their expiry go (purge.lua). */
+    async purgeExpired(space: Space, count: number): Promise<Purge> {
+      const [deleted, updates, next, more] = await run<[...RemovalReply, string, number]>("purge", space, [count]);
+      return { ...parseRemoval([deleted, updates]), next: next === "" ? null : Number(next), more: more === 1 };
+    },
+
+    /** The siblings around a memory in its thread (siblings.lua). */
+    async siblings(space: Space, id: string, count: number): Promise<{ before: MemoryRow[]; after: MemoryRow[] }> {
+      const [before, after] = await run<[ReadMemoryReply[], ReadMemoryReply[]]>("siblings", space, [id, count]);
+      return { before: parseMemories(before), after: parseMemories(after) };
+    },
+
+    /** The space has a memory expiring at `atMs`: the sweeper looks at it no later (due-register.lua). */
+    async registerExpiry(space: Space, atMs: number): Promise<void> {
+      await registry("due-register", [slot(space), atMs]);
+    },
+
+    /** Spaces due for a purge, claimed for `leaseMs` (due-claim.lua), each with the registry's count. */
+    async claimDue(count: number, leaseMs: number): Promise<{ space: Space; gen: string }[]> {
+      const flat = await registry<string[]>("due-claim", [count, leaseMs]);
+      const out: { space: Space; gen: string }[] = [];
+      for (let i = 0; i < flat.length; i += 2) {
+        const m = SPACE_OF_SLOT.exec(flat[i]!);
+        if (m) out.push({ space: { tenant: m[1]!, env: m[2] as Space["env"] }, gen: flat[i + 1]! });
+      }
+      return out;
+    },
+
+    /** A claimed space's next look at `nextMs` (null: none needed) (due-release.lua). */
+    async releaseDue(space: Space, gen: string, nextMs: number | null): Promise<void> {
+      await registry("due-release", [slot(space), gen, nextMs === null ? "" : nextMs]);
+    },
+
+    /**
+     * One step of a walk over the spaces that hold memories that expire (SCAN, `count` keys at a time): each
+     * with its earliest expires_at. `cursor` "0" starts; the answer's "0" ends.
+     */
+    async expiringSpaces(cursor: string, count: number): Promise<{ cursor: string; found: [Space, number][] }> {
+      const [next, keys] = await redis.scan(cursor, "MATCH", "mi:\\{*\\}:expiring", "COUNT", count);
+      const found: [Space, number][] = [];
+      for (const key of keys) {
+        const m = SPACE_OF_EXPIRING.exec(key);
+        const first = m ? await redis.zrange(key, "0", "0", "WITHSCORES") : [];
+        if (m && first.length === 2) found.push([{ tenant: m[1]!, env: m[2] as Space["env"] }, Number(first[1])]);
+      }
+      return { cursor: next, found };
     },
 
     async ancestors(space: Space, id: string, maxDepth: number): Promise<string[] | null> {
@@ -132,16 +235,19 @@ export function createMemoryStore(redis: RedisClient) {
       if (q.memory_nature) sets.add(ks.byField("memory_nature", q.memory_nature));
       for (const tagId of q.tag_id ?? []) sets.add(ks.tagMembers(tagId));
       if (q.entity_id) sets.add(ks.entityMembers(q.entity_id));
-      const ms = (iso: string | undefined) => (iso === undefined ? "" : String(Date.parse(iso)));
+      const ms = (iso: string | undefined) => (iso === undefined ? "" : msOf(iso));
       const args = [
-        q.sort === "updated_at" ? "updated" : "created",
+        q.sort === "updated_at" ? "updated" : q.sort === "occurred_at" ? "occurred" : "created",
         q.order,
         q.offset,
         q.limit,
         ms(q.created_after),
         ms(q.created_before),
+        ms(q.occurred_after),
+        ms(q.occurred_before),
         q.root === false ? "1" : "0",
         q.external_id ?? "",
+        q.parent_memory_id ? "1" : "0",
       ];
       const [total, raws] = await run<[number, ReadMemoryReply[]]>("list", space, args, [...sets]);
       return { total: Number(total), rows: parseMemories(raws) };

@@ -15,13 +15,17 @@ export const keyspace = (s: Space) => {
   const t = slot(s);
   return {
     // memories
-    // hash: content, content_type, tier, memory_nature, parent, external_id, metadata, created_at, updated_at, v
+    // hash: content, content_type, tier, memory_nature, parent, external_id, metadata, created_at, updated_at, v;
+    // its life (memory-life.lua): occurred_at, expires_at, supersedes, superseded_by, valid_to (ms, ids)
     memory: (id: string) => `m:${t}:${id}`,
     memoryTags: (id: string) => `m:${t}:${id}:tags`, // set of tag ids
-    memoryKids: (id: string) => `m:${t}:${id}:kids`, // zset child id → created_at ms
+    // zset child id → occurred_at ms: the thread's order (ties by created_at, then id)
+    memoryKids: (id: string) => `m:${t}:${id}:kids`,
     memoryEntities: (id: string) => `m:${t}:${id}:ents`, // set of entity ids
     byCreated: `mi:${t}:created`, // zset id → created_at ms (every memory)
     byUpdated: `mi:${t}:updated`, // zset id → updated_at ms
+    byOccurred: `mi:${t}:occurred`, // zset id → occurred_at ms (every memory)
+    expiring: `mi:${t}:expiring`, // zset id → expires_at ms (memories that expire)
     roots: `mi:${t}:roots`, // zset id → created_at ms (memories without parent)
     // zset id → created_at ms
     byField: (field: "tier" | "content_type" | "memory_nature", value: string) => `mi:${t}:${field}:${value}`,
@@ -42,6 +46,13 @@ export const keyspace = (s: Space) => {
 };
 
 export type Keyspace = ReturnType<typeof keyspace>;
+
+/**
+ * Where the expiry sweeper finds work, across tenants (its own hash tag, so its functions stay on one slot):
+ * `due` is a zset `{tenant:env}` → when that space next needs a look (ms), `gen` a hash `{tenant:env}` → how
+ * many times an expiry was registered for it (services/memories/expiry/).
+ */
+export const EXPIRY_REGISTRY = { due: "sweep:{expiry}:due", gen: "sweep:{expiry}:gen" } as const;
 
 /**
  * A name as the name indexes (`tagNames`, `entityNames`) key it, so names are unique case-insensitively;

@@ -9,5 +9,10 @@ export const STORED_MEMORY_HASH: Record<string, string> = {
   metadata: '{"a":[1,{"b":null}]}',
   created_at: "1700000000000",
   updated_at: "1700000000123",
+  occurred_at: "-86400000",
+  expires_at: "1800000000000",
+  supersedes: "old-1",
+  superseded_by: "new-1",
+  valid_to: "1700000000500",
   v: "4",
 };

@@ -8,6 +8,13 @@ test("readMemoryHash: every field (text as stored, metadata parsed), ISO times, 
   const { content, content_type, tier, memory_nature, parent, external_id } = HASH;
   expect(readMemoryHash(HASH)).toEqual({
     fields: { content, content_type, tier, memory_nature, parent, external_id, metadata: { a: [1, { b: null }] } },
+    lifecycle: {
+      occurredAt: "1969-12-31T00:00:00.000Z",
+      expiresAt: "2027-01-15T08:00:00.000Z",
+      supersedes: "old-1",
+      supersededBy: "new-1",
+      validTo: "2023-11-14T22:13:20.500Z",
+    },
     createdAt: "2023-11-14T22:13:20.000Z",
     updatedAt: "2023-11-14T22:13:20.123Z",
     version: 4,
@@ -21,6 +28,17 @@ test("readMemoryHash: empty parent/external_id are none; metadata that is not an
   }
   expect(readMemoryHash({}).version).toBe(0);
   expect(readMemoryHash({}).createdAt).toBe("1970-01-01T00:00:00.000Z");
+});
+
+test("readMemoryHash: without lifecycle fields a memory occurred when it was created and lasts", () => {
+  const { occurred_at: _o, expires_at: _e, supersedes: _s, superseded_by: _b, valid_to: _v, ...plain } = HASH;
+  expect(readMemoryHash(plain).lifecycle).toEqual({
+    occurredAt: "2023-11-14T22:13:20.000Z",
+    expiresAt: null,
+    supersedes: null,
+    supersededBy: null,
+    validTo: null,
+  });
 });
 
 test("snapshotOfHash tolerates absent optional fields and bad metadata, and sorts link ids", () => {

@@ -18,8 +18,19 @@ export interface MemoryFields {
   metadata: Record<string, unknown>;
 }
 
+/** What a memory's life adds to its fields: when it happened, when it ends, what replaced it. ISO 8601 or null. */
+export interface Lifecycle {
+  /** The stored `occurred_at`, or created_at when none is stored. */
+  occurredAt: string;
+  expiresAt: string | null;
+  supersedes: string | null;
+  supersededBy: string | null;
+  validTo: string | null;
+}
+
 export interface StoredMemory {
   fields: MemoryFields;
+  lifecycle: Lifecycle;
   /** ISO 8601, millisecond precision, UTC. */
   createdAt: string;
   updatedAt: string;
@@ -44,7 +55,9 @@ export function parseMetadata(raw: string | undefined): Record<string, unknown> 
   }
 }
 
-/** Empty `parent` / `external_id` mean none. */
+const isoOrNull = (ms: string | undefined) => (ms ? isoOfMs(ms) : null);
+
+/** Empty `parent` / `external_id` mean none; timestamps are stored as epoch milliseconds. */
 export function readMemoryHash(h: Record<string, string>): StoredMemory {
   return {
     fields: {
@@ -55,6 +68,13 @@ export function readMemoryHash(h: Record<string, string>): StoredMemory {
       parent: h.parent || null,
       external_id: h.external_id || null,
       metadata: parseMetadata(h.metadata),
+    },
+    lifecycle: {
+      occurredAt: isoOfMs(h.occurred_at || h.created_at),
+      expiresAt: isoOrNull(h.expires_at),
+      supersedes: h.supersedes || null,
+      supersededBy: h.superseded_by || null,
+      validTo: isoOrNull(h.valid_to),
     },
     createdAt: isoOfMs(h.created_at),
     updatedAt: isoOfMs(h.updated_at),
@@ -70,6 +90,7 @@ export function memoryOf<Tag>(
   entityIds: string[],
 ): Omit<Memory, "tags"> & { tags: Tag[] } {
   const f = m.fields;
+  const l = m.lifecycle;
   return {
     id,
     content: f.content,
@@ -83,6 +104,11 @@ export function memoryOf<Tag>(
     entity_ids: entityIds,
     created_at: m.createdAt,
     updated_at: m.updatedAt,
+    occurred_at: l.occurredAt,
+    expires_at: l.expiresAt,
+    supersedes: l.supersedes,
+    superseded_by: l.supersededBy,
+    valid_to: l.validTo,
   };
 }
 

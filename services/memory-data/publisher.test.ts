@@ -45,7 +45,7 @@ test(
     const h = harness();
     await h.publisher.committed(h.ctx, [
       { type: "updated", memory, changed: ["tier"] },
-      { type: "deleted", id: "m2", version: 7 },
+      { type: "deleted", id: "m2", version: 7, reason: "expired" },
     ]);
     expect(
       h.published.map((p) => [p.subject, p.msgID, p.body.tenant, p.body.env, p.body.version, p.body.changed]),
@@ -55,6 +55,7 @@ test(
     ]);
     expect(h.published[0]!.body.memory).toMatchObject({ id: "m1", tag_ids: ["t1"], entity_ids: ["e1"], version: 4 });
     expect(h.published[1]!.body.memory).toBeNull();
+    expect(h.published[1]!.body.reason).toBe("expired");
     expect(h.indexed).toEqual([
       {
         input: { upserts: [h.published[0]!.body.memory], deletes: [{ id: "m2", version: 7 }] },

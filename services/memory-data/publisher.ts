@@ -3,13 +3,19 @@ import type { Bus } from "../kit/bus";
 import { callerOf, type HandlerContext } from "../kit/handler";
 import { errorFields } from "../kit/log";
 import { encodeJson } from "../kit/wire";
-import { memoryEventSubject, type MemoryEvent, type MemoryEventType, type MemorySnapshot } from "../contract/events";
+import {
+  memoryEventSubject,
+  type DeleteReason,
+  type MemoryEvent,
+  type MemoryEventType,
+  type MemorySnapshot,
+} from "../contract/events";
 import { createIndexWriter } from "./index-writes";
 
 /** One committed change of one memory: its snapshot after the change, or its deletion at a version. */
 export type MemoryChange =
   | { type: Exclude<MemoryEventType, "deleted">; memory: MemorySnapshot; changed?: string[] }
-  | { type: "deleted"; id: string; version: number };
+  | { type: "deleted"; id: string; version: number; reason: DeleteReason };
 
 /**
  * What follows every committed write of memories or their links (memories and tags services alike):
@@ -52,6 +58,7 @@ export function createChangePublisher(js: JetStreamClient, bus: Bus, now?: () =>
               version: c.version,
               changed: [],
               memory: null,
+              reason: c.reason,
               at,
             }
           : {

@@ -1,6 +1,6 @@
 import type { Caller } from "../contract/op";
 import type { Bus, CallContext } from "../kit/bus";
-import { getMemories, listMemories, memoryAncestors, type Memory } from "../contract/memories";
+import { getMemories, listMemories, memoryAncestors, memorySiblings, type Memory } from "../contract/memories";
 import { ServiceError } from "../contract/errors";
 import { snapshotOfMemory, type MemorySnapshot } from "../contract/events";
 
@@ -38,19 +38,10 @@ export function createMemoryReader(bus: Bus) {
       }
     },
 
-    /** Up to `n` siblings of `m` created just before it, and up to `n` just after (both chronological). */
+    /** Up to `n` siblings of `m` just before it in its thread, and up to `n` just after (both in thread order). */
     async neighbors(on: CallContextWithCaller, m: Memory, n: number): Promise<{ before: Memory[]; after: Memory[] }> {
       if (n <= 0 || !m.parent_memory_id) return { before: [], after: [] };
-      const base = { parent_memory_id: m.parent_memory_id, sort: "created_at" as const, limit: n + 1 };
-      const [before, after] = await Promise.all([
-        bus.call(listMemories, { ...base, order: "desc", created_before: m.created_at }, on),
-        bus.call(listMemories, { ...base, order: "asc", created_after: m.created_at }, on),
-      ]);
-      const notSelf = (x: Memory) => x.id !== m.id;
-      return {
-        before: before.items.filter(notSelf).slice(0, n).reverse(),
-        after: after.items.filter(notSelf).slice(0, n),
-      };
+      return bus.call(memorySiblings, { id: m.id, count: n }, on);
     },
 
     /** How many memories the caller's tenant has. */

@@ -73,6 +73,11 @@ test("publishes tags_changed with a snapshot and msgID <id>:<version>, and waits
     entity_ids: ["e1"],
     created_at: new Date(5000).toISOString(),
     updated_at: new Date(5000).toISOString(),
+    occurred_at: new Date(5000).toISOString(),
+    expires_at: null,
+    supersedes: null,
+    superseded_by: null,
+    valid_to: null,
     version: 7,
   };
   expect(event).toEqual({

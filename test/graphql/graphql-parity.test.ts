@@ -12,7 +12,7 @@ const restMeta = (m: any) => ({ total: m.total, limit: m.limit, offset: m.offset
 
 const MEMORY =
   "id content contentType tier memoryNature parentMemoryId externalId metadata entityIds createdAt updatedAt " +
-  "tags { id name color }";
+  "occurredAt expiresAt supersedes supersededBy validTo tags { id name color }";
 const TAG = `id name color description memoryCount createdAt updatedAt`;
 const ENTITY = `id name type description metadata memoryCount createdAt updatedAt`;
 const KEY = `id name prefix scopes rateLimit plan environment tenantId expiresAt createdAt lastUsedAt revokedAt`;
@@ -174,7 +174,13 @@ describe("same write, same result", () => {
         },
       })
     ).createMemory;
-    const ignore = (m: any) => ({ ...m, id: undefined, created_at: undefined, updated_at: undefined });
+    const ignore = (m: any) => ({
+      ...m,
+      id: undefined,
+      created_at: undefined,
+      updated_at: undefined,
+      occurred_at: undefined,
+    });
     expect(ignore(toRest(g))).toEqual(ignore(rest));
     expect(toRest(g)).toEqual((await api.get(`/v1/memories/${g.id}`)).body.data);
   });

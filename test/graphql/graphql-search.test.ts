@@ -5,7 +5,7 @@ import type { ApiClient } from "../api";
 /** Issue 5: `search` and `context` call the same operations as POST /v1/search and /v1/context. */
 const MEMORY =
   "id content contentType tier memoryNature parentMemoryId externalId metadata entityIds createdAt updatedAt " +
-  "tags { id name color }";
+  "occurredAt expiresAt supersedes supersededBy validTo tags { id name color }";
 let gql: Gql;
 let api: ApiClient;
 let root: any;

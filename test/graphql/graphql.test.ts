@@ -77,6 +77,7 @@ describe("serving", () => {
       "search",
       "tag",
       "tags",
+      "tenant",
       "usage",
       "webhook",
       "webhookDeliveries",
@@ -110,6 +111,7 @@ describe("serving", () => {
         "rotateWebhookSecret",
         "testWebhook",
         "retryWebhookDelivery",
+        "updateTenant",
       ].sort(),
     );
   });

@@ -37,6 +37,11 @@ describe("POST /v1/memories", () => {
       entity_ids: [],
       created_at: m.created_at,
       updated_at: m.created_at,
+      occurred_at: m.created_at,
+      expires_at: null,
+      supersedes: null,
+      superseded_by: null,
+      valid_to: null,
     });
     expect(m.id).toMatch(UUID);
     expect(m.created_at).toMatch(ISO_MS);

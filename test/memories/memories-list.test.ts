@@ -194,8 +194,8 @@ describe("GET /v1/memories validation", () => {
     ["offset=0.5", "offset must be an integer", { field: "offset", constraint: "type" }],
     [
       "sort=name",
-      "sort must be one of created_at, updated_at",
-      { field: "sort", constraint: "enum", allowed: ["created_at", "updated_at"] },
+      "sort must be one of created_at, updated_at, occurred_at",
+      { field: "sort", constraint: "enum", allowed: ["created_at", "updated_at", "occurred_at"] },
     ],
     ["order=up", "order must be one of asc, desc", { field: "order", constraint: "enum", allowed: ["asc", "desc"] }],
     [

@@ -205,6 +205,10 @@ export async function chatScenario(baseUrl: string, rootKey: string, observe: Mi
   const today = new Date().toISOString().slice(0, 10);
   const usage = await ok(api.GET("/v1/usage", { params: { query: { from: today, to: today } } }));
   expect(usage.data.from === today, "usage covers today");
+  const settings = await ok(api.PATCH("/v1/tenant", { body: { retention: { short: 30 } } }));
+  expect(settings.data.retention.short === 30, "short memories live 30 days by default");
+  const current = await ok(api.GET("/v1/tenant"));
+  expect(current.data.updated_at === settings.data.updated_at, "the tenant's settings read back");
 }
 
 /** The body of a success; anything else ends the scenario with what the server said. */

@@ -141,6 +141,12 @@ export function createClient(options: ClientOptions) {
     },
     usage: (query?: QueryOf<"/v1/usage", "get">, call?: CallOptions) =>
       send<DataOf<"/v1/usage", "get">>({ method: "GET", path: "/v1/usage", query, idempotent: true }, call),
+    /** The settings of the key's tenant and environment (retention defaults). */
+    tenant: {
+      get: (call?: CallOptions) => read<DataOf<"/v1/tenant", "get">>("/v1/tenant", call),
+      update: (patch: BodyOf<"/v1/tenant", "patch">, call?: CallOptions) =>
+        write<DataOf<"/v1/tenant", "patch">>("PATCH", "/v1/tenant", patch, call),
+    },
   };
 }
 

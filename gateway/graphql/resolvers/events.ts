@@ -9,8 +9,19 @@ import type { Args, MemorySource } from "./shared";
 
 const MAX_FILTER_IDS = 100;
 
-/** A snapshot has the memory's fields but only tag ids: `Memory.tags` loads the tags from them. */
-const fromSnapshot = ({ version: _v, ...m }: MemorySnapshot): MemorySource => m as MemorySource;
+/**
+ * A snapshot has the memory's fields but only tag ids: `Memory.tags` loads the tags from them. One from a
+ * publisher that does not send a memory's life reads as the defaults of a memory without one.
+ */
+const fromSnapshot = ({ version: _v, ...m }: MemorySnapshot): MemorySource =>
+  ({
+    occurred_at: m.created_at,
+    expires_at: null,
+    supersedes: null,
+    superseded_by: null,
+    valid_to: null,
+    ...m,
+  }) as MemorySource;
 
 export const eventResolvers = (hub: EventHub) => ({
   Subscription: {

@@ -1,52 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ServiceError } from "../../contract/errors";
-import type { HandlerContext } from "../../kit/handler";
-import { createLogger } from "../../kit/log";
-import type { MemoryStore } from "../store";
-import type { ChangePublisher, MemoryChange } from "../../memory-data/publisher";
-import { snapshotOfMemory } from "../../contract/events";
-import type { MemoryRow } from "../record";
-import { memoryFixture } from "../../contract/memory.fixture";
-import { memoryHandlers } from "./memories";
-
-const ctx: HandlerContext = {
-  caller: { tenant: "acme", env: "test", keyId: "k", scopes: ["*"] },
-  requestId: "r1",
-  log: createLogger({}, "error"),
-};
-
-const row = (id: string, over: Partial<MemoryRow["memory"]> = {}, version = 1): MemoryRow => ({
-  version,
-  memory: memoryFixture({ id, content: "c", ...over }),
-});
-const snapshot = (r: MemoryRow) => snapshotOfMemory(r.memory, r.version);
-
-/** A store double that records calls; each test sets the answers it needs. */
-function setup(answers: Partial<Record<keyof MemoryStore, unknown>>) {
-  const calls: { name: string; args: unknown[] }[] = [];
-  const store = new Proxy({} as MemoryStore, {
-    get:
-      (_t, name: string) =>
-      async (...args: unknown[]) => {
-        calls.push({ name, args });
-        const answer = answers[name as keyof MemoryStore];
-        if (answer instanceof Error) throw answer;
-        return answer;
-      },
-  });
-  const changes: MemoryChange[][] = [];
-  const publisher: ChangePublisher = { committed: async (_c, ch) => void changes.push(ch) };
-  return { h: memoryHandlers({ store, changes: publisher, newId: () => "new-id" }), calls, changes };
-}
-
-const codeOf = async (p: unknown) => {
-  try {
-    await p;
-  } catch (err) {
-    return [(err as ServiceError).code, (err as ServiceError).details];
-  }
-  return "resolved";
-};
+import { codeOf, ctx, row, setup, snapshot } from "./handler.fixture";
 
 describe("memory handlers", () => {
   test("create applies the documented defaults, scopes the store to the caller and reports the change", async () => {
@@ -67,6 +21,7 @@ describe("memory handlers", () => {
           metadata: {},
         },
         64,
+        {},
       ],
     });
     expect(changes).toEqual([[{ type: "created", memory: snapshot(row("new-id")) }]]);
@@ -93,11 +48,16 @@ describe("memory handlers", () => {
   });
 
   test("delete reports deleted_count only with cascade; orphans are reported as updated", async () => {
-    const plain = setup({ deleteMemory: { deleted: [{ id: "m", version: 3 }], orphans: [row("kid", {}, 2)] } });
+    const plain = setup({
+      deleteMemory: {
+        deleted: [{ id: "m", version: 3 }],
+        updates: [{ row: row("kid", {}, 2), changed: ["parent_memory_id"] }],
+      },
+    });
     expect(await plain.h.remove({ id: "m" }, ctx)).toEqual({ id: "m", deleted: true });
     expect(plain.changes).toEqual([
       [
-        { type: "deleted", id: "m", version: 3 },
+        { type: "deleted", id: "m", version: 3, reason: "deleted" },
         { type: "updated", memory: snapshot(row("kid", {}, 2)), changed: ["parent_memory_id"] },
       ],
     ]);
@@ -108,7 +68,7 @@ describe("memory handlers", () => {
           { id: "m", version: 3 },
           { id: "kid", version: 2 },
         ],
-        orphans: [],
+        updates: [],
       },
     });
     expect(await cascade.h.remove({ id: "m", cascade: true }, ctx)).toEqual({

@@ -7,14 +7,16 @@ import {
   MAX_HIERARCHY_DEPTH,
   MEMORY_DEFAULTS,
   memoryAncestors,
+  memorySiblings,
   updateMemory,
 } from "../../contract/memories";
-import { notFound } from "../../contract/errors";
+import { notFound, validationError } from "../../contract/errors";
 import { bind, type Handler } from "../../kit/handler";
 import { spaceOf } from "../../kit/space";
-import type { MemoryFields, MemoryStore } from "../store";
+import type { MemoryFields, MemoryPatch, MemoryStore } from "../store";
+import type { MemoryRow, Removal } from "../record";
 import type { ChangePublisher, MemoryChange } from "../../memory-data/publisher";
-import { snapshotOfMemory } from "../../contract/events";
+import { snapshotOfMemory, type DeleteReason } from "../../contract/events";
 
 export interface MemoriesDeps {
   store: MemoryStore;
@@ -25,10 +27,36 @@ export interface MemoriesDeps {
 /** Store field names → the API's, for the `changed` list of events. */
 const API_FIELD: Record<string, string> = { parent: "parent_memory_id" };
 
+/** The event of a memory a write changed besides its own (superseded, orphaned, made the latest again). */
+const updated = (row: MemoryRow, changed: string[]): MemoryChange => ({
+  type: "updated",
+  memory: snapshotOfMemory(row.memory, row.version),
+  changed,
+});
+
+/** The events of a removal (a delete, or the sweeper's purge): its deletions, then the memories it changed. */
+export const removalChanges = (removal: Removal, reason: DeleteReason): MemoryChange[] => [
+  ...removal.deleted.map((d) => ({ type: "deleted" as const, id: d.id, version: d.version, reason })),
+  ...removal.updates.map((u) => updated(u.row, u.changed)),
+];
+
 export function memoryHandlers(deps: MemoriesDeps) {
   const newId = deps.newId ?? (() => crypto.randomUUID());
 
+  /**
+   * The sweeper learns of a memory's expiry from its writer (expiry/sweeper.ts). The write has committed
+   * whatever happens here: a failure is logged, and the sweeper's walk over the spaces finds it later.
+   */
+  async function registerExpiry(ctx: Parameters<Handler<typeof createMemory>>[1], expiresAt: string | null) {
+    if (expiresAt === null) return;
+    await deps.store
+      .registerExpiry(spaceOf(ctx), Date.parse(expiresAt))
+      .catch((err) => ctx.log.error("expiry not registered", { message: (err as Error).message }));
+  }
+
   const create: Handler<typeof createMemory> = async (input, ctx) => {
+    if (input.expires_at !== undefined && input.ttl_seconds !== undefined)
+      throw validationError("ttl_seconds", "exclusive", "Give expires_at or ttl_seconds, not both");
     const fields: MemoryFields = {
       content: input.content,
       content_type: input.content_type ?? MEMORY_DEFAULTS.content_type,
@@ -38,8 +66,17 @@ export function memoryHandlers(deps: MemoriesDeps) {
       external_id: input.external_id ?? null,
       metadata: input.metadata ?? {},
     };
-    const row = await deps.store.createMemory(spaceOf(ctx), newId(), fields, MAX_HIERARCHY_DEPTH);
-    await deps.changes.committed(ctx, [{ type: "created", memory: snapshotOfMemory(row.memory, row.version) }]);
+    const life = {
+      occurred_at: input.occurred_at,
+      expires_at: input.expires_at,
+      ttl_seconds: input.ttl_seconds,
+      supersedes: input.supersedes,
+    };
+    const row = await deps.store.createMemory(spaceOf(ctx), newId(), fields, MAX_HIERARCHY_DEPTH, life);
+    const changes: MemoryChange[] = [{ type: "created", memory: snapshotOfMemory(row.memory, row.version) }];
+    if (row.superseded) changes.push(updated(row.superseded, ["superseded_by", "valid_to"]));
+    await deps.changes.committed(ctx, changes);
+    await registerExpiry(ctx, row.memory.expires_at);
     return row.memory;
   };
 
@@ -69,7 +106,7 @@ export function memoryHandlers(deps: MemoriesDeps) {
 
   const update: Handler<typeof updateMemory> = async (input, ctx) => {
     const { id, parent_memory_id, ...rest } = input;
-    const patch: Partial<MemoryFields> = {
+    const patch: MemoryPatch = {
       ...rest,
       ...(parent_memory_id !== undefined ? { parent: parent_memory_id } : {}),
     };
@@ -77,24 +114,17 @@ export function memoryHandlers(deps: MemoriesDeps) {
     if (Object.values(patch).every((v) => v === undefined)) return get({ id }, ctx);
     const result = await deps.store.updateMemory(space, id, patch, MAX_HIERARCHY_DEPTH);
     const changed = result.changed.map((f) => API_FIELD[f] ?? f);
-    await deps.changes.committed(ctx, [
-      { type: "updated", memory: snapshotOfMemory(result.row.memory, result.row.version), changed },
-    ]);
+    const changes = [updated(result.row, changed)];
+    if (result.superseded) changes.push(updated(result.superseded, ["valid_to"]));
+    await deps.changes.committed(ctx, changes);
+    if (changed.includes("expires_at")) await registerExpiry(ctx, result.row.memory.expires_at);
     return result.row.memory;
   };
 
   const remove: Handler<typeof deleteMemory> = async (input, ctx) => {
     const cascade = input.cascade === true;
     const result = await deps.store.deleteMemory(spaceOf(ctx), input.id, cascade);
-    const changes: MemoryChange[] = [
-      ...result.deleted.map((d) => ({ type: "deleted" as const, id: d.id, version: d.version })),
-      ...result.orphans.map((row) => ({
-        type: "updated" as const,
-        memory: snapshotOfMemory(row.memory, row.version),
-        changed: ["parent_memory_id"],
-      })),
-    ];
-    await deps.changes.committed(ctx, changes);
+    await deps.changes.committed(ctx, removalChanges(result, "deleted"));
     return cascade
       ? { id: input.id, deleted: true as const, deleted_count: result.deleted.length }
       : { id: input.id, deleted: true as const };
@@ -106,7 +136,12 @@ export function memoryHandlers(deps: MemoriesDeps) {
     return { id: input.id, ancestor_ids: ids };
   };
 
-  return { create, get, getMany, list, update, remove, ancestors };
+  const siblings: Handler<typeof memorySiblings> = async (input, ctx) => {
+    const around = await deps.store.siblings(spaceOf(ctx), input.id, input.count);
+    return { before: around.before.map((r) => r.memory), after: around.after.map((r) => r.memory) };
+  };
+
+  return { create, get, getMany, list, update, remove, ancestors, siblings };
 }
 
 export const memoryBindings = (deps: MemoriesDeps) => {
@@ -119,5 +154,6 @@ export const memoryBindings = (deps: MemoriesDeps) => {
     bind(updateMemory, h.update),
     bind(deleteMemory, h.remove),
     bind(memoryAncestors, h.ancestors),
+    bind(memorySiblings, h.siblings),
   ];
 };

@@ -8,7 +8,7 @@ local id, nk = ARGV[1], ARGV[4]
 local optional = cjson.decode(ARGV[6])
 local missing = {}
 for i = 7, #ARGV do
-  if redis.call('EXISTS', K.memory(ARGV[i])) == 0 then missing[#missing + 1] = ARGV[i] end
+  if not visible(ARGV[i]) then missing[#missing + 1] = ARGV[i] end
 end
 if #missing > 0 then
   return invalid('memory_ids', 'exists', 'memory_ids must name existing memories', { missing = missing })

@@ -6,7 +6,7 @@ local id = ARGV[1]
 if redis.call('EXISTS', K.entity(id)) == 0 then return not_found('Entity') end
 local missing = {}
 for i = 2, #ARGV do
-  if redis.call('EXISTS', K.memory(ARGV[i])) == 0 then missing[#missing + 1] = ARGV[i] end
+  if not visible(ARGV[i]) then missing[#missing + 1] = ARGV[i] end
 end
 if #missing > 0 then return refuse('NOT_FOUND', 'Memory not found', { missing = missing }) end
 local added, skipped, linked = 0, 0, {}

@@ -4,7 +4,7 @@
 use_keys(KEYS)
 local id, mid = ARGV[1], ARGV[2]
 if redis.call('EXISTS', K.entity(id)) == 0 then return not_found('Entity') end
-if redis.call('EXISTS', K.memory(mid)) == 0 then
+if not visible(mid) then
   return refuse('NOT_FOUND', 'Memory not found', { missing = { mid } })
 end
 if not unlink(mid, K.ents(mid), id, K.entMembers(id)) then return cjson.encode({ 0 }) end

@@ -7,9 +7,11 @@
 
 -- The keys of a call. Every function declares the tenant's index keys, in this order:
 --   KEYS[1] mi:{t:e}:created, [2] mi:{t:e}:updated, [3] mi:{t:e}:roots, [4] mi:{t:e}:ext,
---   [5] ei:{t:e}:names, [6] ei:{t:e}:created
+--   [5] ei:{t:e}:names, [6] ei:{t:e}:created, [7] mi:{t:e}:occurred, [8] mi:{t:e}:expiring,
+--   [9] the tenant's settings (services/tenant-settings/)
 -- (list.lua adds its filter sets after them). Keys of single records (a memory, its link sets, a tag,
 -- an entity) are built from the ids met while running (keyspace.lua), in the slot of KEYS[1].
+local INDEX_KEYS = 9
 local K = {
   memory = TK.memory,
   tags = TK.memory_tags,
@@ -24,14 +26,19 @@ local K = {
   memory_nature = function(v) return TK.by_field('memory_nature', v) end,
 }
 
+-- The instant a call runs at (Redis TIME, read once by use_keys): what it sees as expired.
+local NOW = 0
+
 local function use_keys(keys)
   use_tenant_of(keys[1])
   K.created, K.updated, K.roots, K.ext, K.entNames, K.entCreated = keys[1], keys[2], keys[3], keys[4], keys[5], keys[6]
+  K.occurred, K.expiring, K.settings = keys[7], keys[8], keys[9]
+  NOW = now_ms()
 end
 
-local function now_ms()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+-- Whether memory `id` exists for this call: stored, and not past its expires_at.
+local function visible(id)
+  return memory_visible(K.memory(id), NOW)
 end
 
 -- Refusals of more than one function, with the API's messages (refuse, redis-functions.lua).
@@ -48,6 +55,12 @@ local function external_id_taken()
   return invalid('external_id', 'unique', 'A memory with this external_id already exists')
 end
 
+-- Whether `ext` names a memory other than `id` that still exists: an expired holder frees it at once.
+local function external_id_held(ext, id)
+  local owner = redis.call('HGET', K.ext, ext)
+  return owner ~= false and owner ~= id and visible(owner)
+end
+
 local function entity_name_taken(existing_id)
   local message = 'An entity with this name and type already exists'
   return invalid('name', 'unique', message, { existing_id = existing_id })
@@ -58,10 +71,14 @@ local function push_all(dst, src)
   return dst
 end
 
--- { id, flat hash, {tagId, name, color|'' ...} of tags whose hash still exists, entity ids } or false.
+-- { id, flat hash, {tagId, name, color|'' ...} of tags whose hash still exists, entity ids } or false
+-- (unknown, or expired).
 local function read_memory(id)
   local h = redis.call('HGETALL', K.memory(id))
   if #h == 0 then return false end
+  for i = 1, #h, 2 do
+    if h[i] == 'expires_at' and has_expired(h[i + 1], NOW) then return false end
+  end
   local tags = {}
   local tids = redis.call('SMEMBERS', K.tags(id))
   for i = 1, #tids do
@@ -121,16 +138,39 @@ local function subtree(id)
   return all
 end
 
--- ZMSCORE in chunks (Lua's unpack has a small stack limit); returns id → score.
-local function scores_of(key, ids)
+-- ZMSCORE in chunks (Lua's unpack has a small stack limit); returns id → score, for an id that is no
+-- member `default[id]` (a table given), else 0.
+local function scores_of(key, ids, default)
   local out = {}
   for i = 1, #ids, 500 do
     local chunk = {}
     for j = i, math.min(i + 499, #ids) do chunk[#chunk + 1] = ids[j] end
     local s = redis.call('ZMSCORE', key, unpack(chunk))
-    for j = 1, #chunk do out[chunk[j]] = tonumber(s[j]) or 0 end
+    for j = 1, #chunk do out[chunk[j]] = tonumber(s[j]) or (default and default[chunk[j]]) or 0 end
   end
   return out
+end
+
+-- id → true for each of `ids`.
+local function set_of(ids)
+  local out = {}
+  for i = 1, #ids do out[ids[i]] = true end
+  return out
+end
+
+-- The memories of the tenant past their expires_at and not purged yet: hidden from every read.
+local function expired_ids()
+  return redis.call('ZRANGE', K.expiring, '-inf', NOW, 'BYSCORE')
+end
+
+-- A timestamp in ms as Redis stores it: exact (tostring would keep only 14 digits).
+local function ms_string(ms)
+  return string.format('%d', ms)
+end
+
+-- occurred_at ms of each id (created_at ms where none is indexed); `created` maps id → created_at ms.
+local function occurred_of(ids, created)
+  return scores_of(K.occurred, ids, created)
 end
 
 -- Sorts ids ascending by (score, id), like a sorted set orders its members.

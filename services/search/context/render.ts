@@ -13,26 +13,26 @@ export interface Piece {
 /** "2024-05-08T13:56:07.123Z" → "2024-05-08 13:56 UTC": what a reader (or an LLM) needs of a date. */
 export const shortDate = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
-export function renderLine(m: Pick<Memory, "content" | "created_at">, format: Format): string {
-  if (format === "markdown") return `- **${shortDate(m.created_at)}** ${m.content.replace(/\n/g, "\n  ")}`;
-  return `[${shortDate(m.created_at)}] ${m.content}`;
+/** A memory's line, dated when it happened (occurred_at). */
+export function renderLine(m: Pick<Memory, "content" | "occurred_at">, format: Format): string {
+  if (format === "markdown") return `- **${shortDate(m.occurred_at)}** ${m.content.replace(/\n/g, "\n  ")}`;
+  return `[${shortDate(m.occurred_at)}] ${m.content}`;
 }
 
 export const renderHeader = (n: number, format: Format) =>
   format === "markdown" ? `## Thread ${n}` : `--- Thread ${n} ---`;
 
+const ms = (iso: string) => Date.parse(iso);
+
+/** A thread's order: occurred_at, then created_at, then id. */
 const chronological = (a: Piece, b: Piece) =>
-  a.memory.created_at < b.memory.created_at
-    ? -1
-    : a.memory.created_at > b.memory.created_at
-      ? 1
-      : a.memory.id < b.memory.id
-        ? -1
-        : 1;
+  ms(a.memory.occurred_at) - ms(b.memory.occurred_at) ||
+  ms(a.memory.created_at) - ms(b.memory.created_at) ||
+  (a.memory.id < b.memory.id ? -1 : a.memory.id > b.memory.id ? 1 : 0);
 
 /**
- * Threads in order of their best match (most relevant first), memories in chronological order
- * inside a thread, a blank line between threads. Returns the text and the pieces in that order.
+ * Threads in order of their best match (most relevant first), memories in the thread's order (when they
+ * happened) inside a thread, a blank line between threads. Returns the text and the pieces in that order.
  */
 export function render(
   pieces: Piece[],

@@ -13,6 +13,10 @@ export interface FilterInput {
   entity_id?: string;
   created_after?: string;
   created_before?: string;
+  occurred_after?: string;
+  occurred_before?: string;
+  latest_only?: boolean;
+  as_of?: string;
   metadata?: Record<string, unknown>;
 }
 
@@ -23,12 +27,16 @@ export interface FilterTerm {
 
 /**
  * Filters in normal form: every group is an OR of terms, groups are ANDed; created_at is the range
- * [after, before). `groups` empty and no range = no filter.
+ * [after, before), occurred_at the range [occurredAfter, occurredBefore) and, for `as_of`, valid_to
+ * must be later than validAfter. `groups` empty and no range = no filter.
  */
 export interface FilterSpec {
   groups: FilterTerm[][];
   after?: number;
   before?: number;
+  occurredAfter?: number;
+  occurredBefore?: number;
+  validAfter?: number;
 }
 
 export function toFilterSpec(f: FilterInput): FilterSpec {
@@ -48,14 +56,31 @@ export function toFilterSpec(f: FilterInput): FilterSpec {
   }
   for (const [key, value] of Object.entries(f.metadata ?? {}))
     groups.push([{ kind: "meta", value: metadataToken(key, value) }]);
+  if (f.latest_only === true) groups.push([{ kind: "latest", value: "1" }]);
+  const ms = (iso: string | undefined) => (iso !== undefined ? Date.parse(iso) : undefined);
+  // as_of: occurred by then (occurred_at <= as_of, i.e. < as_of + 1 ms), and not superseded by then.
+  const asOf = ms(f.as_of);
+  const before = ms(f.occurred_before);
+  const occurredBefore = asOf === undefined ? before : Math.min(before ?? Infinity, asOf + 1);
   return {
     groups,
-    after: f.created_after !== undefined ? Date.parse(f.created_after) : undefined,
-    before: f.created_before !== undefined ? Date.parse(f.created_before) : undefined,
+    after: ms(f.created_after),
+    before: ms(f.created_before),
+    occurredAfter: ms(f.occurred_after),
+    occurredBefore,
+    validAfter: asOf,
   };
 }
 
-export const hasFilters = (s: FilterSpec) => s.groups.length > 0 || s.after !== undefined || s.before !== undefined;
+export const hasFilters = (s: FilterSpec) => s.groups.length > 0 || hasRanges(s);
+
+/** Whether a filter has a range (created_at, occurred_at, as_of), beyond its filter sets. */
+export const hasRanges = (s: FilterSpec) =>
+  s.after !== undefined ||
+  s.before !== undefined ||
+  s.occurredAfter !== undefined ||
+  s.occurredBefore !== undefined ||
+  s.validAfter !== undefined;
 
 /** The filter-set suffix of a term: `tag:<id>` → key `s:{t:e}:f:tag:<id>`. */
 export const suffixOf = (t: FilterTerm) => `${t.kind}:${t.value}`;
@@ -79,5 +104,8 @@ export function toVsimFilter(s: FilterSpec): string | null {
   );
   if (s.after !== undefined) parts.push(`.${ATTRS.createdMs} >= ${s.after}`);
   if (s.before !== undefined) parts.push(`.${ATTRS.createdMs} < ${s.before}`);
+  if (s.occurredAfter !== undefined) parts.push(`.${ATTRS.occurredMs} >= ${s.occurredAfter}`);
+  if (s.occurredBefore !== undefined) parts.push(`.${ATTRS.occurredMs} < ${s.occurredBefore}`);
+  if (s.validAfter !== undefined) parts.push(`.${ATTRS.validToMs} > ${s.validAfter}`);
   return parts.length > 0 ? parts.join(" and ") : null;
 }

@@ -23,6 +23,10 @@ const FILTER_FIELDS = [
   "entity_id",
   "created_after",
   "created_before",
+  "occurred_after",
+  "occurred_before",
+  "latest_only",
+  "as_of",
   "metadata",
 ] as const satisfies readonly (keyof FilterInput)[];
 
@@ -31,15 +35,20 @@ export function filtersOf(input: FilterInput & Record<string, unknown>): FilterI
   return Object.fromEntries(FILTER_FIELDS.map((field) => [field, input[field]])) as FilterInput;
 }
 
-/** What a schema cannot say: a query of only spaces, and an empty created_at range. */
-export function checkRequest(input: { query: string; created_after?: string; created_before?: string }): void {
+/** What a schema cannot say: a query of only spaces, and an empty created_at or occurred_at range. */
+export function checkRequest(input: {
+  query: string;
+  created_after?: string;
+  created_before?: string;
+  occurred_after?: string;
+  occurred_before?: string;
+}): void {
   if (input.query.trim() === "") throw validationError("query", "required", "query must not be empty");
-  if (
-    input.created_after &&
-    input.created_before &&
-    Date.parse(input.created_after) >= Date.parse(input.created_before)
-  ) {
-    throw validationError("created_before", "range", "created_before must be later than created_after");
+  for (const field of ["created", "occurred"] as const) {
+    const after = input[`${field}_after`];
+    const before = input[`${field}_before`];
+    if (after && before && Date.parse(after) >= Date.parse(before))
+      throw validationError(`${field}_before`, "range", `${field}_before must be later than ${field}_after`);
   }
 }
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { MemorySnapshot } from "../../contract/events";
 import { embeddingText } from "../embedder";
 import { metadataToken } from "../filters";
-import { ATTRS, FILTER_KINDS, type FilterKind, type IndexDoc } from "../store";
+import { ATTRS, FILTER_KINDS, threadOrderMember, VALID_FOREVER, type FilterKind, type IndexDoc } from "../store";
 import { termFrequencies } from "../text";
 
 export const contentHash = (content: string) => createHash("sha256").update(content).digest("base64url").slice(0, 22);
@@ -16,8 +16,11 @@ function fieldValues(s: MemorySnapshot): Record<FilterKind, string[]> {
     tag: [...new Set(s.tag_ids)],
     ent: [...new Set(s.entity_ids)],
     meta: Object.entries(s.metadata ?? {}).map(([k, v]) => metadataToken(k, v)),
+    latest: s.superseded_by ? [] : ["1"],
   };
 }
+
+const msOrNull = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
 
 /** What the index stores of one memory, derived from its snapshot only. */
 export function toIndexDoc(s: MemorySnapshot): IndexDoc {
@@ -31,7 +34,11 @@ export function toIndexDoc(s: MemorySnapshot): IndexDoc {
     for (const v of vs) filterSuffixes.push(`${kind}:${v}`);
   }
   const createdMs = Date.parse(s.created_at);
+  const occurredMs = s.occurred_at ? Date.parse(s.occurred_at) : createdMs;
+  const validToMs = msOrNull(s.valid_to);
   attrs[ATTRS.createdMs] = createdMs;
+  attrs[ATTRS.occurredMs] = occurredMs;
+  attrs[ATTRS.validToMs] = validToMs ?? VALID_FOREVER;
   const { tf, length } = termFrequencies(s.content);
   return {
     id: s.id,
@@ -45,5 +52,9 @@ export function toIndexDoc(s: MemorySnapshot): IndexDoc {
     parent: s.parent_memory_id ?? "",
     createdMs,
     updatedMs: Date.parse(s.updated_at),
+    occurredMs,
+    threadOrder: threadOrderMember(occurredMs, createdMs, s.id),
+    validToMs,
+    expiresMs: msOrNull(s.expires_at),
   };
 }

@@ -8,6 +8,7 @@ import type { MemoryReader } from "../memories-client";
 import { createSearchStore, type SearchStore } from "../store";
 import { createApplier, type Apply } from "./apply";
 import { createRebuilder } from "./rebuild";
+import { INDEX_LAYOUT } from "../store/fields";
 import { snapshotFixture } from "./snapshot.fixture";
 
 /** `ensure` (run before every query) against a real Redis, with a fake memories store. */
@@ -77,5 +78,19 @@ describe("ensure: the index of a space without meta", () => {
     await until(async () => (await store.admin.meta(space))?.state === "ready");
     expect(reads.all).toBe(1);
     expect(await store.admin.size(space)).toBe(3);
+  });
+});
+
+describe("ensure: an index of another layout", () => {
+  test("is rebuilt, and its documents are written in the current layout", async () => {
+    const space = { tenant: "old-layout", env: "live" as const };
+    const stored = [snap(1), snap(2)];
+    await apply(space, { upserts: stored, deletes: [] });
+    await store.admin.setMeta(space, { model: MODEL, dims: 4, state: "ready", builtAt: 1, layout: "" });
+    const { reader, reads } = storeOf(stored);
+    await rebuilderOf(reader).ensure(space);
+    await until(async () => (await store.admin.meta(space))?.layout === INDEX_LAYOUT);
+    expect(reads.all).toBe(1);
+    expect(await store.admin.meta(space)).toMatchObject({ state: "ready", layout: INDEX_LAYOUT });
   });
 });

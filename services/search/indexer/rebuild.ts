@@ -2,6 +2,7 @@ import type { Space } from "../../kit/space";
 import type { Caller } from "../../contract/op";
 import { errorFields, type Logger } from "../../kit/log";
 import type { SearchStore } from "../store";
+import { INDEX_LAYOUT } from "../store/fields";
 import type { MemoryReader } from "../memories-client";
 import type { Apply } from "./apply";
 
@@ -51,7 +52,8 @@ export function createRebuilder(deps: RebuildDeps) {
     const on = { caller: rebuildCaller(space), requestId: `rebuild-${owner}` };
     const report: RebuildReport = { status: "done", total: 0, indexed: 0, removed: 0 };
     try {
-      await store.admin.setMeta(space, { model: deps.modelId, dims: deps.dimensions, state: "building", builtAt: 0 });
+      const building = { model: deps.modelId, dims: deps.dimensions, state: "building" as const, builtAt: 0 };
+      await store.admin.setMeta(space, { ...building, layout: INDEX_LAYOUT });
       const seen = new Set<string>();
       let done = 0;
       for await (const page of reader.all(on)) {
@@ -92,6 +94,7 @@ export function createRebuilder(deps: RebuildDeps) {
         dims: deps.dimensions,
         state: "ready",
         builtAt: Date.now(),
+        layout: INDEX_LAYOUT,
       });
       log.info("index rebuilt", { tenant: space.tenant, env: space.env, ...report, ms: Date.now() - started });
       return report;
@@ -101,8 +104,8 @@ export function createRebuilder(deps: RebuildDeps) {
   }
 
   /**
-   * Checked before every query: an index without meta (lost, or never built) or built by another
-   * model is rebuilt in the background; the query is answered meanwhile from what is there.
+   * Checked before every query: an index without meta (lost, or never built), built by another model or
+   * with another layout is rebuilt in the background; the query is answered meanwhile from what is there.
    * Known-good spaces are remembered for a while so the check costs nothing most of the time.
    */
   const good = new Map<string, number>();
@@ -126,7 +129,7 @@ export function createRebuilder(deps: RebuildDeps) {
     const now = Date.now();
     if ((good.get(key) ?? 0) > now) return;
     const meta = await store.admin.meta(space);
-    if (meta && meta.model === deps.modelId && meta.state === "ready") {
+    if (meta && meta.model === deps.modelId && meta.layout === INDEX_LAYOUT && meta.state === "ready") {
       good.set(key, now + GOOD_FOR_MS);
       return;
     }
@@ -141,6 +144,7 @@ export function createRebuilder(deps: RebuildDeps) {
         dims: deps.dimensions,
         state: "ready",
         builtAt: Date.now(),
+        layout: INDEX_LAYOUT,
       });
       good.set(key, now + GOOD_FOR_MS);
       return;

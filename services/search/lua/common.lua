@@ -12,33 +12,44 @@ local function doc_key(id) return P .. 'd:' .. id end
 local function term_key(term) return P .. 't:' .. term end
 local function filter_key(suffix) return P .. 'f:' .. suffix end
 local function vectors_key(model) return P .. 'v:' .. model end
+local function occurred_key() return P .. 'occ' end
+local function valid_to_key() return P .. 'vto' end
+local function expiring_key() return P .. 'exp' end
+local function thread_key(parent) return P .. 'o:' .. parent end
 
 -- Lexical context: a memory's postings are its own term counts plus CTXW x those of its previous
--- sibling (same parent, ordered by created_at then id), so a turn also matches the words of the turn
--- it answers. relex() recomputes one memory's postings; callers relex every memory whose previous
--- sibling changed.
+-- sibling (same parent, in the thread's order: occurred_at, then created_at, then id), so a turn also
+-- matches the words of the turn it answers. relex() recomputes one memory's postings; callers relex
+-- every memory whose previous sibling changed.
 
--- Previous and next sibling of `id` under `parent` ('' = a root: no siblings).
-local function siblings(parent, id)
-  if parent == nil or parent == '' then return nil, nil end
-  local key = filter_key('parent:' .. parent)
-  local r = redis.call('ZRANK', key, id)
+-- A thread-order member (store/fields.ts threadOrderMember) ends with the memory's id.
+local function id_of_member(member)
+  if member == nil then return nil end
+  return string.sub(member, THREAD_ORDER_ID_AT)
+end
+
+-- Previous and next sibling of the memory whose thread-order member is `member` under `parent` ('' = a
+-- root: no siblings).
+local function siblings(parent, member)
+  if parent == nil or parent == '' or member == nil or member == false or member == '' then return nil, nil end
+  local key = thread_key(parent)
+  local r = redis.call('ZRANK', key, member)
   if not r then return nil, nil end
   local prev = nil
   if r > 0 then prev = redis.call('ZRANGE', key, r - 1, r - 1)[1] end
   local nxt = redis.call('ZRANGE', key, r + 1, r + 1)[1]
-  return prev, nxt
+  return id_of_member(prev), id_of_member(nxt)
 end
 
 -- BM25 term weight w(t, d) = tf (k1 + 1) / (tf + k1 (1 - b + b |d| / avgdl)); the query side
 -- multiplies by idf (services/search/ranking/bm25.ts).
 local function relex(id, k1, b, ctxw)
   local d = redis.call('HMGET', doc_key(id), DOC.termCounts, DOC.parent, DOC.postingTerms, DOC.postingLength,
-    DOC.deleted)
+    DOC.deleted, DOC.threadOrder)
   if not d[1] or d[5] == '1' then return end
   local combined = {}
   for t, c in pairs(cjson.decode(d[1])) do combined[t] = c end
-  local prev = siblings(d[2], id)
+  local prev = siblings(d[2], d[6])
   if prev then
     local ptf = redis.call('HGET', doc_key(prev), DOC.termCounts)
     if ptf then

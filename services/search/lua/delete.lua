@@ -1,22 +1,24 @@
 -- Remove one memory from every index and leave a tombstone with its version, so a late event
 -- (older version) cannot bring it back; the tombstone expires after the event stream's retention.
--- KEYS: 1 doc, 2 all, 3 stats; the rest (postings, filter sets, vector set, next sibling) are
---   built from what the doc holds (use_index, common.lua).
+-- KEYS: 1 doc, 2 all, 3 stats; the rest (postings, filter sets, vector set, thread order, the occurred,
+--   valid_to and expiring sets, next sibling) are built from what the doc holds (use_index, common.lua).
 -- ARGV: 1 id, 2 version, 3 tombstone TTL ms, 4 k1, 5 b, 6 context weight.
 -- Returns 'ok' (removed) | 'absent' (nothing indexed; tombstone written) | 'stale' (newer version indexed).
 use_index(KEYS[2], KEYS[3])
 local id, version = ARGV[1], tonumber(ARGV[2])
 local k1, b, ctxw = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local cur = redis.call('HMGET', KEYS[1], DOC.version, DOC.deleted, DOC.model, DOC.filterSuffixes, DOC.parent,
-  DOC.postingTerms, DOC.postingLength)
+  DOC.postingTerms, DOC.postingLength, DOC.threadOrder)
 local curV = tonumber(cur[1])
 if curV ~= nil and curV > version then return 'stale' end
 
 local removed = 'absent'
 local nxt = nil
 if curV ~= nil and cur[2] ~= '1' then
-  local _, n = siblings(cur[5], id)
+  local _, n = siblings(cur[5], cur[8])
   nxt = n
+  if cur[5] and cur[5] ~= '' and cur[8] then redis.call('ZREM', thread_key(cur[5]), cur[8]) end
+  for _, key in ipairs({ occurred_key(), valid_to_key(), expiring_key() }) do redis.call('ZREM', key, id) end
   if cur[6] then
     for _, t in ipairs(cjson.decode(cur[6])) do redis.call('ZREM', term_key(t), id) end
   end

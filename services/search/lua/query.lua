@@ -1,10 +1,10 @@
 -- Candidates of one query, read-only apart from scratch keys it deletes before returning.
--- KEYS: 1 the `all` set, then ARGV 7 scratch keys, then the filter sets group by group (ARGV 3),
---   then the postings of each query term (ARGV 6).
+-- KEYS: 1 the `all` set, 2 the occurred set, 3 the valid_to set, then ARGV 7 scratch keys, then the
+--   filter sets group by group (ARGV 3), then the postings of each query term (ARGV 6).
 -- ARGV: 1 mode ('lex' | 'browse'), 2 k, 3 filter group sizes JSON (the filter is an AND of groups,
 --   each an OR of filter sets), 4 created_at >= (or ''), 5 created_at < (or ''), 6 idf of each term
 --   JSON (lex), 7 how many scratch keys, 8 postings read per term when a term's postings are larger
---   than that (lex).
+--   than that (lex), 9 occurred_at >= (or ''), 10 occurred_at < (or ''), 11 valid_to > (or ''; as_of).
 -- Returns {count of memories passing the filters, {id, score, id, score, ...}}: the top k by
 -- Σ idf · w for 'lex' (only memories with at least one term), by created_at (newest first) for 'browse'.
 -- The scratch keys live and die inside this script: neither the AOF nor replicas need them.
@@ -14,15 +14,17 @@ local after, before = ARGV[4], ARGV[5]
 local idfs = mode == 'lex' and cjson.decode(ARGV[6]) or {}
 local scratches = tonumber(ARGV[7])
 local scratch = {}
+local o_after, o_before, valid_after = ARGV[9], ARGV[10], ARGV[11]
+local o_ranged = o_after ~= '' or o_before ~= ''
 local function tmp()
   -- Past its scratch keys, KEYS holds the filter sets and postings: never a place to write.
   if #scratch >= scratches then error('query: too few scratch keys') end
-  local key = KEYS[2 + #scratch]
+  local key = KEYS[4 + #scratch]
   scratch[#scratch + 1] = key
   return key
 end
 -- groups: the filter sets' keys, group by group.
-local groups, next_key = {}, 2 + scratches
+local groups, next_key = {}, 4 + scratches
 for i, size in ipairs(cjson.decode(ARGV[3])) do
   groups[i] = {}
   for j = 1, size do groups[i][j] = KEYS[next_key + j - 1] end
@@ -32,7 +34,7 @@ local function call(args) return redis.call(unpack(args)) end
 
 local F = nil
 local ranged = after ~= '' or before ~= ''
-if #groups == 1 and #groups[1] == 1 and not ranged then
+if #groups == 1 and #groups[1] == 1 and not ranged and not o_ranged and valid_after == '' then
   -- One filter set and no date range: use it as it is (copying it would cost O(n) per query).
   F = groups[1][1]
 elseif #groups > 0 then
@@ -68,6 +70,26 @@ if ranged then
     if before ~= '' then hi = '(' .. before end
     redis.call('ZRANGESTORE', F, KEYS[1], lo, hi, 'BYSCORE')
   end
+end
+-- From here on F, when set, is a scratch set (a lone filter set is used as it is only without these).
+if o_ranged then
+  -- occurred_at in range (as_of's occurred_at <= as_of included); the scores stay created_at.
+  local R = tmp()
+  local lo, hi = '-inf', '+inf'
+  if o_after ~= '' then lo = o_after end
+  if o_before ~= '' then hi = '(' .. o_before end
+  redis.call('ZRANGESTORE', R, KEYS[2], lo, hi, 'BYSCORE')
+  local from = F or KEYS[1]
+  if not F then F = tmp() end
+  redis.call('ZINTERSTORE', F, 2, from, R, 'WEIGHTS', 1, 0)
+end
+if valid_after ~= '' then
+  -- as_of: memories superseded by then (valid_to <= as_of) are out.
+  local V = tmp()
+  redis.call('ZRANGESTORE', V, KEYS[3], '-inf', valid_after, 'BYSCORE')
+  local from = F or KEYS[1]
+  if not F then F = tmp() end
+  redis.call('ZDIFFSTORE', F, 2, from, V)
 end
 local base = F or KEYS[1]
 local count = redis.call('ZCARD', base)

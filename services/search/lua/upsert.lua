@@ -1,11 +1,13 @@
--- Index one memory, atomically: version check, vector + attributes, filter sets, lexical postings
--- of the memory and of the siblings whose context it is.
+-- Index one memory, atomically: version check, vector + attributes, filter sets, its place in its
+-- thread, its occurred_at / valid_to / expires_at, lexical postings of the memory and of the siblings
+-- whose context it is.
 -- KEYS: 1 doc, 2 all, 3 stats, 4 the model's vector set, 5… the memory's filter sets (in the order
---   of ARGV 8); the rest (postings, the filter sets and vector set it had, siblings) are built from
---   ids and what the doc holds (use_index, common.lua).
+--   of ARGV 8); the rest (postings, the filter sets and vector set it had, thread orders, the occurred,
+--   valid_to and expiring sets, siblings) are built from ids and what the doc holds (use_index, common.lua).
 -- ARGV: 1 id, 2 version (-1 = unknown: a rebuild from the memories store), 3 model, 4 vector (FP32
 --   blob, '' = keep the stored one), 5 attrs JSON, 6 content hash, 7 tf JSON, 8 filter suffixes JSON,
---   9 created ms, 10 parent ('' = root), 11 updated ms, 12 now ms, 13 k1, 14 b, 15 context weight.
+--   9 created ms, 10 parent ('' = root), 11 updated ms, 12 now ms, 13 k1, 14 b, 15 context weight,
+--   16 occurred ms, 17 thread-order member, 18 valid_to ms ('' = not superseded), 19 expires_at ms ('' = never).
 -- Returns 'ok' | 'stale' (an equal or newer version is indexed, or it was deleted) | 'need_vector'
 -- | 'revectored' (unknown version, not newer than what is indexed: only the vector was replaced).
 use_index(KEYS[2], KEYS[3])
@@ -13,13 +15,14 @@ local id = ARGV[1]
 local version, model, vec, attrs = tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5]
 local ch, tf, fkjson, created, parent, updated = ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11]
 local k1, b, ctxw = tonumber(ARGV[13]), tonumber(ARGV[14]), tonumber(ARGV[15])
+local occurred, order, valid_to, expires = ARGV[16], ARGV[17], ARGV[18], ARGV[19]
 -- HNSW build exploration factor: VADD's default (200) costs 2.3 ms per insert at 100,000 vectors and
 -- holds Redis meanwhile; 100 costs 1.7 ms with the same recall@30 against an exact scan (99.6% on a
 -- 20,000-vector sample of the benchmark's data, both settings).
 local VADD_EF = 100
 
 local cur = redis.call('HMGET', KEYS[1], DOC.version, DOC.deleted, DOC.model, DOC.contentHash, DOC.parent,
-  DOC.filterSuffixes, DOC.updatedMs)
+  DOC.filterSuffixes, DOC.updatedMs, DOC.threadOrder)
 local curV = tonumber(cur[1])
 local tomb = cur[2] == '1'
 local exists = curV ~= nil and not tomb
@@ -29,9 +32,10 @@ if tomb then
   if version < 0 or curV >= version then return 'stale' end
 elseif exists then
   if version < 0 then
-    -- Rebuild data carries no version: it replaces the indexed fields only when strictly newer.
+    -- Rebuild data carries no version: it replaces the indexed fields only when strictly newer, or
+    -- when the document lacks what the index's layout holds (a thread order: INDEX_LAYOUT, store/fields.ts).
     -- Otherwise the indexed fields stay; a rebuild for a new model still needs the new vector.
-    if tonumber(updated) <= tonumber(cur[7] or '0') then
+    if tonumber(updated) <= tonumber(cur[7] or '0') and cur[8] then
       if cur[3] == model or vec == '' or cur[4] ~= ch then return 'stale' end
       local kept = attrs
       if cur[3] and cur[3] ~= '' then
@@ -58,11 +62,19 @@ elseif not exists or cur[3] ~= model or redis.call('VSETATTR', vkey, id, attrs) 
   return 'need_vector'
 end
 
+-- Its place in its thread: where it moves (a new parent or occurred_at), the sibling after its old place
+-- gets a new previous sibling.
+local moved = not exists or cur[5] ~= parent or cur[8] ~= order
 local oldNext = nil
-if exists and cur[5] ~= parent then
-  local _, n = siblings(cur[5], id)
+if exists and moved then
+  local _, n = siblings(cur[5], cur[8])
   oldNext = n
+  if cur[5] and cur[5] ~= '' and cur[8] then redis.call('ZREM', thread_key(cur[5]), cur[8]) end
 end
+if parent ~= '' then redis.call('ZADD', thread_key(parent), 0, order) end
+redis.call('ZADD', occurred_key(), occurred, id)
+if valid_to ~= '' then redis.call('ZADD', valid_to_key(), valid_to, id) else redis.call('ZREM', valid_to_key(), id) end
+if expires ~= '' then redis.call('ZADD', expiring_key(), expires, id) else redis.call('ZREM', expiring_key(), id) end
 local newfk = cjson.decode(fkjson)
 local keep = {}
 for _, s in ipairs(newfk) do keep[s] = true end
@@ -79,11 +91,11 @@ if tomb then
 end
 redis.call('HSET', KEYS[1], DOC.version, version, DOC.model, model, DOC.contentHash, ch, DOC.termCounts, tf,
   DOC.filterSuffixes, fkjson, DOC.parent, parent, DOC.createdMs, created, DOC.updatedMs, updated,
-  DOC.indexedMs, ARGV[12])
+  DOC.indexedMs, ARGV[12], DOC.occurredMs, occurred, DOC.threadOrder, order)
 
-if not exists or cur[4] ~= ch or cur[5] ~= parent then
+if moved or cur[4] ~= ch then
   relex(id, k1, b, ctxw)
-  local _, nxt = siblings(parent, id)
+  local _, nxt = siblings(parent, order)
   if nxt then relex(nxt, k1, b, ctxw) end
   if oldNext and oldNext ~= nxt then relex(oldNext, k1, b, ctxw) end
 end

@@ -185,3 +185,27 @@ describe("retrieve when the embedder fails", () => {
     }
   });
 });
+
+describe("retrieve with memories past their expiry (not purged yet)", () => {
+  test("they are no result, neither ranked nor browsed, and the rest fills the limit", async () => {
+    const own = { tenant: "rt-expired", env: "live" as const };
+    const now = Date.now();
+    const mk = (i: number, expired: boolean) =>
+      snapshotFixture(
+        {
+          content: `expiring kiwi ${i}`,
+          ...(expired ? { expires_at: new Date(now - 1000).toISOString() } : {}),
+        },
+        new Date(Date.UTC(2024, 0, 1) + i * 1000).toISOString(),
+      );
+    const all = Array.from({ length: 12 }, (_, i) => mk(i, i % 2 === 1));
+    const store = createSearchStore(redis);
+    await createApplier(store, { write: fake, background: fake }, MODEL)(own, { upserts: all, deletes: [] });
+    const live = new Set(all.filter((_, i) => i % 2 === 0).map((d) => d.id));
+    const ranked = await retrieve(own, { query: "expiring kiwi", limit: 6, threshold: 0, filters: {} });
+    expect(new Set(ranked.map((r) => r.id))).toEqual(live);
+    const browsed = await retrieve(own, { query: "*", limit: 6, threshold: 0, filters: {} });
+    // Newest first: the six still there, although the newest memory of all expired.
+    expect(browsed.map((r) => r.id)).toEqual([...live].reverse());
+  });
+});

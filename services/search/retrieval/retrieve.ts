@@ -43,10 +43,23 @@ export function createRetriever(deps: RetrieverDeps) {
 
 export type Retrieve = ReturnType<typeof createRetriever>;
 
-/** The `*` query: the newest memories that pass the filters, unscored. */
+/**
+ * The `*` query: the newest memories that pass the filters, unscored. Expired memories the memories
+ * service has not purged yet are left out, reading further as many as were left out.
+ */
 async function newestFirst(reads: ReadStore, space: Space, spec: FilterSpec, limit: number): Promise<Retrieved[]> {
-  const { hits } = await reads.candidates(space, { mode: "browse", k: limit, spec });
-  return hits.map((h) => ({ id: h.id, score: 1, scores: { semantic: null, lexical: null, thread: null } }));
+  let kept: string[] = [];
+  for (let k = limit; ; ) {
+    const { hits } = await reads.candidates(space, { mode: "browse", k, spec });
+    const expired = await reads.expiredAmong(
+      space,
+      hits.map((h) => h.id),
+    );
+    kept = hits.filter((h) => !expired.has(h.id)).map((h) => h.id);
+    if (kept.length >= limit || hits.length < k) break;
+    k += expired.size;
+  }
+  return kept.slice(0, limit).map((id) => ({ id, score: 1, scores: { semantic: null, lexical: null, thread: null } }));
 }
 
 /**
@@ -94,7 +107,12 @@ async function rankedMatches(
     prev: new Map(),
   };
   const everyPassing = search.strategy === "every-passing" ? search.ids : [];
-  const ids = [...new Set([...parts.semantic.keys(), ...parts.bm25.keys(), ...everyPassing])];
+  let ids = [...new Set([...parts.semantic.keys(), ...parts.bm25.keys(), ...everyPassing])];
+  // Memories past their expires_at (not purged yet) are no candidates: not a result, nobody's neighbour.
+  if (stats.expired > 0) {
+    const expired = await reads.expiredAmong(space, ids);
+    ids = ids.filter((id) => !expired.has(id));
+  }
   if (ids.length === 0) return [];
   const query = { reads, space, modelId, weighted, vector, vectors: stats.vectors };
   await completeParts(query, ids, parts, lexExtrasP);

@@ -10,6 +10,8 @@ export interface IndexMeta {
   dims: number;
   state: "ready" | "building";
   builtAt: number;
+  /** The layout it was built with (fields.ts INDEX_LAYOUT); "" when none is recorded. */
+  layout: string;
 }
 
 /** Index bookkeeping: meta (which model, built or not), the rebuild lock, and walking a tenant's index. */
@@ -24,6 +26,7 @@ export function createAdminStore(redis: RedisClient, call: Functions) {
         dims: Number(h[META.dimensions]),
         state: h[META.state] === "building" ? "building" : "ready",
         builtAt: Number(h[META.builtAt] ?? 0),
+        layout: h[META.layout] ?? "",
       };
     },
 
@@ -33,6 +36,7 @@ export function createAdminStore(redis: RedisClient, call: Functions) {
         [META.dimensions]: meta.dims,
         [META.state]: meta.state,
         [META.builtAt]: meta.builtAt,
+        [META.layout]: meta.layout,
       });
     },
 

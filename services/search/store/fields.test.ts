@@ -1,6 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
-import { ATTRS, DOC, FILTER_KINDS, luaFieldTables, META, STATS } from "./fields";
+import {
+  ATTRS,
+  DOC,
+  FILTER_KINDS,
+  luaFieldTables,
+  META,
+  STATS,
+  THREAD_ORDER_TIME_DIGITS,
+  threadOrderMember,
+} from "./fields";
 
 describe("stored names", () => {
   test("are the ones existing indexes hold (renaming one orphans every stored memory's field)", () => {
@@ -18,11 +27,38 @@ describe("stored names", () => {
       "prev",
       "post",
       "pl",
+      "oa",
+      "to",
     ]);
     expect(Object.values(STATS)).toEqual(["len"]);
-    expect(Object.values(META)).toEqual(["model", "dims", "state", "built_at"]);
-    expect(Object.values(ATTRS)).toEqual(["tier", "ct", "nat", "parent", "tags", "ents", "meta", "ca"]);
-    expect(Object.keys(FILTER_KINDS)).toEqual(["tier", "ct", "nat", "parent", "tag", "ent", "meta"]);
+    expect(Object.values(META)).toEqual(["model", "dims", "state", "built_at", "layout"]);
+    expect(Object.values(ATTRS)).toEqual([
+      "tier",
+      "ct",
+      "nat",
+      "parent",
+      "tags",
+      "ents",
+      "meta",
+      "ca",
+      "oa",
+      "vto",
+      "lt",
+    ]);
+    expect(Object.keys(FILTER_KINDS)).toEqual(["tier", "ct", "nat", "parent", "tag", "ent", "meta", "latest"]);
+  });
+
+  test("thread-order members sort as (occurred_at, created_at, id), before 1970 too, and end with the id", () => {
+    const members = [
+      threadOrderMember(-86_400_000, 5, "b"),
+      threadOrderMember(0, 9, "a"),
+      threadOrderMember(1_700_000_000_000, 2, "z"),
+      threadOrderMember(1_700_000_000_000, 3, "a"),
+      threadOrderMember(1_700_000_000_000, 3, "b"),
+      threadOrderMember(253_402_300_799_999, 1, "a"),
+    ];
+    expect([...members].sort()).toEqual(members);
+    expect(members.map((m) => m.slice(2 * THREAD_ORDER_TIME_DIGITS))).toEqual(["b", "a", "z", "a", "b", "a"]);
   });
 
   test("each field of a table has its own stored name", () => {

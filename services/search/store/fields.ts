@@ -33,6 +33,10 @@ export const DOC = {
   postingTerms: "post",
   /** Its posting length: own term counts plus the weighted context's. */
   postingLength: "pl",
+  /** occurred_at in ms. */
+  occurredMs: "oa",
+  /** Its member of its parent's thread order (`threadOrderMember`), '' for a root. */
+  threadOrder: "to",
 } as const;
 
 /** The hash `s:{t:e}:stats`. */
@@ -51,7 +55,16 @@ export const META = {
   state: "state",
   /** When the last rebuild finished, ms (0 while building). */
   builtAt: "built_at",
+  /** What the index holds besides the model's vectors (INDEX_LAYOUT): another layout is rebuilt. */
+  layout: "layout",
 } as const;
+
+/**
+ * The index's layout: which keys and fields a complete index holds. An index of another layout (or
+ * none) is rebuilt by the service, as one of another model is. 2: thread order by occurred_at (`o:`
+ * sets), occurred_at / valid_to / expires_at indexes, the `latest` filter.
+ */
+export const INDEX_LAYOUT = "2";
 
 /**
  * The attributes (JSON) of a memory's vector in its vector set, what VSIM FILTER expressions test.
@@ -70,7 +83,26 @@ export const ATTRS = {
   metadata: "meta",
   /** created_at in ms, for range filters. */
   createdMs: "ca",
+  /** occurred_at in ms, for range filters and as_of. */
+  occurredMs: "oa",
+  /** valid_to in ms (VALID_FOREVER while not superseded), for as_of. */
+  validToMs: "vto",
+  /** "1" while no memory has superseded it, else "". */
+  latest: "lt",
 } as const;
+
+/** valid_to of a memory not superseded (the largest time JavaScript can hold): compares after any as_of. */
+export const VALID_FOREVER = 8_640_000_000_000_000;
+
+/**
+ * A memory's member of its parent's thread-order set (`o:<parent>`, scores all 0): its occurred_at, then
+ * created_at (ms, shifted positive and zero-padded to 16 digits, so the text sorts as the numbers), then
+ * its id. So siblings sort by occurred_at, then created_at, then id, and the member names the id.
+ */
+export const THREAD_ORDER_TIME_DIGITS = 16;
+const sortable = (ms: number) => String(ms + 1e15).padStart(THREAD_ORDER_TIME_DIGITS, "0");
+export const threadOrderMember = (occurredMs: number, createdMs: number, id: string) =>
+  `${sortable(occurredMs)}${sortable(createdMs)}${id}`;
 
 /**
  * The filterable fields, in one table so the three places that use them cannot disagree: the kind
@@ -85,14 +117,20 @@ export const FILTER_KINDS = {
   tag: { attr: ATTRS.tags, many: true },
   ent: { attr: ATTRS.entities, many: true },
   meta: { attr: ATTRS.metadata, many: true },
+  /** "1": memories no other memory has superseded (`latest_only`). */
+  latest: { attr: ATTRS.latest, many: false },
 } as const;
 export type FilterKind = keyof typeof FILTER_KINDS;
 
-/** DOC and STATS as Lua tables (`DOC.version` = 'v'), so the Redis functions name fields as TypeScript does. */
+/**
+ * DOC and STATS as Lua tables (`DOC.version` = 'v'), so the Redis functions name fields as TypeScript does;
+ * and where a thread-order member's id starts (1-based).
+ */
 export const luaFieldTables = (): string =>
-  Object.entries({ DOC, STATS })
-    .map(([name, table]) => {
+  [
+    ...Object.entries({ DOC, STATS }).map(([name, table]) => {
       const fields = Object.entries(table).map(([k, v]) => `${k} = '${v}'`);
       return `local ${name} = { ${fields.join(", ")} }`;
-    })
-    .join("\n");
+    }),
+    `local THREAD_ORDER_ID_AT = ${2 * THREAD_ORDER_TIME_DIGITS + 1}`,
+  ].join("\n");

@@ -23,4 +23,4 @@ export type SearchStore = ReturnType<typeof createSearchStore>;
 export type { DocState, IndexDoc, UpsertItem, UpsertStatus, DeleteStatus } from "./writes";
 export type { Hit, QuantizedVector, ReadStore } from "./reads";
 export type { IndexMeta } from "./admin";
-export { ATTRS, FILTER_KINDS, type FilterKind } from "./fields";
+export { ATTRS, FILTER_KINDS, threadOrderMember, VALID_FOREVER, type FilterKind } from "./fields";

@@ -13,6 +13,11 @@ import { slot, type Space } from "../../kit/space";
  *                             tag:<id>, ent:<id>, meta:<token>, parent:<id> (also the sibling order);
  *                             kinds FILTER_KINDS in fields.ts
  *   s:{t:e}:all         zset  every indexed memory → created_at ms (N of BM25, `*` queries)
+ *   s:{t:e}:occ         zset  every indexed memory → occurred_at ms (occurred_* filters, as_of)
+ *   s:{t:e}:vto         zset  superseded memories → valid_to ms (as_of)
+ *   s:{t:e}:exp         zset  memories that expire → expires_at ms (expired ones are left out of results)
+ *   s:{t:e}:o:<parent>  zset  a parent's children, all scored 0, members threadOrderMember (fields.ts): the
+ *                             thread's order (previous / next sibling)
  *   s:{t:e}:stats       hash  Σ posting lengths (avgdl = Σ / N): fields STATS
  *   s:{t:e}:v:<model>   vset  vectors of one embedding model (int8), attributes ATTRS (JSON)
  *   s:{t:e}:meta        hash  which model built the index, and whether it is ready: fields META; a
@@ -30,6 +35,10 @@ export const searchKeys = (s: Space) => {
     term: (term: string) => `${p}t:${term}`,
     filter: (suffix: string) => `${p}f:${suffix}`,
     all: `${p}all`,
+    occurred: `${p}occ`,
+    validTo: `${p}vto`,
+    expiring: `${p}exp`,
+    threadOrder: (parent: string) => `${p}o:${parent}`,
     stats: `${p}stats`,
     vectors: (modelId: string) => `${p}v:${modelId}`,
     meta: `${p}meta`,

@@ -2,7 +2,7 @@ import type { RedisClient } from "../../kit/redis-functions";
 import type { Space } from "../../kit/space";
 import { DOC } from "./fields";
 import { searchKeys } from "./keyspace";
-import { suffixOf, type FilterSpec } from "../filters";
+import { hasRanges, suffixOf, type FilterSpec } from "../filters";
 import type { Functions } from "./scripts";
 
 export interface Hit {
@@ -44,12 +44,7 @@ export const postingsPerTerm = (terms: number) =>
 
 /** The one filter set a filter is (e.g. `tier = short`, or one tag), or null for anything else. */
 function loneFilterSet(space: Space, spec?: FilterSpec): string | null {
-  const lone =
-    spec &&
-    spec.groups.length === 1 &&
-    spec.groups[0]!.length === 1 &&
-    spec.after === undefined &&
-    spec.before === undefined;
+  const lone = spec && spec.groups.length === 1 && spec.groups[0]!.length === 1 && !hasRanges(spec);
   return lone ? searchKeys(space).filter(suffixOf(spec.groups[0]![0]!)) : null;
 }
 
@@ -92,17 +87,26 @@ export function createReadStore(redis: RedisClient, call: Functions, vsimConnect
       terms: string[],
       modelId: string,
       spec?: FilterSpec,
-    ): Promise<{ n: number; df: number[]; vectors: number; passing: number | null }> {
+      nowMs = Date.now(),
+    ): Promise<{ n: number; df: number[]; vectors: number; passing: number | null; expired: number }> {
       const k = searchKeys(space);
       // A lone filter set (the common case) tells how many memories pass without running the query.
       const lone = loneFilterSet(space, spec);
-      const [n, vectors, passing, ...df] = await Promise.all([
+      const [n, vectors, passing, expired, ...df] = await Promise.all([
         redis.zcard(k.all),
         redis.call("VCARD", k.vectors(modelId)) as Promise<number>,
         lone ? redis.zcard(lone) : Promise.resolve(null),
+        redis.zcount(k.expiring, "-inf", nowMs),
         ...terms.map((t) => redis.zcard(k.term(t))),
       ]);
-      return { n, vectors: Number(vectors), passing, df };
+      return { n, vectors: Number(vectors), passing, expired, df };
+    },
+
+    /** Which of `ids` are past their expires_at (indexed still, until the memories service purges them). */
+    async expiredAmong(space: Space, ids: string[], nowMs = Date.now()): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      const at = await redis.zmscore(searchKeys(space).expiring, ...ids);
+      return new Set(ids.filter((_, i) => at[i] !== null && Number(at[i]) <= nowMs));
     },
 
     /** Top k by BM25 among memories passing the filters ('lex'), or newest first ('browse'); and how many pass. */
@@ -110,12 +114,21 @@ export function createReadStore(redis: RedisClient, call: Functions, vsimConnect
       const { mode, k, spec, terms = [] } = query;
       const keys = searchKeys(space);
       const lex = mode === "lex" ? terms : [];
-      // query.lua's scratch sets: one per group of several filters, one for the filter, and in 'lex'
-      // one for the sum plus one per term whose postings it cuts.
-      const scratch = spec.groups.filter((g) => g.length > 1).length + 1 + (mode === "lex" ? 1 + lex.length : 0);
+      // query.lua's scratch sets: one per group of several filters, one for the filter, one for an
+      // occurred_at range and one for as_of's superseded, and in 'lex' one for the sum plus one per term
+      // whose postings it cuts.
+      const ranges = spec.occurredAfter !== undefined || spec.occurredBefore !== undefined ? 1 : 0;
+      const scratch =
+        spec.groups.filter((g) => g.length > 1).length +
+        1 +
+        ranges +
+        (spec.validAfter !== undefined ? 1 : 0) +
+        (mode === "lex" ? 1 + lex.length : 0);
       const tmp = keys.tmp();
       const declared = [
         keys.all,
+        keys.occurred,
+        keys.validTo,
         ...Array.from({ length: scratch }, (_, i) => `${tmp}:${i}`),
         ...spec.groups.flatMap((g) => g.map((t) => keys.filter(suffixOf(t)))),
         ...lex.map(([term]) => keys.term(term)),
@@ -129,6 +142,9 @@ export function createReadStore(redis: RedisClient, call: Functions, vsimConnect
         JSON.stringify(lex.map(([, idf]) => idf)),
         scratch,
         postingsPerTerm(terms.length),
+        spec.occurredAfter ?? "",
+        spec.occurredBefore ?? "",
+        spec.validAfter ?? "",
       ];
       const [count, flat] = (await call("query", declared, args)) as [number, unknown[]];
       return { count: Number(count), hits: hitsOf(flat) };

@@ -22,6 +22,12 @@ export interface IndexDoc {
   parent: string;
   createdMs: number;
   updatedMs: number;
+  occurredMs: number;
+  /** Its member of its parent's thread order (fields.ts threadOrderMember). */
+  threadOrder: string;
+  /** When a memory superseded it (its occurred_at), else null. */
+  validToMs: number | null;
+  expiresMs: number | null;
 }
 
 /** Longer than the EVENTS stream keeps a message (7 days), so no late event outlives its tombstone. */
@@ -91,6 +97,10 @@ export function createWriteStore(redis: RedisClient, call: Functions) {
             K1,
             B,
             CONTEXT_WEIGHT,
+            doc.occurredMs,
+            doc.threadOrder,
+            doc.validToMs ?? "",
+            doc.expiresMs ?? "",
           ];
           return call("upsert", keys, args) as Promise<UpsertStatus>;
         }),

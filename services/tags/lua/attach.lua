@@ -4,7 +4,7 @@
 -- ARGV: memory id, max tags per memory, then the (distinct) tag ids in KEYS order
 -- Returns { tags added, the memory's version (0 when none was added), every tag id now attached }.
 local mid, cap = ARGV[1], tonumber(ARGV[2])
-if redis.call('EXISTS', KEYS[1]) == 0 then return not_found('Memory') end
+if not memory_visible(KEYS[1], now_ms()) then return not_found('Memory') end
 local n = #ARGV - 2
 for i = 1, n do
   if redis.call('EXISTS', KEYS[1 + 2 * i]) == 0 then return not_found('Tag') end

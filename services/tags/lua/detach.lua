@@ -2,7 +2,7 @@
 -- KEYS: memory hash, memory-tags set, tag hash, tag member zset
 -- ARGV: memory id, tag id
 -- Returns { 1 = removed | 0 = was not attached, the memory's version (0 when unchanged) }.
-if redis.call('EXISTS', KEYS[1]) == 0 then return not_found('Memory') end
+if not memory_visible(KEYS[1], now_ms()) then return not_found('Memory') end
 if redis.call('EXISTS', KEYS[3]) == 0 then return not_found('Tag') end
 if not unlink(ARGV[1], KEYS[2], ARGV[2], KEYS[4]) then return { 0, 0 } end
 return { 1, bump_version(KEYS[1]) }

@@ -348,6 +348,30 @@ export type paths = {
         patch: operations["updateTag"];
         trace?: never;
     };
+    "/v1/tenant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The settings of the caller's tenant and environment
+         * @description Requires the `admin` scope.
+         */
+        get: operations["getTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the tenant's settings (only the fields sent; retention applies to memories created later)
+         * @description Requires the `admin` scope.
+         */
+        patch: operations["updateTenant"];
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -535,6 +559,7 @@ export type components = {
                 created_at: string;
                 /** @description Linked entities, sorted by id. */
                 entity_ids: string[];
+                expires_at: string | null;
                 external_id: string | null;
                 /** Format: uuid */
                 id: string;
@@ -543,16 +568,24 @@ export type components = {
                 metadata: {
                     [key: string]: unknown;
                 };
+                /**
+                 * Format: date-time
+                 * @description When it happened (given, or created_at): the order of a thread's turns.
+                 */
+                occurred_at: string;
                 parent_memory_id: string | null;
                 /** @enum {string} */
                 role: "match" | "ancestor" | "neighbor";
                 score: number | null;
+                superseded_by: string | null;
+                supersedes: string | null;
                 /** @description Attached tags, sorted by name. */
                 tags: components["schemas"]["TagRef"][];
                 /** @enum {string} */
                 tier: "short" | "medium" | "long";
                 /** Format: date-time */
                 updated_at: string;
+                valid_to: string | null;
             }[];
             /** @description What did not fit, lowest match scores dropped first. */
             omitted: {
@@ -672,6 +705,7 @@ export type components = {
             created_at: string;
             /** @description Linked entities, sorted by id. */
             entity_ids: string[];
+            expires_at: string | null;
             external_id: string | null;
             /** Format: uuid */
             id: string;
@@ -680,13 +714,21 @@ export type components = {
             metadata: {
                 [key: string]: unknown;
             };
+            /**
+             * Format: date-time
+             * @description When it happened (given, or created_at): the order of a thread's turns.
+             */
+            occurred_at: string;
             parent_memory_id: string | null;
+            superseded_by: string | null;
+            supersedes: string | null;
             /** @description Attached tags, sorted by name. */
             tags: components["schemas"]["TagRef"][];
             /** @enum {string} */
             tier: "short" | "medium" | "long";
             /** Format: date-time */
             updated_at: string;
+            valid_to: string | null;
         };
         Meta: {
             /** @description Time the gateway spent on the request, in milliseconds. */
@@ -702,6 +744,7 @@ export type components = {
             created_at: string;
             /** @description Linked entities, sorted by id. */
             entity_ids: string[];
+            expires_at: string | null;
             external_id: string | null;
             /** Format: uuid */
             id: string;
@@ -710,6 +753,11 @@ export type components = {
             metadata: {
                 [key: string]: unknown;
             };
+            /**
+             * Format: date-time
+             * @description When it happened (given, or created_at): the order of a thread's turns.
+             */
+            occurred_at: string;
             parent_memory_id: string | null;
             score: number;
             /** @description The parts of `score` (null for "*"); the formula is in docs/search.md. */
@@ -718,12 +766,15 @@ export type components = {
                 semantic: number | null;
                 thread: number | null;
             };
+            superseded_by: string | null;
+            supersedes: string | null;
             /** @description Attached tags, sorted by name. */
             tags: components["schemas"]["TagRef"][];
             /** @enum {string} */
             tier: "short" | "medium" | "long";
             /** Format: date-time */
             updated_at: string;
+            valid_to: string | null;
         };
         Tag: {
             color: string | null;
@@ -991,6 +1042,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Only memories valid then: occurred_at <= as_of, and not yet superseded (valid_to > as_of).
+                     */
+                    as_of?: string;
                     /** @enum {string} */
                     content_type?: "text" | "conversation" | "document" | "event" | "fact";
                     /**
@@ -1019,6 +1075,11 @@ export interface operations {
                      */
                     include_ancestors?: boolean;
                     /**
+                     * @description Only memories no other memory has superseded.
+                     * @default false
+                     */
+                    latest_only?: boolean;
+                    /**
                      * @description Most matches considered.
                      * @default 20
                      */
@@ -1036,6 +1097,16 @@ export interface operations {
                      * @default 1
                      */
                     neighbors?: number;
+                    /**
+                     * Format: date-time
+                     * @description occurred_at >= this instant.
+                     */
+                    occurred_after?: string;
+                    /**
+                     * Format: date-time
+                     * @description occurred_at < this instant.
+                     */
+                    occurred_before?: string;
                     /**
                      * Format: uuid
                      * @description Only the children of this memory.
@@ -1762,13 +1833,18 @@ export interface operations {
                 external_id?: string;
                 limit?: number;
                 memory_nature?: "episodic" | "semantic";
+                /** @description Exclusive lower bound on occurred_at. */
+                occurred_after?: string;
+                /** @description Exclusive upper bound on occurred_at. */
+                occurred_before?: string;
                 offset?: number;
                 order?: "asc" | "desc";
                 /** @description Only the children of this memory. */
                 parent_memory_id?: string;
                 /** @description true: only roots; false: only memories with a parent. */
                 root?: boolean;
-                sort?: "created_at" | "updated_at";
+                /** @description occurred_at: ties by created_at, then id. */
+                sort?: "created_at" | "updated_at" | "occurred_at";
                 /** @description Repeatable; memories carrying ALL of these tags. */
                 tag_id?: string[];
                 tier?: "short" | "medium" | "long";
@@ -1827,6 +1903,7 @@ export interface operations {
                      * @enum {string}
                      */
                     content_type?: "text" | "conversation" | "document" | "event" | "fact";
+                    expires_at?: string | null;
                     external_id?: string | null;
                     /**
                      * @default episodic
@@ -1837,12 +1914,24 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /**
+                     * Format: date-time
+                     * @description When the thing happened (default: created_at); orders a thread.
+                     */
+                    occurred_at?: string;
                     parent_memory_id?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description A memory this one replaces (or the latest of its chain, followed from it).
+                     */
+                    supersedes?: string;
                     /**
                      * @default medium
                      * @enum {string}
                      */
                     tier?: "short" | "medium" | "long";
+                    /** @description Expires this long after creation. */
+                    ttl_seconds?: number;
                 };
             };
         };
@@ -1987,6 +2076,7 @@ export interface operations {
                     content?: string;
                     /** @enum {string} */
                     content_type?: "text" | "conversation" | "document" | "event" | "fact";
+                    expires_at?: string | null;
                     external_id?: string | null;
                     /** @enum {string} */
                     memory_nature?: "episodic" | "semantic";
@@ -1994,6 +2084,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /**
+                     * Format: date-time
+                     * @description When the thing happened (default: created_at); orders a thread.
+                     */
+                    occurred_at?: string;
                     parent_memory_id?: string | null;
                     /** @enum {string} */
                     tier?: "short" | "medium" | "long";
@@ -2147,6 +2242,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Only memories valid then: occurred_at <= as_of, and not yet superseded (valid_to > as_of).
+                     */
+                    as_of?: string;
                     /** @enum {string} */
                     content_type?: "text" | "conversation" | "document" | "event" | "fact";
                     /**
@@ -2164,6 +2264,11 @@ export interface operations {
                      * @description Only memories linked to this entity.
                      */
                     entity_id?: string;
+                    /**
+                     * @description Only memories no other memory has superseded.
+                     * @default false
+                     */
+                    latest_only?: boolean;
                     /** @default 10 */
                     limit?: number;
                     /** @enum {string} */
@@ -2172,6 +2277,16 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /**
+                     * Format: date-time
+                     * @description occurred_at >= this instant.
+                     */
+                    occurred_after?: string;
+                    /**
+                     * Format: date-time
+                     * @description occurred_at < this instant.
+                     */
+                    occurred_before?: string;
                     /**
                      * Format: uuid
                      * @description Only the children of this memory.
@@ -2452,6 +2567,124 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Tag"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
+        };
+    };
+    getTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            environment: "live" | "test";
+                            /** @description Days a new memory of each tier lives when it is created without expires_at or ttl_seconds; null = forever. */
+                            retention: {
+                                /** @description When a memory expires, its descendants are purged with it (false: they become roots). */
+                                cascade: boolean;
+                                long: number | null;
+                                medium: number | null;
+                                short: number | null;
+                            };
+                            tenant_id: string;
+                            updated_at: string | null;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
+        };
+    };
+    updateTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only the fields sent change; null = no default for that tier. */
+                    retention?: {
+                        cascade?: boolean;
+                        long?: number | null;
+                        medium?: number | null;
+                        short?: number | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            environment: "live" | "test";
+                            /** @description Days a new memory of each tier lives when it is created without expires_at or ttl_seconds; null = forever. */
+                            retention: {
+                                /** @description When a memory expires, its descendants are purged with it (false: they become roots). */
+                                cascade: boolean;
+                                long: number | null;
+                                medium: number | null;
+                                short: number | null;
+                            };
+                            tenant_id: string;
+                            updated_at: string | null;
+                        };
                         meta: components["schemas"]["Meta"];
                     };
                 };

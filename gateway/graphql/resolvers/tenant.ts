@@ -1,0 +1,13 @@
+import { getTenant, updateTenant } from "../../../services/contract/tenant";
+import { call, type GraphQLContext } from "../context";
+import { toInput } from "../args";
+import type { Args } from "./shared";
+
+export const tenantResolvers = {
+  Query: {
+    tenant: (_: unknown, _args: Args, ctx: GraphQLContext) => call(ctx, getTenant, {}),
+  },
+  Mutation: {
+    updateTenant: (_: unknown, args: Args, ctx: GraphQLContext) => call(ctx, updateTenant, toInput(args)),
+  },
+};

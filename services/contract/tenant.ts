@@ -1,0 +1,69 @@
+import { Type as T, type Static } from "@sinclair/typebox";
+import { op } from "./op";
+import { DateTime, Enum, ENVIRONMENTS, Nullable } from "./common";
+import { TIERS } from "./memories";
+
+/**
+ * The settings of one tenant+environment (`GET/PATCH /v1/tenant`, scope `admin`): one resource that
+ * grows a field per concern. Each environment has its own, as it has its own data: a test key never
+ * changes live settings.
+ */
+
+/** A retention default: 1 day to 100 years. */
+export const RETENTION_DAYS_MAX = 36_500;
+const Days = T.Integer({ minimum: 1, maximum: RETENTION_DAYS_MAX });
+
+export const Retention = T.Object({
+  short: Nullable(Days),
+  medium: Nullable(Days),
+  long: Nullable(Days),
+  cascade: T.Boolean({
+    description: "When a memory expires, its descendants are purged with it (false: they become roots).",
+  }),
+});
+export type Retention = Static<typeof Retention>;
+
+export const TenantSettings = T.Object({
+  tenant_id: T.String(),
+  environment: Enum(ENVIRONMENTS),
+  retention: T.Object(Retention.properties, {
+    description:
+      "Days a new memory of each tier lives when it is created without expires_at or ttl_seconds; null = forever.",
+  }),
+  updated_at: Nullable(DateTime({ description: "null until the settings are first changed." })),
+});
+export type TenantSettings = Static<typeof TenantSettings>;
+
+export const RetentionPatch = T.Object(
+  {
+    short: T.Optional(Nullable(Days)),
+    medium: T.Optional(Nullable(Days)),
+    long: T.Optional(Nullable(Days)),
+    cascade: T.Optional(T.Boolean()),
+  },
+  { additionalProperties: false, description: "Only the fields sent change; null = no default for that tier." },
+);
+export type RetentionPatch = Static<typeof RetentionPatch>;
+
+export const UpdateTenantInput = T.Object({ retention: T.Optional(RetentionPatch) }, { additionalProperties: false });
+export type UpdateTenantInput = Static<typeof UpdateTenantInput>;
+
+export const getTenant = op({
+  subject: "tenant.get",
+  idempotent: true,
+  input: T.Object({}, { additionalProperties: false }),
+  output: TenantSettings,
+  scope: "admin",
+  summary: "The settings of the caller's tenant and environment",
+});
+
+export const updateTenant = op({
+  subject: "tenant.update",
+  input: UpdateTenantInput,
+  output: TenantSettings,
+  scope: "admin",
+  summary: "Change the tenant's settings (only the fields sent; retention applies to memories created later)",
+});
+
+/** The tiers a retention default exists for, in the order the API lists them. */
+export const RETENTION_TIERS = TIERS;

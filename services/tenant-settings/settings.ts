@@ -1,0 +1,52 @@
+import { slot, type Space } from "../kit/space";
+import type { RetentionPatch, TenantSettings } from "../contract/tenant";
+import { RETENTION_TIERS } from "../contract/tenant";
+import { isoOfMs } from "../memory-data/memory-hash";
+
+/**
+ * The settings of one tenant+environment, stored as one hash `tenant:{tenant:env}:settings`, in the space's
+ * hash tag: a memories function reads them in the same atomic step as the memory it writes (settings.lua).
+ * A field per setting; a setting never set has no field.
+ */
+export const settingsKey = (s: Space) => `tenant:${slot(s)}:settings`;
+
+/** The Lua the memories library reads the settings with (defined at its top). */
+export const SETTINGS_LUA = new URL("./settings.lua", import.meta.url);
+
+export const FIELDS = {
+  /** Days a new memory of that tier lives, when created without an expiry. */
+  retention: (tier: (typeof RETENTION_TIERS)[number]) => `retention:${tier}`,
+  /** "1": a memory's expiry purges its descendants too. */
+  cascade: "retention:cascade",
+  /** ms of the last change. */
+  updatedAt: "updated_at",
+} as const;
+
+/** The API shape of a stored settings hash (empty: every default). */
+export function settingsOf(space: Space, h: Record<string, string>): TenantSettings {
+  const days = (tier: (typeof RETENTION_TIERS)[number]) => {
+    const v = Number(h[FIELDS.retention(tier)]);
+    return Number.isInteger(v) && v > 0 ? v : null;
+  };
+  return {
+    tenant_id: space.tenant,
+    environment: space.env,
+    retention: { short: days("short"), medium: days("medium"), long: days("long"), cascade: h[FIELDS.cascade] === "1" },
+    updated_at: h[FIELDS.updatedAt] ? isoOfMs(h[FIELDS.updatedAt]) : null,
+  };
+}
+
+/** A patch as the fields to set and the fields to remove (null = no default: no field). */
+export function changesOf(patch: { retention?: RetentionPatch }): { set: Record<string, string>; remove: string[] } {
+  const set: Record<string, string> = {};
+  const remove: string[] = [];
+  const r = patch.retention ?? {};
+  for (const tier of RETENTION_TIERS) {
+    const v = r[tier];
+    if (v === null) remove.push(FIELDS.retention(tier));
+    else if (v !== undefined) set[FIELDS.retention(tier)] = String(v);
+  }
+  if (r.cascade === true) set[FIELDS.cascade] = "1";
+  if (r.cascade === false) remove.push(FIELDS.cascade);
+  return { set, remove };
+}

@@ -1,0 +1,68 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import Redis from "ioredis";
+import { testStack } from "../harness";
+import type { Child } from "../../scripts/stack/launch";
+import { EXPIRY_REGISTRY } from "../../services/memory-data/keyspace";
+import { eventually } from "../search/search-helpers";
+import { tenant } from "./memory-helpers";
+import { inMs, make, read, watchEvents } from "./lifecycle-helpers";
+
+/**
+ * The expiry sweeper runs in every memories replica: spaces are claimed with a lease, so replicas share
+ * the work and each expired memory is purged once; a space whose registration was lost is found by the
+ * walk over the keyspace each replica makes as it starts.
+ */
+let extra: Child | null = null;
+afterAll(async () => {
+  await extra?.stop();
+});
+
+describe("the expiry sweeper", () => {
+  test("a space whose registration is lost waits, until a starting replica's walk finds it", async () => {
+    const stack = await testStack();
+    const { api, tenant: t } = await tenant();
+    const events = await watchEvents(t);
+    const redis = new Redis(stack.redisUrl);
+    try {
+      const m = await make(api, { expires_at: inMs(400) });
+      // What a replica killed between the write and its registration leaves behind.
+      await redis.zrem(EXPIRY_REGISTRY.due, `{${t}:live}`);
+      await eventually(async () => expect(await read(api, m.id)).toBeNull(), 5000, 20);
+      await Bun.sleep(2000);
+      expect(events.of("deleted", m.id)).toEqual([]);
+
+      extra = stack.addReplica("memories");
+      await eventually(async () => expect(events.of("deleted", m.id).length).toBe(1), 20_000, 100);
+      expect(events.of("deleted", m.id)[0]!.reason).toBe("expired");
+    } finally {
+      redis.disconnect();
+      await events.close();
+    }
+  }, 40_000);
+
+  test("two replicas purge every expired memory of many spaces, each once", async () => {
+    expect(extra).not.toBeNull();
+    const spaces = await Promise.all(Array.from({ length: 30 }, () => tenant()));
+    const watched = await Promise.all(spaces.map((s) => watchEvents(s.tenant)));
+    try {
+      const expiresAt = inMs(1500);
+      const made = await Promise.all(
+        spaces.map(async (s) => {
+          const out = [];
+          for (let i = 0; i < 8; i++) out.push(await make(s.api, { content: `m${i}`, expires_at: expiresAt }));
+          return out;
+        }),
+      );
+      const total = made.flat().length;
+      const deletes = () => watched.flatMap((w) => w.seen.filter((e) => e.type === "deleted"));
+      await eventually(async () => expect(deletes().length).toBe(total), 30_000, 100);
+      await Bun.sleep(1000);
+      expect(deletes().length).toBe(total);
+      expect(new Set(deletes().map((e) => e.memory_id)).size).toBe(total);
+      expect(deletes().every((e) => e.reason === "expired")).toBe(true);
+      for (const s of spaces) expect((await s.api.get("/v1/memories")).body.meta.total).toBe(0);
+    } finally {
+      await Promise.all(watched.map((w) => w.close()));
+    }
+  }, 60_000);
+});
