@@ -1,5 +1,4 @@
 import { Elysia } from "elysia";
-import { swagger } from "@elysiajs/swagger";
 import { ServiceError } from "../services/contract/errors";
 import type { GatewayDeps } from "./deps";
 import { SERVER_MAX_BODY_BYTES, settleConnection } from "./http/body";
@@ -11,25 +10,22 @@ import { handleRest } from "./rest/handle";
 import { graphqlHandler } from "./graphql/handle";
 import { GRAPHQL_PATH } from "./graphql/yoga";
 import { MCP_PATH, mcpHandler } from "./mcp/handle";
-import { openApiDocument } from "./rest/openapi";
 import { restRoutes } from "./rest/routes";
+import { sessionRoutes } from "./session/routes";
+import { pageResponder, webRoutes } from "./web/routes";
 
 export const API_PREFIXES = ["/v1", "/api/v1"] as const;
 
-/** Composition of the gateway: health, docs, REST under both prefixes, one error fallback. */
+/**
+ * Composition of the gateway: health, the browser pages (docs, dashboard, their assets), the dashboard's session,
+ * REST under both prefixes, GraphQL, MCP, one error fallback.
+ */
 export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { stopping: false }) {
+  const pages = pageResponder(deps.web);
   // Bodies over BODY_LIMIT_BYTES are the reader's to refuse, with the envelope (http/body.ts).
   const app = new Elysia({ serve: { maxRequestBodySize: SERVER_MAX_BODY_BYTES } })
-    .use(
-      swagger({
-        path: "/docs",
-        provider: "scalar",
-        // The whole document is ours (rest/openapi.ts); the plugin serves it at /docs/json, and the page.
-        // Its types are OpenAPI 3.0's, the document is 3.1.
-        documentation: openApiDocument(restRoutes) as never,
-        exclude: [/./],
-      }),
-    )
+    .use(webRoutes(deps.web, pages))
+    .use(sessionRoutes(deps))
     .get("/healthz", () => ({ status: "ok" }))
     .get("/readyz", async ({ set }) => {
       const r = await checkReadiness(deps, () => state.stopping);
@@ -46,7 +42,7 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
   }
 
   // GraphQL: its own handler (same guard, usage and envelope for 401/429), never the REST adapter.
-  const graphql = graphqlHandler(deps, state);
+  const graphql = graphqlHandler(deps, state, pages.graphiql);
   const graphqlRoute = ({ request }: { request: Request }) =>
     graphql(request).then((res) => settleConnection(request, res));
   app.all(GRAPHQL_PATH, graphqlRoute, { parse: "none" });

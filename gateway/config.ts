@@ -20,7 +20,18 @@ const GatewayConfigProps = {
     default: 1,
     description: "Gateway replicas sharing a key's budget while the limiter decides locally",
   }),
-  SERVICES: T.String({ default: "keys,memories,tags,search", description: "Services /readyz waits for" }),
+  SERVICES: T.String({ default: "keys,memories,tags,search,webhooks", description: "Services /readyz waits for" }),
+  /**
+   * Behind a reverse proxy that sets X-Forwarded-Proto and X-Forwarded-For (and strips what clients sent): believe
+   * them for the dashboard cookie's Secure flag and the sign-in limiter's client address.
+   */
+  TRUST_PROXY: T.Boolean({ default: false }),
+  /** A dashboard session ends after this long without a request (every request renews it). */
+  SESSION_IDLE_MS: T.Integer({ minimum: 60_000, maximum: 7 * 86_400_000, default: 8 * 3_600_000 }),
+  /** Dashboard sign-in attempts per client address and minute, whatever the key. */
+  SIGNIN_ATTEMPTS_PER_MINUTE: T.Integer({ minimum: 1, maximum: 1_000_000, default: 10 }),
+  /** Built browser assets (the container image's); unset: the gateway bundles dashboard/ at start. */
+  WEB_ASSETS_DIR: T.String({ default: "" }),
 };
 
 export type GatewayConfig = Static<TObject<typeof GatewayConfigProps>>;

@@ -1,20 +1,26 @@
 import type { NatsConnection } from "nats";
-import type Redis from "ioredis";
+import type { RedisClient } from "../services/kit/redis-functions";
 import type { Bus } from "../services/kit/bus";
 import type { Logger } from "../services/kit/log";
 import type { GatewayConfig } from "./config";
 import type { Guard } from "./http/guard";
 import type { UsageRecorder } from "./http/usage-recorder";
 import type { Metrics } from "./http/metrics";
+import type { Sessions } from "./session/sessions";
+import type { WebAssets } from "./web/assets";
 
 /** Everything the gateway's adapters need, built once in main.ts. */
 export interface GatewayDeps {
   config: GatewayConfig;
   nc: NatsConnection;
-  redis: Redis;
+  redis: RedisClient;
   bus: Bus;
   guard: Guard;
   usage: UsageRecorder;
   metrics: Metrics;
   log: Logger;
+  /** Dashboard sessions (the session cookie as a credential). */
+  sessions: Sessions;
+  /** The browser pages' built assets. */
+  web: WebAssets;
 }

@@ -13,10 +13,14 @@ import { createApp } from "./app";
 import { createMetrics, serveMetrics } from "./http/metrics";
 import { registerRedisMemory } from "./http/redis-metrics";
 import type { GatewayDeps } from "./deps";
+import { createSessionStore } from "./session/store";
+import { createSessions } from "./session/sessions";
+import { loadWebAssets } from "./web/load";
 
 const config = loadGatewayConfig();
 const log = createLogger({ service: "gateway", pid: process.pid }, config.LOG_LEVEL);
-const redis = connectRedis(config.REDIS_URL, log, "gateway");
+const web = await loadWebAssets(config.WEB_ASSETS_DIR, log);
+const redis = connectRedis(config.REDIS_URL, log, "gateway", { cluster: config.REDIS_CLUSTER });
 await redisReady(redis, log);
 const nc = await connectNats(config.NATS_URL, "gateway", log);
 await ensureStream(nc, STREAMS.USAGE, config.JETSTREAM_REPLICAS);
@@ -24,22 +28,25 @@ const metrics = createMetrics();
 registerRedisMemory(metrics.registry, redis);
 const bus = createBus(nc, { timeoutMs: config.NATS_REQUEST_TIMEOUT_MS, observe: metrics.observeNats });
 const auth = createAuthenticator(nc, bus, { ttlMs: config.KEY_CACHE_TTL_MS, negativeTtlMs: 2000, maxEntries: 10_000 });
+const limiter = createRateLimiter(redis, {
+  fallback: { maxMs: config.RATE_LIMIT_FALLBACK_S * 1000, replicas: config.GATEWAY_REPLICAS },
+  timeoutMs: config.RATE_LIMIT_REDIS_TIMEOUT_MS,
+  log,
+});
+const guard = createGuard(auth, limiter);
+const sessionStore = createSessionStore(redis, { idleMs: config.SESSION_IDLE_MS });
+const signInPerMinute = config.SIGNIN_ATTEMPTS_PER_MINUTE;
 const deps: GatewayDeps = {
   config,
   nc,
   redis,
   bus,
-  guard: createGuard(
-    auth,
-    createRateLimiter(redis, {
-      fallback: { maxMs: config.RATE_LIMIT_FALLBACK_S * 1000, replicas: config.GATEWAY_REPLICAS },
-      timeoutMs: config.RATE_LIMIT_REDIS_TIMEOUT_MS,
-      log,
-    }),
-  ),
+  guard,
   usage: createUsageRecorder(nc, log),
   metrics,
   log,
+  sessions: createSessions({ guard, store: sessionStore, limiter, signInPerMinute }),
+  web,
 };
 const state = { stopping: false };
 const app = createApp(deps, state).listen({ port: config.PORT, hostname: config.HOST });

@@ -27,6 +27,20 @@ describe("container images and docker-compose", () => {
     expect(dockerfile).toContain("npm ci --omit=dev");
   });
 
+  test("the gateway image serves browser assets bundled at build time from dashboard/, and says where", () => {
+    const stages = dockerfile.split(/^FROM /m);
+    const web = stages.find((s) => /AS web\s*$/m.test(s))!;
+    const gateway = stages.find((s) => /^runtime AS gateway\s*$/m.test(s))!;
+    expect(web).toContain("COPY dashboard ./dashboard");
+    const out = /^RUN bun gateway\/web\/build\.ts (\S+)$/m.exec(web)?.[1];
+    expect(out).toBeDefined();
+    expect(gateway).toContain(`COPY --from=web ${out} ./web`);
+    expect(gateway).toMatch(/^ENV WEB_ASSETS_DIR=\/app\/web$/m);
+    // The runtime image itself keeps production dependencies only.
+    const runtime = stages.find((s) => /AS runtime\s*$/m.test(s))!;
+    expect(runtime).toContain("COPY --from=deps /app/node_modules ./node_modules");
+  });
+
   test("the search image carries the model's AVX-512 kernel, built from the repo's dense.c, and names it", () => {
     const stages = dockerfile.split(/^FROM /m);
     const kernel = stages.find((s) => /AS kernel\s*$/m.test(s));

@@ -6,7 +6,7 @@ import type { Endpoint } from "./netpol";
 /** Shared by the k8s/*.test.ts files: the rendered targets and lookups into them. */
 export const K8S = import.meta.dir;
 export const REPO = resolve(K8S, "..");
-export const APP = ["gateway", "keys", "memories", "tags", "search"];
+export const APP = ["gateway", "keys", "memories", "tags", "search", "webhooks"];
 export const SERVICES = APP.filter((n) => n !== "gateway");
 export const SECRET = "memory-service-secrets";
 export const RENDERER = defaultRenderer();

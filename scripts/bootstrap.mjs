@@ -7,13 +7,15 @@
 //   2. Redis >= 8.0.4: PATH, cache, or a build of Debian's newest upstream source (redis.mjs)
 //   3. nats-server of the production minor: PATH, cache, or Debian's package unpacked into the cache (nats.mjs)
 //   4. optional speed-ups for the embedding model: OpenBLAS and an AVX-512 kernel (embedder.mjs)
-//   5. exec `bun <script> [args]` with REDIS_SERVER_BIN / REDIS_CLI_BIN / NATS_SERVER_BIN (and EMBEDDINGS_KERNEL)
+//   5. Debian's Chromium, for a test run that includes the browser tests (chromium.mjs)
+//   6. exec `bun <script> [args]` with REDIS_SERVER_BIN / REDIS_CLI_BIN / NATS_SERVER_BIN (and EMBEDDINGS_KERNEL)
 import { spawn } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { homedir, constants as osc } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureBun } from "./setup/bun.mjs";
+import { ensureChromium, runsBrowserTests } from "./setup/chromium.mjs";
 import { ensureDenseKernel, ensureOpenBlas } from "./setup/embedder.mjs";
 import { ensureNats } from "./setup/nats.mjs";
 import { ensureRedis } from "./setup/redis.mjs";
@@ -33,6 +35,7 @@ function main() {
   const nats = ensureNats({ cacheDir: CACHE });
   ensureOpenBlas();
   const kernel = ensureDenseKernel({ root: ROOT, cacheDir: CACHE });
+  if (runsBrowserTests(args[0], args.slice(1))) ensureChromium();
   if (redis && nats) log(`Redis ${redis.version}, nats-server ${nats.version}`);
 
   const env = { ...process.env };

@@ -16,6 +16,7 @@ console.log(`
   base URL   ${stack.baseUrl}/v1   (also ${stack.baseUrl}/api/v1)
   docs       ${stack.baseUrl}/docs
   GraphQL    ${stack.baseUrl}/graphql
+  dashboard  ${stack.baseUrl}/dashboard
   metrics    ${stack.metricsUrl}   (internal port, not the API's)
   admin key  ${adminKey}
   logs       ${dataDir}/logs/

@@ -6,6 +6,7 @@ import { SCOPES } from "../../services/contract/op";
 import { PLANS } from "../../services/contract/keys";
 import { DELETE_REASONS, MEMORY_EVENT_TYPES } from "../../services/contract/events";
 import { CONTEXT_FORMATS, CONTEXT_ROLES, TAGS_MATCH } from "../../services/contract/search";
+import { DELIVERY_STATUSES, SUBSCRIBABLE, WEBHOOK_DISABLED_REASONS } from "../../services/contract/webhooks";
 
 /** `memories:read` → `MEMORIES_READ`, `*` → `ALL`: GraphQL's enum style for the contract's values. */
 export const enumName = (value: string) => (value === "*" ? "ALL" : value.replace(/[^A-Za-z0-9]+/g, "_").toUpperCase());
@@ -30,6 +31,9 @@ export const ENUMS: Record<string, readonly string[]> = {
   TagsMatch: TAGS_MATCH,
   ContextFormat: CONTEXT_FORMATS,
   ContextRole: CONTEXT_ROLES,
+  WebhookEvent: SUBSCRIBABLE,
+  WebhookDisabledReason: WEBHOOK_DISABLED_REASONS,
+  DeliveryStatus: DELIVERY_STATUSES,
 };
 
 export const enumResolvers = () =>

@@ -30,6 +30,7 @@ afterAll(async () => {
 
 const identity: Identity = {
   caller: { tenant: "acme", env: "live", keyId: "k1", scopes: ["*"] },
+  label: { name: "k1", prefix: "svc_live_k1" },
   limits: { perMinute: 100, perDay: 0 },
   expiresAt: null,
   hash: "h".repeat(64),

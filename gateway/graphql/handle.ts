@@ -7,6 +7,7 @@ import { checkJsonQueryParams } from "../http/json-depth";
 import { errorResponse } from "../http/envelope";
 import { verifyHash } from "../http/auth";
 import { requestIdOf } from "../http/request-id";
+import { sessionIdOf } from "../session/cookie";
 import { requestErrorResponse } from "./errors";
 import { createEventHub } from "./events";
 import { createLoaders } from "./loaders";
@@ -31,19 +32,28 @@ const notAcceptable = (message: string, allowed: string[]) =>
 
 /**
  * The /graphql endpoint: the same guard as REST (one admission, so one count against the rate limit
- * per HTTP request, subscriptions included), REST's JSON envelope for 401/429, then yoga with a
+ * per HTTP request, subscriptions included), REST's JSON envelope for 401/403/429, then yoga with a
  * per-request context (identity, request id, DataLoaders). A POST body is read here with REST's size
- * limit. GraphiQL's page is static and served without a key; every query it sends carries one.
+ * limit. The credential is a Bearer key or, without an Authorization header, the dashboard's session
+ * cookie (whose POSTs carry its CSRF token). GraphiQL's page is static and served without a key;
+ * every query it sends carries one.
  */
-export function graphqlHandler(deps: GatewayDeps, state: { stopping: boolean }) {
+export function graphqlHandler(
+  deps: GatewayDeps,
+  state: { stopping: boolean },
+  graphiqlPage: (request: Request) => Response,
+) {
   const recheck = (hash: string) => verifyHash(deps.bus, hash, crypto.randomUUID());
   const hub = createEventHub(deps.nc, deps.log, () => state.stopping, recheck);
   const yoga = createGraphqlServer(deps, hub);
+  const admit = (request: Request, requestId: string) => {
+    const sessionId = request.headers.has("authorization") ? null : sessionIdOf(request);
+    return sessionId ? deps.sessions.admit(request, sessionId, requestId) : deps.guard.admit(request, requestId);
+  };
   const handle = async (request: Request): Promise<Response> => {
+    if (shouldRenderGraphiQL(request)) return graphiqlPage(request);
     const requestId = requestIdOf(request);
-    if (shouldRenderGraphiQL(request))
-      return withHeaders(await yoga.handleRequest(request, { requestId }), { "X-Request-Id": requestId });
-    const admission = await deps.guard.admit(request, requestId);
+    const admission = await admit(request, requestId);
     let res: Response;
     if (!admission.ok) res = errorResponse(admission.error, requestId, admission.headers);
     else if (!acceptable(request)) {

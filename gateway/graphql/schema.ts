@@ -14,6 +14,7 @@ import { entityResolvers } from "./resolvers/entities";
 import { keyResolvers } from "./resolvers/keys";
 import { eventResolvers } from "./resolvers/events";
 import { searchResolvers } from "./resolvers/search";
+import { webhookResolvers } from "./resolvers/webhooks";
 import { tenantResolvers } from "./resolvers/tenant";
 
 const SCHEMA_DIR = join(import.meta.dir, "schema");
@@ -25,7 +26,7 @@ export const typeDefs = () =>
     .sort((a, b) => (a === "common.graphql" ? -1 : b === "common.graphql" ? 1 : a.localeCompare(b)))
     .map((f) => readFileSync(join(SCHEMA_DIR, f), "utf8"));
 
-const PAGES = ["MemoryPage", "TagPage", "EntityPage", "ApiKeyPage"];
+const PAGES = ["MemoryPage", "TagPage", "EntityPage", "ApiKeyPage", "WebhookPage", "WebhookDeliveryPage"];
 
 /**
  * Fields without a resolver read the contract's snake_case property (`contentType` → `content_type`),
@@ -53,6 +54,7 @@ export function buildSchema(hub: EventHub): GraphQLSchema {
     entityResolvers,
     keyResolvers,
     searchResolvers,
+    webhookResolvers,
     tenantResolvers,
     eventResolvers(hub),
   ];

@@ -14,16 +14,6 @@ export const GRAPHQL_PATH = "/graphql";
 /** What the /graphql handler hands yoga for one request; yoga merges it into the resolvers' context. */
 export type ServerContext = Partial<GraphQLContext> & { requestId: string; params?: Record<string, unknown> };
 
-const EXAMPLE = `# Every request needs the header  Authorization: Bearer svc_live_…  (Headers tab below).
-query RecentMemories {
-  memories(limit: 10) {
-    total
-    hasMore
-    items { id content createdAt tags { name color } parent { id content } }
-  }
-}
-`;
-
 export function createGraphqlServer(deps: GatewayDeps, hub: EventHub): YogaServerInstance<ServerContext, {}> {
   const log = deps.log.child({ component: "graphql" });
   return createYoga<ServerContext>({
@@ -37,11 +27,8 @@ export function createGraphqlServer(deps: GatewayDeps, hub: EventHub): YogaServe
     // yoga's own limit would stream every body through a TransformStream once more.
     maxRequestBodySize: false,
     maskedErrors: { maskError: maskError(log) },
-    graphiql: {
-      title: "Memory Storage Service · GraphQL",
-      defaultQuery: EXAMPLE,
-      headers: JSON.stringify({ Authorization: "Bearer svc_live_…" }),
-    },
+    // GraphiQL is ours, bundled from npm and served from this origin (/graphql handler, gateway/web).
+    graphiql: false,
     logging: {
       debug: () => undefined,
       info: () => undefined,

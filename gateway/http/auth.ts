@@ -7,6 +7,8 @@ import { onKeyNotice } from "./revocations";
 
 export interface Identity {
   caller: Caller;
+  /** The key's name and the first characters of its secret, for people to recognise it (the dashboard). */
+  label: { name: string; prefix: string };
   limits: { perMinute: number; perDay: number };
   /** When the secret presented stops working (ms since epoch); null = never. Open streams end then. */
   expiresAt: number | null;
@@ -15,6 +17,12 @@ export interface Identity {
 }
 
 const unauthorized = () => new ServiceError("UNAUTHORIZED", "Invalid or missing API key");
+
+/** The SHA-256 of a key of the right shape (checked before any I/O), as the keys service stores it. */
+export function keyHashOf(secret: string): string {
+  if (!API_KEY_RE.test(secret)) throw unauthorized();
+  return Bun.CryptoHasher.hash("sha256", secret, "hex");
+}
 
 interface CacheEntry {
   /** Built once per verification, reused by every request of this key; null: it does not authenticate. */
@@ -31,6 +39,7 @@ export async function verifyHash(bus: Bus, hash: string, requestId: string): Pro
     const key = await bus.call(verifyKey, { hash }, { requestId });
     return {
       caller: { tenant: key.tenant, env: key.env, keyId: key.keyId, scopes: key.scopes, root: key.root },
+      label: { name: key.name, prefix: key.prefix },
       limits: { perMinute: key.perMinute, perDay: key.perDay },
       expiresAt: key.expiresAt,
       hash,
@@ -67,12 +76,13 @@ export function createAuthenticator(
     cache.set(hash, entry);
   };
 
-  return {
+  const authenticator = {
     async authenticate(header: string | null, requestId: string): Promise<Identity> {
       if (!header || !header.startsWith("Bearer ")) throw unauthorized();
-      const secret = header.slice(7).trim();
-      if (!API_KEY_RE.test(secret)) throw unauthorized();
-      const hash = Bun.CryptoHasher.hash("sha256", secret, "hex");
+      return authenticator.authenticateHash(keyHashOf(header.slice(7).trim()), requestId);
+    },
+    /** The identity of the key with this SHA-256 (a dashboard session holds the hash, never the key). */
+    async authenticateHash(hash: string, requestId: string): Promise<Identity> {
       const now = Date.now();
       let entry = cache.get(hash);
       if (!entry || entry.until < now) {
@@ -89,6 +99,7 @@ export function createAuthenticator(
     clear: () => cache.clear(),
     close: stop,
   };
+  return authenticator;
 }
 
 export type Authenticator = ReturnType<typeof createAuthenticator>;

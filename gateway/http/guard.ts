@@ -8,32 +8,39 @@ export type Admission =
   | { ok: false; identity: Identity | null; error: ServiceError; headers: Record<string, string> };
 
 /**
- * The one door every API request passes (REST and GraphQL alike): authenticate, then count the
- * request against the key's sliding windows. Scopes are checked per operation with `requireScope`.
+ * The one door every API request passes (REST, GraphQL and the dashboard's session alike): authenticate, then
+ * count the request against the key's sliding windows. Scopes are checked per operation with `requireScope`.
  */
 export function createGuard(auth: Authenticator, limiter: RateLimiter) {
-  return {
-    async admit(request: Request, requestId: string): Promise<Admission> {
-      let identity: Identity | null = null;
-      try {
-        identity = await auth.authenticate(request.headers.get("authorization"), requestId);
-        const result = await limiter.check(identity.caller.keyId, identity.limits);
-        const headers = rateLimitHeaders(result);
-        if (!result.allowed) {
-          return {
-            ok: false,
-            identity,
-            headers,
-            error: new ServiceError("RATE_LIMITED", "Rate limit exceeded, retry after the reset time", {
-              retry_after: result.retryAfter,
-            }),
-          };
-        }
-        return { ok: true, identity, headers };
-      } catch (err) {
-        return { ok: false, identity, headers: {}, error: toServiceError(err) };
+  async function admitIdentity(identify: () => Promise<Identity>): Promise<Admission> {
+    let identity: Identity | null = null;
+    try {
+      identity = await identify();
+      const result = await limiter.check(identity.caller.keyId, identity.limits);
+      const headers = rateLimitHeaders(result);
+      if (!result.allowed) {
+        return {
+          ok: false,
+          identity,
+          headers,
+          error: new ServiceError("RATE_LIMITED", "Rate limit exceeded, retry after the reset time", {
+            retry_after: result.retryAfter,
+          }),
+        };
       }
-    },
+      return { ok: true, identity, headers };
+    } catch (err) {
+      return { ok: false, identity, headers: {}, error: toServiceError(err) };
+    }
+  }
+
+  return {
+    /** A request carrying `Authorization: Bearer <key>`. */
+    admit: (request: Request, requestId: string): Promise<Admission> =>
+      admitIdentity(() => auth.authenticate(request.headers.get("authorization"), requestId)),
+    /** A request on behalf of the key with this SHA-256 (a dashboard session's key). */
+    admitKeyHash: (hash: string, requestId: string): Promise<Admission> =>
+      admitIdentity(() => auth.authenticateHash(hash, requestId)),
   };
 }
 

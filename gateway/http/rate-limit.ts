@@ -1,4 +1,4 @@
-import type Redis from "ioredis";
+import type { RedisClient } from "../../services/kit/redis-functions";
 import { ServiceError } from "../../services/contract/errors";
 import { defineLibrary } from "../../services/kit/redis-functions";
 import type { Logger } from "../../services/kit/log";
@@ -61,7 +61,7 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof NO_ANSWE
  * arrival order exactly as separate calls would be: one function call per batch instead of one per
  * request under load (it was half of Redis's CPU for a GET), and no added wait when idle.
  */
-export function createRateLimiter(redis: Redis, options: LimiterOptions = {}) {
+export function createRateLimiter(redis: RedisClient, options: LimiterOptions = {}) {
   const call = rateLimitLibrary.on(redis);
   const run = (key: string, perMinute: number, perDay: number, n: number) =>
     call("rate-limit", [key], [perMinute, perDay, n]) as Promise<number[]>;

@@ -1,4 +1,6 @@
 import type Redis from "ioredis";
+import type { RedisClient } from "../../services/kit/redis-functions";
+import { primariesOf } from "../../services/kit/redis-scan";
 import { Gauge, type Registry } from "prom-client";
 
 /** INFO memory is read at most once per this many ms, however many gauges a scrape collects. */
@@ -9,9 +11,10 @@ const TIMEOUT_MS = 500;
 /**
  * Redis memory against its ceiling, read at scrape time: `redis_used_memory_bytes` and
  * `redis_maxmemory_bytes` (0 = no ceiling). At maxmemory, writes answer 507 STORAGE_FULL; operators
- * alert on the ratio (docs/operations.md).
+ * alert on the ratio (docs/operations.md). On a Redis Cluster both come from the fullest primary: a
+ * tenant's writes are refused when its own shard is full.
  */
-export function registerRedisMemory(registry: Registry, redis: Redis) {
+export function registerRedisMemory(registry: Registry, redis: RedisClient) {
   let last: { at: number; info: Promise<Record<string, number>> } | null = null;
   const read = () => {
     if (!last || Date.now() - last.at > FRESH_MS) last = { at: Date.now(), info: memoryInfo(redis) };
@@ -32,7 +35,16 @@ export function registerRedisMemory(registry: Registry, redis: Redis) {
   gauge("redis_maxmemory_bytes", "Redis's memory ceiling (maxmemory); 0 = none", "maxmemory");
 }
 
-async function memoryInfo(redis: Redis): Promise<Record<string, number>> {
+async function memoryInfo(redis: RedisClient): Promise<Record<string, number>> {
+  const infos = await Promise.all((await primariesOf(redis)).map(nodeMemoryInfo));
+  const fill = (i: Record<string, number>) => (i.maxmemory ? (i.used_memory ?? 0) / i.maxmemory : 0);
+  const used = (i: Record<string, number>) => i.used_memory ?? 0;
+  const fuller = (a: Record<string, number>, b: Record<string, number>) =>
+    fill(b) > fill(a) || (fill(b) === fill(a) && used(b) > used(a)) ? b : a;
+  return infos.reduce(fuller);
+}
+
+async function nodeMemoryInfo(redis: Redis): Promise<Record<string, number>> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error("INFO memory timed out")), TIMEOUT_MS);

@@ -44,6 +44,7 @@ let recheck = async (hash: string): Promise<Identity | null> => {
 };
 const identity = (keyId: string, scopes: Scope[], expiresAt: number | null = null) => ({
   caller: { tenant: "acme", env: "live" as const, keyId, scopes },
+  label: { name: keyId, prefix: "svc_live_xxxx" },
   limits: { perMinute: 100, perDay: 0 },
   expiresAt,
 });

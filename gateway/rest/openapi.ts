@@ -6,6 +6,7 @@ import { Memory, TagRef } from "../../services/contract/memories";
 import { ContextOutput, SearchResult } from "../../services/contract/search";
 import { Tag } from "../../services/contract/tags";
 import { UsageReport } from "../../services/contract/usage";
+import { CreatedWebhook, Webhook, WebhookDelivery } from "../../services/contract/webhooks";
 import { CountedMeta, ErrorEnvelope, ListMeta, SuccessMeta } from "../http/envelope";
 import { type JsonObject, SchemaComponents, withoutProperties } from "./openapi-schemas";
 import { pathFieldsOf, type RestRoute } from "./route";
@@ -24,6 +25,9 @@ const NAMED_SCHEMAS: Record<string, TSchema> = {
   SearchResult,
   ContextOutput,
   UsageReport,
+  Webhook,
+  CreatedWebhook,
+  WebhookDelivery,
   Meta: SuccessMeta,
   CountedMeta,
   ListMeta,

@@ -4,6 +4,7 @@ import { memoryRoutes } from "./memories";
 import { entityRoutes } from "./entities";
 import type { RestRoute } from "./route";
 import { searchRoutes } from "./search";
+import { webhookRoutes } from "./webhooks";
 import { tenantRoutes } from "./tenant";
 
 /** Every REST route of /v1; each domain contributes its own list. */
@@ -13,5 +14,6 @@ export const restRoutes: RestRoute[] = [
   ...memoryRoutes,
   ...entityRoutes,
   ...searchRoutes,
+  ...webhookRoutes,
   ...tenantRoutes,
 ];

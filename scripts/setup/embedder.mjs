@@ -3,28 +3,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { log, run, tail, which } from "./shell.mjs";
-
-const IS_ROOT = process.getuid?.() === 0;
-
-/** apt-get install as root, or through passwordless sudo; null when neither is possible. */
-function aptInstall(pkg) {
-  if (!which("apt-get")) return null;
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  const viaSudo = !IS_ROOT && which("sudo") && run("sudo", ["-n", "true"]).ok;
-  if (!IS_ROOT && !viaSudo) return null;
-  // sudo resets the environment, so DEBIAN_FRONTEND goes through `env`.
-  const apt = (args) =>
-    IS_ROOT
-      ? run("apt-get", args, { env })
-      : run("sudo", ["-n", "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", ...args]);
-  let r = apt(["install", "-y", "--no-install-recommends", pkg]);
-  if (!r.ok) {
-    // Usually stale or missing package lists.
-    apt(["update"]);
-    r = apt(["install", "-y", "--no-install-recommends", pkg]);
-  }
-  return r;
-}
+import { aptInstall } from "./system-apt.mjs";
 
 // The search service runs its model's forward pass on OpenBLAS when the library is there
 // (services/search/embedder/blas.ts lists the same paths); without it the model is ~3× slower.

@@ -141,7 +141,7 @@ export async function startNats(opts: StartOptions): Promise<NatsProcess> {
   const serverName = `memory-service-${Bun.hash(dir).toString(36)}`;
   const conf = join(dir, "nats-server.conf");
   writeFileSync(conf, `server_name: "${serverName}"\nmax_payload: 8MB\n`);
-  const cmd = [bin, "-c", conf, "-a", HOST, "-p", String(port), "-js", "-sd", dir];
+  const cmd = [bin, "-c", conf, "-a", HOST, "-p", String(port), "-js", "-sd", dir, ...(opts.args ?? [])];
   return supervise({
     name: "nats-server",
     url: `nats://${HOST}:${port}`,
@@ -186,7 +186,7 @@ function tcpOpen(port: number): Promise<boolean> {
 // ------------------------------------------------------------------ supervision
 
 /** $envVar if set (must be executable), else the first candidate found on PATH / as an absolute path. */
-function findBin(envVar: string, candidates: string[]): string {
+export function findBin(envVar: string, candidates: string[]): string {
   const fromEnv = process.env[envVar];
   const isExe = (p: string) => {
     try {

@@ -3,8 +3,9 @@ import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
 import { freePort, startNats, startRedis, withDeathSignal, type NatsProcess, type RedisProcess } from "./infra";
 import { resolveAdminKey } from "./admin-key";
+import { startNatsCluster, startRedisCluster, type ClusterProcesses } from "./clusters";
 
-export const ALL_SERVICES = ["keys", "memories", "tags", "search"] as const;
+export const ALL_SERVICES = ["keys", "memories", "tags", "search", "webhooks"] as const;
 export type ServiceName = (typeof ALL_SERVICES)[number];
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -20,6 +21,11 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Services not to start (e.g. a benchmark "before embeddings" runs without search). */
   without?: ServiceName[];
+  /**
+   * Private infrastructure as clusters: a Redis Cluster (3 primaries, 1 replica each) and 3 NATS nodes,
+   * with JetStream streams replicated 3 times.
+   */
+  cluster?: boolean;
 }
 
 /** One child process of the stack (a service replica or the gateway). */
@@ -41,16 +47,21 @@ export interface Stack {
   adminKeyFile: string | null;
   redisUrl: string;
   natsUrl: string;
-  /** Private infrastructure; null when REDIS_URL / NATS_URL point elsewhere. */
+  /** Private single-node infrastructure; null when REDIS_URL / NATS_URL point elsewhere, or for clusters. */
   redis: RedisProcess | null;
   nats: NatsProcess | null;
+  /** The private clusters of a `cluster` stack, else null. */
+  clusters: { redis: ClusterProcesses<RedisProcess>; nats: ClusterProcesses<NatsProcess> } | null;
   services: Record<ServiceName, Child[]>;
   gateway: Child;
   env: Record<string, string>;
   /** Starts one more replica of a service (or a replacement). */
   addReplica(name: ServiceName): Child;
-  /** Starts one more gateway replica on its own free port; resolves when its /readyz is 200. */
-  addGateway(): Promise<{ child: Child; baseUrl: string; metricsUrl: string }>;
+  /**
+   * Starts one more gateway replica on its own free port, with `env` added to the stack's; resolves when its
+   * /readyz is 200.
+   */
+  addGateway(env?: Record<string, string>): Promise<{ child: Child; baseUrl: string; metricsUrl: string }>;
   waitReady(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -90,10 +101,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const dataDir = resolve(opts.dataDir);
   const logDir = join(dataDir, "logs");
   mkdirSync(logDir, { recursive: true });
-  const redis = process.env.REDIS_URL ? null : await startRedis({ dataDir });
-  const nats = process.env.NATS_URL ? null : await startNats({ dataDir });
-  const redisUrl = redis?.url ?? process.env.REDIS_URL!;
-  const natsUrl = nats?.url ?? process.env.NATS_URL!;
+  const clusters = opts.cluster ? await startClusters(dataDir) : null;
+  const redis = process.env.REDIS_URL || clusters ? null : await startRedis({ dataDir });
+  const nats = process.env.NATS_URL || clusters ? null : await startNats({ dataDir });
+  const redisUrl = clusters?.redis.url ?? redis?.url ?? process.env.REDIS_URL!;
+  const natsUrl = clusters?.nats.url ?? nats?.url ?? process.env.NATS_URL!;
   const admin = resolveAdminKey(dataDir);
   // Operator tools (e.g. `bun run keys`) find the local Redis and NATS through these files.
   await Bun.write(join(dataDir, "redis-url"), redisUrl + "\n");
@@ -102,6 +114,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+    ...(clusters ? { JETSTREAM_REPLICAS: "3" } : {}),
     ...opts.env,
     REDIS_URL: redisUrl,
     NATS_URL: natsUrl,
@@ -156,14 +169,15 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     natsUrl,
     redis,
     nats,
+    clusters,
     services,
     gateway,
     env,
     addReplica,
-    async addGateway() {
+    async addGateway(extra = {}) {
       const [apiPort, internalPort] = [await freePort(), await freePort()];
       const ports = { PORT: String(apiPort), HEALTH_PORT: String(internalPort) };
-      const child = spawnChild(`gateway-${++counter}`, "gateway/main.ts", { ...env, ...ports }, logDir);
+      const child = spawnChild(`gateway-${++counter}`, "gateway/main.ts", { ...env, ...extra, ...ports }, logDir);
       moreGateways.push(child);
       const url = `http://127.0.0.1:${apiPort}`;
       await waitReadyAt(url, child, 60_000);
@@ -179,6 +193,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       );
       await nats?.stop();
       await redis?.stop();
+      await clusters?.nats.stop();
+      await clusters?.redis.stop();
     },
   };
   // Never leave orphans behind if the launcher dies.
@@ -192,4 +208,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     throw err;
   }
   return stack;
+}
+
+async function startClusters(dataDir: string) {
+  const [redis, nats] = await Promise.allSettled([startRedisCluster({ dataDir }), startNatsCluster({ dataDir })]);
+  if (redis.status === "fulfilled" && nats.status === "fulfilled") return { redis: redis.value, nats: nats.value };
+  if (redis.status === "fulfilled") await redis.value.stop();
+  if (nats.status === "fulfilled") await nats.value.stop();
+  throw redis.status === "rejected" ? redis.reason : (nats as PromiseRejectedResult).reason;
 }

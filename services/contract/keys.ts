@@ -148,6 +148,8 @@ export const rotateKey = op({
 /** Internal: the gateway sends the SHA-256 of a presented key, never the key itself. */
 export const VerifiedKey = T.Object({
   keyId: T.String(),
+  name: T.String(),
+  prefix: T.String(),
   tenant: T.String(),
   env: Enum(ENVIRONMENTS),
   scopes: T.Array(Enum(SCOPES)),

@@ -1,7 +1,6 @@
 import { parseArgs } from "node:util";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import Redis from "ioredis";
 import { connect } from "nats";
 import { createKeyStore } from "./store";
 import { keyHandlers } from "./handlers/keys";
@@ -10,6 +9,8 @@ import { ServiceError } from "../contract/errors";
 import type { Scope } from "../contract/op";
 import { createKey, KEY_REVOKED_SUBJECT, revokedNotice } from "../contract/keys";
 import { encodeJson } from "../kit/wire";
+import { BaseConfig, configOrExit, loadConfig } from "../kit/config";
+import { connectRedis } from "../kit/connect";
 
 /**
  * Operator CLI, run next to Redis with the keys service's own handlers (same rules as the API):
@@ -41,7 +42,11 @@ if (!redisUrl) {
   console.error("Set REDIS_URL (or start the local stack with `npm start` first).");
   process.exit(1);
 }
-const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+const { REDIS_CLUSTER } = configOrExit(() => loadConfig({ REDIS_CLUSTER: BaseConfig.REDIS_CLUSTER }));
+const redis = connectRedis(redisUrl, createLogger({ service: "keys-cli" }, "error"), "keys-cli", {
+  cluster: REDIS_CLUSTER,
+  offlineQueue: true,
+});
 // Only a revocation needs NATS: every gateway drops the key and ends its open streams at once.
 const nc =
   positionals[0] === "revoke" && natsUrl

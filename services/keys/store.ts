@@ -1,4 +1,4 @@
-import type Redis from "ioredis";
+import type { RedisClient } from "../kit/redis-functions";
 import type { UsageRow } from "../contract/usage";
 import { defineLibrary } from "../kit/redis-functions";
 import { hashesOf, type KeyRecord } from "./record";
@@ -30,7 +30,7 @@ const keysLibrary = await defineLibrary({
   functions: { replace: "write" },
 });
 
-export function createKeyStore(redis: Redis) {
+export function createKeyStore(redis: RedisClient) {
   const call = keysLibrary.on(redis);
   return {
     async insert(rec: KeyRecord): Promise<void> {
@@ -122,17 +122,25 @@ export function createKeyStore(redis: Redis) {
       await redis.set(ROOT_POINTER, value);
     },
 
-    /** Adds a batch of usage rows; one pipeline, fields summed with HINCRBY. */
+    /**
+     * Adds a batch of usage rows, fields summed with HINCRBY: one pipeline per tenant, since a pipeline
+     * stays within one cluster slot (a tenant's usage keys share its hash tag).
+     */
     async addUsage(rows: UsageRow[], nowIso: string): Promise<void> {
-      const pipe = redis.pipeline();
-      for (const row of rows) {
-        const key = usageKey(row.tenant, row.day);
-        pipe.hincrby(key, `${row.keyId}|${row.route}|${row.statusClass}`, row.count);
-        if (row.rateLimited > 0) pipe.hincrby(key, `${row.keyId}|${row.route}|429`, row.rateLimited);
-        pipe.expire(key, USAGE_TTL_S);
-        pipe.hset(usedKey(row.tenant), row.keyId, nowIso);
-      }
-      await pipe.exec();
+      const byTenant = Map.groupBy(rows, (row) => row.tenant);
+      await Promise.all(
+        [...byTenant].map(([tenant, tenantRows]) => {
+          const pipe = redis.pipeline();
+          for (const row of tenantRows) {
+            const key = usageKey(tenant, row.day);
+            pipe.hincrby(key, `${row.keyId}|${row.route}|${row.statusClass}`, row.count);
+            if (row.rateLimited > 0) pipe.hincrby(key, `${row.keyId}|${row.route}|429`, row.rateLimited);
+            pipe.expire(key, USAGE_TTL_S);
+            pipe.hset(usedKey(tenant), row.keyId, nowIso);
+          }
+          return pipe.exec();
+        }),
+      );
     },
 
     async usageDays(tenant: string, days: string[]): Promise<Record<string, string>[]> {

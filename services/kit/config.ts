@@ -4,7 +4,10 @@ import { Value } from "@sinclair/typebox/value";
 /** Settings every process reads. Each process extends them with its own. */
 export const BaseConfig = {
   NATS_URL: T.String({ minLength: 1, default: "nats://127.0.0.1:4222" }),
+  /** One Redis, or seed nodes of a Redis Cluster, comma-separated (`redis://a:6379,b:6379`). */
   REDIS_URL: T.String({ pattern: "^rediss?://", default: "redis://127.0.0.1:6379" }),
+  /** Treat a single REDIS_URL as a seed node of a Redis Cluster (a list always is one). */
+  REDIS_CLUSTER: T.Boolean({ default: false }),
   LOG_LEVEL: T.Union([T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error")], {
     default: "info",
   }),

@@ -1,5 +1,6 @@
 import { connect, type NatsConnection } from "nats";
-import Redis from "ioredis";
+import Redis, { Cluster } from "ioredis";
+import type { RedisClient } from "./redis-functions";
 import type { Logger } from "./log";
 import { coalesceWritesPerTurn } from "./nats-writes";
 
@@ -24,22 +25,97 @@ export async function connectNats(url: string, name: string, log: Logger): Promi
   return nc;
 }
 
+/** Where a Redis is: one node, or the seed nodes of a Redis Cluster (with their credentials). */
+export interface RedisTarget {
+  cluster: boolean;
+  nodes: { host: string; port: number }[];
+  username?: string;
+  password?: string;
+  tls: boolean;
+}
+
+/**
+ * `redis://host:port` is one Redis; a comma-separated list (`redis://a:6379,b:6379`, each item with or
+ * without its scheme) names seed nodes of a Redis Cluster, and `cluster` forces one for a single seed.
+ * Credentials and TLS come from the first item.
+ */
+export function redisTarget(url: string, cluster = false): RedisTarget {
+  const items = url
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const scheme = /^rediss?:\/\//.exec(items[0] ?? "")?.[0] ?? "redis://";
+  const parsed = items.map((item) => new URL(/^rediss?:\/\//.test(item) ? item : scheme + item));
+  const first = parsed[0]!;
+  return {
+    cluster: cluster || parsed.length > 1,
+    nodes: parsed.map((u) => ({ host: u.hostname, port: Number(u.port || 6379) })),
+    username: first.username ? decodeURIComponent(first.username) : undefined,
+    password: first.password ? decodeURIComponent(first.password) : undefined,
+    tls: first.protocol === "rediss:",
+  };
+}
+
+/**
+ * A failover (a replica promoted after its primary died) takes 3–5 s with `cluster-node-timeout 2000`
+ * before writes succeed again; until then commands meet closed connections, CLUSTERDOWN or MOVED. Every
+ * retry counts against maxRedirections: 32 × 200 ms outlasts such a failover; past it the command fails
+ * as "dependency down" (503).
+ */
+export const CLUSTER_RETRIES = {
+  maxRedirections: 32,
+  retryDelayOnFailover: 200,
+  retryDelayOnClusterDown: 200,
+  // TRYAGAIN: a multi-key script while its slot is being moved between nodes.
+  retryDelayOnTryAgain: 100,
+  // Right after a failover nodes may disagree on a slot's owner for a moment: no ping-pong at full speed.
+  retryDelayOnMoved: 50,
+} as const;
+
+export interface RedisConnectOptions {
+  /** A single URL names a seed node of a Redis Cluster (REDIS_CLUSTER). */
+  cluster?: boolean;
+  /** Queue commands until connected, for a one-shot tool. */
+  offlineQueue?: boolean;
+}
+
 /**
  * ioredis without an offline queue: while Redis is down, commands fail at once (→ 503) instead of
- * piling up and hanging requests; the client reconnects by itself.
+ * piling up and hanging requests; the client reconnects by itself. A cluster target (redisTarget)
+ * gets a `Cluster` client, which routes each command to its slot's primary.
  */
-export function connectRedis(url: string, log: Logger, name = "redis"): Redis {
-  const redis = new Redis(url, {
-    enableOfflineQueue: false,
-    enableAutoPipelining: true,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 2000,
-    retryStrategy: (times) => Math.min(50 * times, 1000),
-    connectionName: name,
-    lazyConnect: true,
-  });
+export function connectRedis(url: string, log: Logger, name = "redis", opts: RedisConnectOptions = {}): RedisClient {
+  const target = redisTarget(url, opts.cluster);
+  const enableOfflineQueue = opts.offlineQueue ?? false;
+  const common = { maxRetriesPerRequest: 1, connectTimeout: 2000, connectionName: name };
+  const retry = (times: number) => Math.min(50 * times, 1000);
+  const redis: RedisClient = target.cluster
+    ? new Cluster(target.nodes, {
+        ...CLUSTER_RETRIES,
+        enableOfflineQueue,
+        enableAutoPipelining: true,
+        lazyConnect: true,
+        clusterRetryStrategy: retry,
+        // A restarted node (same address, same slots) is reconnected to instead of waiting for a MOVED.
+        clusterNodeRetryStrategy: retry,
+        slotsRefreshTimeout: 2000,
+        redisOptions: {
+          ...common,
+          ...(target.username ? { username: target.username } : {}),
+          ...(target.password ? { password: target.password } : {}),
+          ...(target.tls ? { tls: {} } : {}),
+        },
+      })
+    : // The URL as given: it may carry more than a cluster's seeds do (a database number, options).
+      new Redis(url.trim(), {
+        ...common,
+        enableOfflineQueue,
+        enableAutoPipelining: true,
+        retryStrategy: retry,
+        lazyConnect: true,
+      });
   let down = false;
-  redis.on("error", (err) => {
+  redis.on("error", (err: Error) => {
     if (!down) log.warn("redis error", { error: err.message });
     down = true;
   });
@@ -51,7 +127,7 @@ export function connectRedis(url: string, log: Logger, name = "redis"): Redis {
 }
 
 /** Waits for the first Redis connection, retrying so a process can start before Redis does. */
-export async function redisReady(redis: Redis, log: Logger, timeoutMs = 30_000): Promise<void> {
+export async function redisReady(redis: RedisClient, log: Logger, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -77,6 +153,12 @@ const DEPENDENCY_DOWN_MESSAGE = new RegExp(
     "enableOfflineQueue",
     "Connection timeout",
     "LOADING",
+    // A Redis Cluster without a primary for the slot, or none reachable, after the client's retries.
+    "CLUSTERDOWN",
+    "Too many Cluster redirections",
+    "None of startup nodes is available",
+    "Failed to refresh slots cache",
+    "Cluster is ended",
   ].join("|"),
   "i",
 );

@@ -4,11 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Redis, { Cluster } from "ioredis";
 import { freePort, startRedis, type RedisProcess } from "../../scripts/stack/infra";
+import { connectRedis, redisReady } from "./connect";
+import { createLogger } from "./log";
 import { defineLibrary } from "./redis-functions";
+import { scanKeys } from "./redis-scan";
 
 /**
- * The loader on a real Redis Cluster of two primaries: a library lives on each primary, so it has
- * to reach both, or an FCALL routed to the other shard fails.
+ * The kit on a real Redis Cluster of two primaries: a library lives on each primary, so the loader has
+ * to reach both, or an FCALL routed to the other shard fails; a SCAN answers for one node, so scanKeys
+ * asks each; connectRedis's Cluster client reaches every shard.
  */
 const library = await defineLibrary({
   name: "fixture",
@@ -71,4 +75,20 @@ test("a primary that lost the library (a shard added, or restarted empty) gets i
   await b.call("FUNCTION", "FLUSH");
   expect(await library.on(cluster)("set", ["{a}k"], ["3"])).toBe("OK");
   expect(await loadedOn(b)).toBe(true);
+});
+
+test("scanKeys finds the keys of every primary; connectRedis's Cluster client writes to both shards", async () => {
+  const log = createLogger({}, "error");
+  const seed = `redis://127.0.0.1:${nodes[0]!.server.port}`;
+  const client = connectRedis(seed, log, "scan-test", { cluster: true });
+  try {
+    await redisReady(client, log, 10_000);
+    await Promise.all(["{a}scan", "{b}scan"].map((k) => client.set(k, "1")));
+    const found: string[] = [];
+    for await (const keys of scanKeys(client, "{?}scan")) found.push(...keys);
+    expect(found.sort()).toEqual(["{a}scan", "{b}scan"]);
+    expect([await clients[0]!.get("{b}scan"), await clients[1]!.get("{a}scan")]).toEqual(["1", "1"]);
+  } finally {
+    client.disconnect();
+  }
 });

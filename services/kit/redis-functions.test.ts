@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import type Redis from "ioredis";
 import { privateRedis } from "../../scripts/stack/redis.fixture";
 import { ServiceError } from "../contract/errors";
-import { defineLibrary } from "./redis-functions";
+import { assertOneSlot, defineLibrary, hashedPart } from "./redis-functions";
 
 /** The loader against a real Redis, with the functions of ./redis-functions.fixture. */
 const db = privateRedis("redis-functions");
@@ -89,5 +89,24 @@ describe("errors", () => {
     const before = await loads();
     expect(String(await rejection(call("wrongtype", ["str"], [])))).toMatch(/WRONGTYPE/);
     expect(await loads()).toBe(before);
+  });
+});
+
+describe("cluster slots", () => {
+  test("a key's slot is decided by its first non-empty {hash tag}, else by the whole key", () => {
+    expect(hashedPart("m:{acme:live}:1")).toBe("acme:live");
+    expect(hashedPart("a{b}c{d}")).toBe("b");
+    expect(hashedPart("a{}b{c}")).toBe("a{}b{c}");
+    expect(hashedPart("plain")).toBe("plain");
+    expect(hashedPart("open{only")).toBe("open{only");
+  });
+
+  test("a call whose keys span two hash tags is refused before Redis, which alone would run it", async () => {
+    const call = library.on(redis);
+    expect(await call("echo", ["{t}a", "{t}b"], ["1"])).toEqual(["{t}a", "1"]);
+    const err = await rejection(call("echo", ["{t}a", "{u}b"], ["1"]));
+    expect((err as Error).message).toContain("keys of different cluster slots ({t}a, {u}b)");
+    expect(() => assertOneSlot("f", ["x", "x"])).not.toThrow();
+    expect(() => assertOneSlot("f", ["x", "y"])).toThrow("keys of different cluster slots");
   });
 });

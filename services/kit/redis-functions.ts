@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type Redis from "ioredis";
 import type { Cluster } from "ioredis";
 import { isErrorCode, ServiceError } from "../contract/errors";
+import { primariesOf } from "./redis-scan";
 
 /**
  * Redis function libraries (`FUNCTION LOAD`, `FCALL`): the one way this codebase runs Lua in Redis.
@@ -85,6 +86,28 @@ export async function defineLibrary<F extends string>(spec: LibrarySpec<F>): Pro
 
 const MISSING = /function not found/i;
 
+/** Outside production every call checks its keys (cheap next to a round trip); production trusts the tests. */
+const CHECK_SLOTS = process.env.NODE_ENV !== "production";
+
+/** What Redis Cluster hashes to pick a key's slot: the first non-empty `{…}` of the key, else the whole key. */
+export function hashedPart(key: string): string {
+  const open = key.indexOf("{");
+  const close = open < 0 ? -1 : key.indexOf("}", open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : key;
+}
+
+/**
+ * A function's keys must live in one cluster slot, or a Redis Cluster refuses the call (CROSSSLOT) while
+ * a single Redis runs it: so a single-node test run catches what only a cluster would. Keys of one slot
+ * share their hashed part (one hash tag) by this codebase's rule.
+ */
+export function assertOneSlot(fn: string, keys: readonly Arg[]): void {
+  if (keys.length < 2) return;
+  const first = hashedPart(String(keys[0]));
+  const other = keys.find((k) => hashedPart(String(k)) !== first);
+  if (other !== undefined) throw new Error(`${fn}: keys of different cluster slots (${keys[0]}, ${other})`);
+}
+
 function caller<F extends string>(redis: RedisClient, code: string, functionName: (fn: F) => string): Call<F> {
   let loading: Promise<unknown> | null = null;
   /** Calls that miss the library together share one load. */
@@ -92,8 +115,10 @@ function caller<F extends string>(redis: RedisClient, code: string, functionName
     (loading ??= loadEverywhere(redis, code).finally(() => {
       loading = null;
     }));
-  const fcall = (fn: F, keys: readonly Arg[], args: readonly Arg[]) =>
-    redis.fcall(functionName(fn), keys.length, ...keys, ...args) as Promise<unknown>;
+  const fcall = (fn: F, keys: readonly Arg[], args: readonly Arg[]) => {
+    if (CHECK_SLOTS) assertOneSlot(functionName(fn), keys);
+    return redis.fcall(functionName(fn), keys.length, ...keys, ...args) as Promise<unknown>;
+  };
   return async (fn, keys, args) => {
     try {
       return await fcall(fn, keys, args);
@@ -115,8 +140,7 @@ function caller<F extends string>(redis: RedisClient, code: string, functionName
  * shard without it fails: so it goes to every primary, a shard added later included.
  */
 async function loadEverywhere(redis: RedisClient, code: string): Promise<void> {
-  const nodes = redis.isCluster ? (redis as Cluster).nodes("master") : [redis as Redis];
-  await Promise.all(nodes.map((node) => node.call("FUNCTION", "LOAD", "REPLACE", code)));
+  await Promise.all((await primariesOf(redis)).map((node) => node.call("FUNCTION", "LOAD", "REPLACE", code)));
 }
 
 const REFUSED = /^REFUSED ([A-Z_]+) (.*)$/s;

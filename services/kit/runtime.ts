@@ -1,5 +1,5 @@
 import type { NatsConnection } from "nats";
-import type Redis from "ioredis";
+import type { RedisClient } from "./redis-functions";
 import type { BaseSettings } from "./config";
 import { connectNats, connectRedis, redisReady } from "./connect";
 import type { Binding } from "./handler";
@@ -11,7 +11,7 @@ import { stopOnSignals } from "./shutdown";
 export interface ServiceDeps<C> {
   config: C;
   nc: NatsConnection;
-  redis: Redis;
+  redis: RedisClient;
   bus: Bus;
   log: Logger;
 }
@@ -32,7 +32,7 @@ export async function runService<C extends BaseSettings>(
   setup: (deps: ServiceDeps<C>) => Promise<ServiceSetup> | ServiceSetup,
 ): Promise<void> {
   const log = createLogger({ service: info.name, pid: process.pid }, config.LOG_LEVEL);
-  const redis = connectRedis(config.REDIS_URL, log, info.name);
+  const redis = connectRedis(config.REDIS_URL, log, info.name, { cluster: config.REDIS_CLUSTER });
   await redisReady(redis, log);
   const nc = await connectNats(config.NATS_URL, info.name, log);
   const bus = createBus(nc, { timeoutMs: config.NATS_REQUEST_TIMEOUT_MS });

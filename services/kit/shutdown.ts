@@ -1,12 +1,12 @@
 import type { NatsConnection } from "nats";
-import type Redis from "ioredis";
+import type { RedisClient } from "./redis-functions";
 import { errorFields, type Logger } from "./log";
 
 /** What one process stops, in the order it stops it; the connections close after them. */
 export interface ShutdownSteps {
   log: Logger;
   nc: NatsConnection;
-  redis: Redis;
+  redis: RedisClient;
   /** Set at the first signal: readiness answers "not ready" from then on. */
   state: { stopping: boolean };
   /** Stops taking new work (closes the listener or the NATS endpoints). */

@@ -1,4 +1,4 @@
-import type Redis from "ioredis";
+import type { RedisClient } from "../kit/redis-functions";
 import { EXPIRY_REGISTRY, foldName, keyspace } from "../memory-data/keyspace";
 import { slot, type Space } from "../kit/space";
 import { settingsKey } from "../tenant-settings/settings";
@@ -97,7 +97,7 @@ const SPACE_OF_SLOT = /^\{(.+):(live|test)\}$/;
  * together; reads are one function too, so a memory comes back with its tags and entity ids in one
  * round trip. A refusal (unknown memory, taken external_id...) rejects with the contract's error.
  */
-export function createMemoryStore(redis: Redis) {
+export function createMemoryStore(redis: RedisClient) {
   const call = memoriesLibrary.on(redis);
   /** One function call for one tenant+environment; `sets` are list.lua's filter sets. */
   const run = async <T>(fn: MemoryFunction, space: Space, args: (string | number)[], sets: string[] = []) => {

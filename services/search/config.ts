@@ -44,5 +44,10 @@ export const SearchConfig = {
     default: 5000,
     description: "Query embeddings kept (LRU).",
   }),
-  SEARCH_REDIS_POOL: T.Integer({ minimum: 1, maximum: 64, default: 4, description: "Redis connections for VSIM." }),
+  SEARCH_REDIS_POOL: T.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 4,
+    description: "Redis connections for VSIM (per shard on a cluster).",
+  }),
 };

@@ -1,4 +1,4 @@
-import type Redis from "ioredis";
+import type { RedisClient } from "../kit/redis-functions";
 import type { Bus } from "../kit/bus";
 import type { Logger } from "../kit/log";
 import { connectRedis, redisReady } from "../kit/connect";
@@ -16,13 +16,13 @@ export interface SearchParts {
   reader: MemoryReader;
   retrieve: Retrieve;
   modelId: string;
-  pool: Redis[];
+  pool: RedisClient[];
 }
 
 /** Builds the service's pieces; shared by main.ts and the `reindex` script so both index alike. */
 export async function buildSearch(deps: {
-  config: EmbedderConfig & { REDIS_URL: string; SEARCH_REDIS_POOL: number };
-  redis: Redis;
+  config: EmbedderConfig & { REDIS_URL: string; REDIS_CLUSTER: boolean; SEARCH_REDIS_POOL: number };
+  redis: RedisClient;
   bus: Bus;
   log: Logger;
 }): Promise<SearchParts> {
@@ -30,7 +30,7 @@ export async function buildSearch(deps: {
   const embedders = await createEmbedders(config, log);
   const modelId = modelIdOf(embedders.write);
   const pool = Array.from({ length: config.SEARCH_REDIS_POOL }, (_, i) =>
-    connectRedis(config.REDIS_URL, log, `search-vsim-${i}`),
+    connectRedis(config.REDIS_URL, log, `search-vsim-${i}`, { cluster: config.REDIS_CLUSTER }),
   );
   await Promise.all(pool.map((c) => redisReady(c, log)));
   const store = createSearchStore(redis, pool);

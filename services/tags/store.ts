@@ -1,4 +1,4 @@
-import type Redis from "ioredis";
+import type { RedisClient } from "../kit/redis-functions";
 import type { ChainableCommander } from "ioredis";
 import { keyspace } from "../memory-data/keyspace";
 import { MEMORY_DATA_LUA } from "../memory-data/lua";
@@ -57,7 +57,7 @@ export interface TagRow {
   count: number;
 }
 
-export function createTagStore(redis: Redis) {
+export function createTagStore(redis: RedisClient) {
   const call = tagsLibrary.on(redis);
 
   /** Tag hashes and member counts of many tags, read in one transaction; missing tags are null. */

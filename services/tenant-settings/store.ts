@@ -1,4 +1,4 @@
-import type Redis from "ioredis";
+import type { RedisClient } from "../kit/redis-functions";
 import { defineLibrary } from "../kit/redis-functions";
 import { hashOfPairs } from "../kit/redis-replies";
 import type { Space } from "../kit/space";
@@ -12,7 +12,7 @@ const tenantLibrary = await defineLibrary({
 });
 
 /** The only code that touches the settings hash (the memories library reads it too, through settings.lua). */
-export function createTenantSettingsStore(redis: Redis) {
+export function createTenantSettingsStore(redis: RedisClient) {
   const call = tenantLibrary.on(redis);
   return {
     async get(space: Space): Promise<Record<string, string>> {

@@ -27,7 +27,8 @@ const hello = Bun.spawn([process.execPath, resolve(import.meta.dir, "hello.ts")]
   stdout: "ignore",
   stderr: "inherit",
 });
-const stack: Stack = await startStack({ dataDir, env: { LOG_LEVEL: "warn" } });
+// The webhooks section's receiver listens on loopback.
+const stack: Stack = await startStack({ dataDir, env: { LOG_LEVEL: "warn", WEBHOOK_ALLOWED_HOSTS: "127.0.0.1" } });
 await Bun.sleep(300);
 
 try {

@@ -5,6 +5,7 @@ import { memoriesSection } from "./memories";
 import { graphqlSection } from "./graphql";
 import { searchSection } from "./search";
 import { mcpSection } from "./mcp";
+import { webhooksSection } from "./webhooks";
 
 export interface BenchContext {
   stack: Stack;
@@ -44,4 +45,5 @@ export const benchSections: BenchSection[] = [
   graphqlSection,
   searchSection,
   mcpSection,
+  webhooksSection,
 ];

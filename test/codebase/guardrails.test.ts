@@ -26,7 +26,11 @@ test("every file is formatted as biome.json says (fix with: npx biome format --w
 
 // Biome wraps code at 120 columns but not long strings, comments, template literals or regexes.
 test("no line of code is longer than 120 characters", async () => {
-  const git = Bun.spawn(["git", "ls-files", "-z", "*.ts", "*.mjs"], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
+  const git = Bun.spawn(["git", "ls-files", "-z", "*.ts", "*.tsx", "*.mjs"], {
+    cwd: ROOT,
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const [listed, code] = await Promise.all([new Response(git.stdout).text(), git.exited]);
   expect(code).toBe(0);
   // Generated code is the generator's to format.

@@ -12,7 +12,7 @@ let nc: NatsConnection;
 let bus: Bus;
 
 beforeAll(async () => {
-  nc = await connect({ servers: (await testStack()).natsUrl });
+  nc = await connect({ servers: (await testStack()).natsUrl.split(",") });
   bus = createBus(nc, { timeoutMs: 5000 });
 });
 afterAll(async () => {

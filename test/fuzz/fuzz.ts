@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { newTenant, type ApiClient } from "../api";
 import { fuzzRequest, type FuzzRequest, type Known } from "./requests";
+import type { FuzzSession } from "./web-requests";
 
 export interface FuzzOptions {
   baseUrl: string;
@@ -29,8 +30,9 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   const started = performance.now();
   const { api, key } = await newTenant(opts.baseUrl, opts.adminKey, { scopes: ["*"], rate_limit: 10_000_000 });
   const known = await seedRecords(api);
+  const session = await signIn(opts.baseUrl, key);
   const state = () => storedState(opts.baseUrl, key);
-  const requests = fc.sample(fuzzRequest(known), { numRuns: opts.count, seed: opts.seed });
+  const requests = fc.sample(fuzzRequest(known, session), { numRuns: opts.count, seed: opts.seed });
   const statuses: Record<string, number> = {};
   const failures: string[] = [];
   let fingerprint: string | null = null;
@@ -70,6 +72,18 @@ async function seedRecords(api: ApiClient): Promise<Known> {
   return known;
 }
 
+/** A dashboard session of the tenant's key, for the requests that carry its cookie. */
+async function signIn(baseUrl: string, key: string): Promise<FuzzSession> {
+  const res = await fetch(`${baseUrl}/dashboard/api/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ key }),
+  });
+  if (res.status !== 200) throw new Error(`could not sign in: ${res.status} ${await res.text()}`);
+  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+  return { cookie, csrf: ((await res.json()) as any).data.csrf_token };
+}
+
 /** The tenant's record counts: a refused write must leave them as they were. */
 async function storedState(baseUrl: string, key: string): Promise<string> {
   const total = async (path: string) => {
@@ -92,7 +106,7 @@ async function send(baseUrl: string, key: string, req: FuzzRequest): Promise<Ans
   try {
     const res = await fetch(baseUrl + req.path, {
       method: req.method,
-      headers: { authorization: `Bearer ${key}`, ...req.headers },
+      headers: { ...(req.anonymous ? {} : { authorization: `Bearer ${key}` }), ...req.headers },
       body: req.body as BodyInit | undefined,
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
@@ -112,8 +126,12 @@ function brokenPromise(req: FuzzRequest, a: Answer): string | null {
   if (a.status >= 500) return `server error: ${a.text.slice(0, 300)}`;
   const headerId = a.headers.get("x-request-id");
   if (req.method === "HEAD" || a.stream) return headerId ? null : "no X-Request-Id";
-  // A browser asking for /graphql gets the GraphiQL page.
-  if (req.method === "GET" && a.headers.get("content-type")?.startsWith("text/html") && req.path.startsWith("/graphql"))
+  // A browser asking for /graphql gets the GraphiQL page; the browser routes answer pages and their assets.
+  const type = a.headers.get("content-type") ?? "";
+  const browserPath = /^\/(graphql|docs|dashboard)\b/.test(req.path);
+  if (req.method === "GET" && browserPath && /^text\/(html|javascript|css)/.test(type)) return null;
+  // The OpenAPI document is the one JSON answer that is no envelope.
+  if (req.method === "GET" && req.path === "/docs/json" && a.status === 200 && a.text.startsWith('{"openapi":'))
     return null;
   if (req.path === "/mcp" && a.status === 202 && a.text === "") return headerId ? null : "no X-Request-Id";
   let body: any;

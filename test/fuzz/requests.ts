@@ -3,6 +3,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { restRoutes } from "../../gateway/rest/routes";
 import { MCP_TOOLS } from "../../gateway/mcp/tools";
 import { accept, contentType, deepJson, nastyBody, nastyJson, nastyString, pathId, rawBody } from "./arbitraries";
+import { type FuzzSession, webRequest } from "./web-requests";
 
 const prototypeKey = fc.constantFrom("__proto__", "constructor", "prototype");
 
@@ -23,6 +24,8 @@ export interface FuzzRequest {
   body?: string | Uint8Array;
   write: boolean;
   label: string;
+  /** Sent without the tenant's key (the browser routes, and /graphql with a session cookie). */
+  anonymous?: boolean;
 }
 
 /** Ids of records that exist in the fuzzed tenant, so that some requests reach the code behind a found id. */
@@ -261,8 +264,8 @@ function mcpRequest(known: Known): fc.Arbitrary<FuzzRequest> {
     });
 }
 
-/** A request to a REST route, the GraphQL endpoint, or a path that does not exist. */
-export function fuzzRequest(known: Known): fc.Arbitrary<FuzzRequest> {
+/** A request to a REST route, the GraphQL or MCP endpoint, a browser route, or a path that does not exist. */
+export function fuzzRequest(known: Known, session: FuzzSession): fc.Arbitrary<FuzzRequest> {
   const stray = fc.record({ path: urlPart, method: fc.constantFrom("GET", "POST", "DELETE", "PATCH") }).map(
     ({ path, method }): FuzzRequest => ({
       method,
@@ -276,6 +279,7 @@ export function fuzzRequest(known: Known): fc.Arbitrary<FuzzRequest> {
     { weight: 10, arbitrary: restRequest(known) },
     { weight: 4, arbitrary: graphqlRequest(known) },
     { weight: 2, arbitrary: mcpRequest(known) },
+    { weight: 3, arbitrary: webRequest(session) },
     stray,
   );
 }

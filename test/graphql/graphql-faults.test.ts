@@ -18,7 +18,7 @@ describe("faults", () => {
 
     const stopped = stack.services.tags.splice(0);
     await Promise.all(stopped.map((c) => c.stop()));
-    const nc = await connect({ servers: stack.natsUrl });
+    const nc = await connect({ servers: stack.natsUrl.split(",") });
     try {
       const down = await t.gql.raw(`{ tags { total } memories { total } }`);
       expect(down.data).toEqual({ tags: null, memories: { total: 1 } });

@@ -110,7 +110,7 @@ export async function countOpRequests(
   fn: () => Promise<unknown>,
   prefixes = ["memories.", "tags.", "entities.", "keys.", "usage.", "search."],
 ) {
-  const nc: NatsConnection = await connect({ servers: (await testStack()).natsUrl });
+  const nc: NatsConnection = await connect({ servers: (await testStack()).natsUrl.split(",") });
   const counts = new Map<string, number>();
   const sub = nc.subscribe(">", {
     callback: (_err, msg) => {

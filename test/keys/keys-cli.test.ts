@@ -42,7 +42,7 @@ test("operator CLI: invalid input is refused with the validation message", () =>
 test("operator CLI: `keys revoke` broadcasts the revocation, so gateways end the key's streams at once", async () => {
   const stack = await testStack();
   const t = await newTenant(stack.baseUrl, stack.adminKey, { scopes: ["*"] });
-  const nc = await connect({ servers: stack.natsUrl });
+  const nc = await connect({ servers: stack.natsUrl.split(",") });
   const notices: unknown[] = [];
   nc.subscribe(KEY_REVOKED_SUBJECT, { callback: (_err, msg) => notices.push(msg.json()) });
   await nc.flush();

@@ -120,7 +120,7 @@ describe("concurrency", () => {
 describe("domain events", () => {
   let nc: NatsConnection;
   beforeAll(async () => {
-    nc = await connect({ servers: (await testStack()).natsUrl });
+    nc = await connect({ servers: (await testStack()).natsUrl.split(",") });
   });
   afterAll(async () => {
     await nc?.close();

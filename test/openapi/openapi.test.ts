@@ -47,11 +47,14 @@ describe("GET /docs/json", () => {
     expect(listed).toEqual(table);
   });
 
-  test("the HTML page at /docs still loads", async () => {
+  test("the HTML page at /docs loads Scalar and its starter from this origin (test/browser renders it)", async () => {
     const res = await fetch(`${baseUrl}/docs`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/html");
-    expect(await res.text()).toContain("docs/json");
+    const scripts = [...(await res.text()).matchAll(/<script defer src="([^"]+)"><\/script>/g)].map((m) => m[1]);
+    expect(scripts).toEqual([expect.stringMatching(/^\/dashboard\/assets\/scalar-/), expect.stringMatching(/docs-/)]);
+    const starter = await (await fetch(baseUrl + scripts[1])).text();
+    expect(starter).toContain('"/docs/json"');
   });
 });
 

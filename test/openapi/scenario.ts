@@ -149,6 +149,43 @@ export async function chatScenario(baseUrl: string, rootKey: string, observe: Mi
   const gone = await api.GET("/v1/memories/{id}", { params: { path: { id: preference } } });
   expect(gone.response.status === 404 && gone.error?.error.code === "NOT_FOUND", "a deleted memory is not found");
 
+  // A webhook that keeps another system in step with the memories (its receiver is not reachable from here:
+  // the ping's attempts fail, which the deliveries show).
+  const hook = await ok(
+    api.POST("/v1/webhooks", {
+      body: {
+        url: "https://hooks.example.com/memory",
+        events: ["memory.created", "memory.deleted"],
+        description: "sync",
+      },
+    }),
+  );
+  expect(hook.data.secret.startsWith("whsec_") && hook.data.enabled, "the endpoint has a signing secret");
+  const hookPath = { id: hook.data.id };
+  const hooks = await ok(api.GET("/v1/webhooks", { params: { query: { limit: 10 } } }));
+  expect(hooks.data.length === 1 && hooks.data[0]?.id === hook.data.id, "the endpoint is listed");
+  const readHook = await ok(api.GET("/v1/webhooks/{id}", { params: { path: hookPath } }));
+  expect(readHook.data.events.join() === "memory.created,memory.deleted", "the endpoint reads back");
+  const paused = await ok(api.PATCH("/v1/webhooks/{id}", { params: { path: hookPath }, body: { enabled: false } }));
+  expect(!paused.data.enabled && paused.data.disabled_reason === "manual", "the endpoint is paused");
+  const resecret = await ok(api.POST("/v1/webhooks/{id}/rotate-secret", { params: { path: hookPath }, body: {} }));
+  expect(resecret.data.secret !== hook.data.secret && !!resecret.data.previous_secret_expires_at, "a new secret");
+  const ping = await ok(api.POST("/v1/webhooks/{id}/test", { params: { path: hookPath }, body: {} }));
+  expect(ping.data.event_type === "ping" && ping.data.webhook_id === hook.data.id, "a ping is on its way");
+  const sent = await ok(api.GET("/v1/webhooks/{id}/deliveries", { params: { path: hookPath, query: { limit: 10 } } }));
+  expect(
+    sent.data.some((d) => d.id === ping.data.id),
+    "the ping is listed",
+  );
+  const again = await ok(
+    api.POST("/v1/webhooks/{id}/deliveries/{deliveryId}/retry", {
+      params: { path: { id: hook.data.id, deliveryId: ping.data.id } },
+      body: {},
+    }),
+  );
+  expect(again.data.id === ping.data.id, "the ping is sent again");
+  expect((await ok(api.DELETE("/v1/webhooks/{id}", { params: { path: hookPath } }))).data.deleted, "no more hook");
+
   // Administration, with the tenant's own key: a read-only key for a dashboard, revoked again, and usage.
   const dashboard = await ok(api.POST("/v1/keys", { body: { name: "dashboard", scopes: ["memories:read"] } }));
   const keys = await ok(api.GET("/v1/keys", { params: { query: { limit: 10 } } }));

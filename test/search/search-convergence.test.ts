@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import Redis from "ioredis";
-import { testStack } from "../harness";
+import { keysMatching, stackRedis, testStack } from "../harness";
 import { createMemory, listAll, ok, tenant, type MemoryOut } from "../memories/memory-helpers";
 import { expectError } from "../envelope-helpers";
 import { eventually, search, searchIds, word } from "./search-helpers";
@@ -110,9 +109,9 @@ describe("search index convergence", () => {
     await ok(api.delete(`/v1/memories/${made[0]!.id}`));
     expect(sorted(await searchIds(api, { query: "*" }))).toEqual(sorted(made.slice(1).map((m) => m.id)));
 
-    const redis = new Redis(stack.redisUrl);
+    const redis = stackRedis(stack);
     try {
-      const keys = await redis.keys(`s:{${name}:live}:*`);
+      const keys = await keysMatching(redis, `s:{${name}:live}:*`);
       expect(keys.length).toBeGreaterThan(0);
       await redis.del(...keys);
     } finally {

@@ -1,7 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import Redis from "ioredis";
-import { testStack } from "../harness";
+import { keysMatching, stackRedis, testStack } from "../harness";
 import { runProcess } from "../process-helpers";
 import { createMemory, ok, tenant, type MemoryOut } from "../memories/memory-helpers";
 import { search, searchIds, word } from "./search-helpers";
@@ -24,9 +23,9 @@ describe("bun run reindex", () => {
     expect((await searchIds(api, { query: "*" })).length).toBe(4);
     await Bun.sleep(INDEX_WAIT_MS + 1500);
     // Damage: every index key but the meta (so the service does not notice by itself), plus a stray entry.
-    const redis = new Redis(stack.redisUrl);
+    const redis = stackRedis(stack);
     try {
-      const keys = (await redis.keys(`s:{${name}:live}:*`)).filter((k) => !k.endsWith(":meta"));
+      const keys = (await keysMatching(redis, `s:{${name}:live}:*`)).filter((k) => !k.endsWith(":meta"));
       await redis.del(...keys);
       await redis.zadd(`s:{${name}:live}:all`, 1, "00000000-0000-4000-8000-000000000000");
     } finally {

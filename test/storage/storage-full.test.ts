@@ -1,15 +1,20 @@
 import { afterAll, expect, test } from "bun:test";
-import Redis from "ioredis";
-import { testStack } from "../harness";
+import type Redis from "ioredis";
+import { stackRedis, testStack } from "../harness";
+import type { RedisClient } from "../../services/kit/redis-functions";
+import { primariesOf } from "../../services/kit/redis-scan";
 import { gqlTenant } from "../graphql/graphql-helpers";
 import { eventually, word } from "../search/search-helpers";
 
 const FULL = "Storage is full: the write was refused and nothing was changed";
 
-let redis: Redis | null = null;
+let redis: RedisClient | null = null;
+/** Every primary: on a Redis Cluster each shard has its own ceiling, and the test's tenant is on one of them. */
+let primaries: Redis[] = [];
+const unfill = () => Promise.all(primaries.map((p) => p.config("SET", "maxmemory", "0")));
 afterAll(async () => {
   // Whatever happened, the run's other files get a Redis that accepts writes.
-  await redis?.config("SET", "maxmemory", "0");
+  await unfill();
   redis?.disconnect();
 });
 
@@ -18,7 +23,24 @@ async function fillRedis(client: Redis) {
   const used = Number(/used_memory:(\d+)/.exec(await client.info("memory"))![1]);
   await client.config("SET", "maxmemory-policy", "noeviction");
   await client.config("SET", "maxmemory", String(Math.max(1, used - 64 * 1024)));
-  await expect(client.set(`probe:${word()}`, "x")).rejects.toThrow(/^OOM /);
+  await expect(client.set(await ownKey(client), "x")).rejects.toThrow(/^OOM /);
+}
+
+/** A key the node serves itself: a cluster node answers MOVED, not OOM, for a key of another shard. */
+async function ownKey(client: Redis): Promise<string> {
+  if (/cluster_enabled:0/.test(await client.info("cluster"))) return `probe:${word()}`;
+  const myself = String(await client.call("CLUSTER", "NODES"))
+    .split("\n")
+    .find((line) => line.includes("myself"))!;
+  const ranges = myself
+    .split(" ")
+    .slice(8)
+    .map((r) => r.split("-").map(Number) as [number, number?]);
+  for (;;) {
+    const key = `probe:${word()}`;
+    const slot = Number(await client.call("CLUSTER", "KEYSLOT", key));
+    if (ranges.some(([from, to = from]) => slot >= from && slot <= to)) return key;
+  }
 }
 
 async function redisGauges(metricsUrl: string) {
@@ -29,7 +51,8 @@ async function redisGauges(metricsUrl: string) {
 
 test("a full Redis: writes 507 STORAGE_FULL and change nothing, reads keep answering, all recovers", async () => {
   const stack = await testStack();
-  redis = new Redis(stack.redisUrl);
+  redis = stackRedis(stack);
+  primaries = await primariesOf(redis);
   const { api, gql } = await gqlTenant();
   const topic = word();
   const kept = (await api.post("/v1/memories", { content: `kept ${topic} before the disk filled` })).body.data;
@@ -38,7 +61,7 @@ test("a full Redis: writes 507 STORAGE_FULL and change nothing, reads keep answe
     expect(hits.map((m: { id: string }) => m.id)).toContain(kept.id);
   });
 
-  await fillRedis(redis);
+  await Promise.all(primaries.map(fillRedis));
   try {
     // Writes: the envelope with 507 and the code, REST and GraphQL alike; nothing half-written.
     for (const r of [
@@ -77,7 +100,7 @@ test("a full Redis: writes 507 STORAGE_FULL and change nothing, reads keep answe
     expect(gauges.max).toBeGreaterThan(0);
     expect(gauges.used).toBeGreaterThan(gauges.max);
   } finally {
-    await redis.config("SET", "maxmemory", "0");
+    await unfill();
   }
 
   // Recovered at once: the write goes through, and the refused ones left no trace.

@@ -9,7 +9,7 @@ import { memory, tag } from "./tag-helpers";
 describe("events", () => {
   let nc: NatsConnection;
   beforeAll(async () => {
-    nc = await connect({ servers: (await testStack()).natsUrl });
+    nc = await connect({ servers: (await testStack()).natsUrl.split(",") });
   });
   afterAll(async () => {
     await nc?.close();

@@ -1,6 +1,6 @@
 import { createTransport, type CallOptions, type ClientOptions, type RequestSpec, type Transport } from "./http.ts";
 import { iterate, listPage, type ListQuery, type Page } from "./pagination.ts";
-import type { ApiKey, BodyOf, DataOf, Entity, Memory, QueryOf, Tag } from "./types.ts";
+import type { ApiKey, BodyOf, DataOf, Entity, Memory, QueryOf, Tag, Webhook, WebhookDelivery } from "./types.ts";
 
 const id = (value: string) => encodeURIComponent(value);
 
@@ -101,6 +101,43 @@ export function createClient(options: ClientOptions) {
         write<DataOf<"/v1/keys/{id}/rotate", "post">>("POST", `/v1/keys/${id(keyId)}/rotate`, body, call),
       revoke: (keyId: string, call?: CallOptions) =>
         write<DataOf<"/v1/keys/{id}", "delete">>("DELETE", `/v1/keys/${id(keyId)}`, undefined, call),
+    },
+    /** Outbound webhooks of the key's tenant and environment (`admin`). */
+    webhooks: {
+      ...listing<Webhook, QueryOf<"/v1/webhooks", "get">>(request, "/v1/webhooks"),
+      /** Registers an endpoint; its signing secret (`whsec_…`) is in the answer only this once. */
+      create: (body: BodyOf<"/v1/webhooks", "post">, call?: CallOptions) =>
+        write<DataOf<"/v1/webhooks", "post">>("POST", "/v1/webhooks", body, call),
+      get: (webhookId: string, call?: CallOptions) => read<Webhook>(`/v1/webhooks/${id(webhookId)}`, call),
+      update: (webhookId: string, patch: BodyOf<"/v1/webhooks/{id}", "patch">, call?: CallOptions) =>
+        write<Webhook>("PATCH", `/v1/webhooks/${id(webhookId)}`, patch, call),
+      delete: (webhookId: string, call?: CallOptions) =>
+        write<DataOf<"/v1/webhooks/{id}", "delete">>("DELETE", `/v1/webhooks/${id(webhookId)}`, undefined, call),
+      /** A new signing secret (shown only here); the previous one signs deliveries too for 24 hours. */
+      rotateSecret: (webhookId: string, call?: CallOptions) =>
+        write<DataOf<"/v1/webhooks/{id}/rotate-secret", "post">>(
+          "POST",
+          `/v1/webhooks/${id(webhookId)}/rotate-secret`,
+          {},
+          call,
+        ),
+      /** Sends a `ping` event now; the answer is its delivery, to follow in `deliveries`. */
+      test: (webhookId: string, call?: CallOptions) =>
+        write<WebhookDelivery>("POST", `/v1/webhooks/${id(webhookId)}/test`, {}, call),
+      /** Recent deliveries, newest first, with their attempts and next retry. */
+      deliveries: (webhookId: string, query?: QueryOf<"/v1/webhooks/{id}/deliveries", "get">, call?: CallOptions) =>
+        listing<WebhookDelivery, QueryOf<"/v1/webhooks/{id}/deliveries", "get">>(
+          request,
+          `/v1/webhooks/${id(webhookId)}/deliveries`,
+        ).list(query, call),
+      iterateDeliveries: (webhookId: string, query?: QueryOf<"/v1/webhooks/{id}/deliveries", "get">) =>
+        listing<WebhookDelivery, QueryOf<"/v1/webhooks/{id}/deliveries", "get">>(
+          request,
+          `/v1/webhooks/${id(webhookId)}/deliveries`,
+        ).iterate(query),
+      /** Attempts one delivery again now, whatever its status. */
+      retryDelivery: (webhookId: string, deliveryId: string, call?: CallOptions) =>
+        write<WebhookDelivery>("POST", `/v1/webhooks/${id(webhookId)}/deliveries/${id(deliveryId)}/retry`, {}, call),
     },
     usage: (query?: QueryOf<"/v1/usage", "get">, call?: CallOptions) =>
       send<DataOf<"/v1/usage", "get">>({ method: "GET", path: "/v1/usage", query, idempotent: true }, call),

@@ -3,5 +3,15 @@ export { AbortError, MemoryServiceError, type ErrorCode, type ErrorDetails } fro
 export type { CallOptions, ClientOptions, ResponseMeta } from "./http.ts";
 export type { Page } from "./pagination.ts";
 export type { RetryPolicy } from "./retry.ts";
-export type { ApiKey, Context, Entity, Memory, SearchResults, Tag, UsageReport } from "./types.ts";
+export type {
+  ApiKey,
+  Context,
+  Entity,
+  Memory,
+  SearchResults,
+  Tag,
+  UsageReport,
+  Webhook,
+  WebhookDelivery,
+} from "./types.ts";
 export type { paths } from "./generated/api.ts";

@@ -24,3 +24,5 @@ export type ApiKey = ItemOf<"/v1/keys">;
 export type SearchResults = DataOf<"/v1/search", "post">;
 export type Context = DataOf<"/v1/context", "post">;
 export type UsageReport = DataOf<"/v1/usage", "get">;
+export type Webhook = DataOf<"/v1/webhooks/{id}", "get">;
+export type WebhookDelivery = ItemOf<"/v1/webhooks/{id}/deliveries">;

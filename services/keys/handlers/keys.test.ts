@@ -77,6 +77,9 @@ describe("keys handlers", () => {
     expect(JSON.stringify(stored)).not.toContain(key.key);
     expect(stored.hash).toBe(hashSecret(key.key));
     expect(await h.verify({ hash: stored.hash }, ctx())).toMatchObject({
+      keyId: key.id,
+      name: "n",
+      prefix: key.prefix,
       tenant: "acme",
       env: "live",
       perMinute: 100,

@@ -192,6 +192,8 @@ export function keyHandlers(deps: KeysDeps) {
     const limits = effectiveLimits(record.plan, record.rate_limit, deps.selfHosted);
     return {
       keyId: record.id,
+      name: record.name,
+      prefix: record.prefix,
       tenant: record.tenant_id,
       env: record.environment,
       scopes: record.scopes,

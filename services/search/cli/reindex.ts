@@ -24,7 +24,7 @@ if (values.help || (values.env && values.env !== "live" && values.env !== "test"
 
 const config = loadServiceConfig(SearchConfig);
 const log = createLogger({ service: "reindex" }, config.LOG_LEVEL === "debug" ? "debug" : "warn");
-const redis = connectRedis(config.REDIS_URL, log, "reindex");
+const redis = connectRedis(config.REDIS_URL, log, "reindex", { cluster: config.REDIS_CLUSTER });
 await redisReady(redis, log, 10_000);
 const nc = await connectNats(config.NATS_URL, "reindex", log);
 const bus = createBus(nc, { timeoutMs: config.NATS_REQUEST_TIMEOUT_MS });

@@ -1,4 +1,5 @@
-import type Redis from "ioredis";
+import type { RedisClient } from "../../kit/redis-functions";
+import { scanKeys } from "../../kit/redis-scan";
 import type { Space } from "../../kit/space";
 import { DOC, META } from "./fields";
 import { META_KEY_PATTERN, searchKeys, spaceOfMetaKey } from "./keyspace";
@@ -14,7 +15,7 @@ export interface IndexMeta {
 }
 
 /** Index bookkeeping: meta (which model, built or not), the rebuild lock, and walking a tenant's index. */
-export function createAdminStore(redis: Redis, call: Functions) {
+export function createAdminStore(redis: RedisClient, call: Functions) {
   return {
     async meta(space: Space): Promise<IndexMeta | null> {
       const h = await redis.hgetall(searchKeys(space).meta);
@@ -76,33 +77,21 @@ export function createAdminStore(redis: Redis, call: Functions) {
     async dropOtherVectorSets(space: Space, keep: string): Promise<number> {
       const k = searchKeys(space);
       let dropped = 0;
-      let cursor = "0";
-      do {
-        const [next, keys] = await redis.scan(
-          cursor,
-          "MATCH",
-          `${k.prefix.replace(/([*?[\]\\])/g, "\\$1")}v:*`,
-          "COUNT",
-          200,
-        );
-        cursor = next;
+      for await (const keys of scanKeys(redis, `${k.prefix.replace(/([*?[\]\\])/g, "\\$1")}v:*`, 200)) {
         for (const key of keys) if (key !== k.vectors(keep)) dropped += await redis.del(key);
-      } while (cursor !== "0");
+      }
       return dropped;
     },
 
     /** Tenant spaces that have a search index (the meta key), for `reindex` without `--tenant`. */
     async spaces(): Promise<Space[]> {
       const out: Space[] = [];
-      let cursor = "0";
-      do {
-        const [next, keys] = await redis.scan(cursor, "MATCH", META_KEY_PATTERN.replace(/[{}]/g, "\\$&"), "COUNT", 500);
-        cursor = next;
+      for await (const keys of scanKeys(redis, META_KEY_PATTERN.replace(/[{}]/g, "\\$&"))) {
         for (const key of keys) {
           const s = spaceOfMetaKey(key);
           if (s) out.push(s);
         }
-      } while (cursor !== "0");
+      }
       return out;
     },
   };

@@ -1,4 +1,4 @@
-import type Redis from "ioredis";
+import type { RedisClient } from "../../kit/redis-functions";
 import { searchFunctions } from "./scripts";
 import { createWriteStore } from "./writes";
 import { createReadStore, createPool } from "./reads";
@@ -10,7 +10,7 @@ import { createAdminStore } from "./admin";
  * (index one memory / remove it, atomically per memory), reads.ts (candidates of a query), admin.ts
  * (meta, rebuild lock, walking an index).
  */
-export function createSearchStore(redis: Redis, vsimConnections: Redis[] = [redis]) {
+export function createSearchStore(redis: RedisClient, vsimConnections: RedisClient[] = [redis]) {
   const functions = searchFunctions(redis);
   return {
     writes: createWriteStore(redis, functions),

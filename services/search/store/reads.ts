@@ -1,4 +1,4 @@
-import type Redis from "ioredis";
+import type { RedisClient } from "../../kit/redis-functions";
 import type { Space } from "../../kit/space";
 import { DOC } from "./fields";
 import { searchKeys } from "./keyspace";
@@ -21,9 +21,11 @@ const hitsOf = (flat: unknown[]): Hit[] => {
 
 /**
  * VSIM holds its connection until it answers (the search runs on a Redis thread), so vector queries
- * go round-robin over a small pool of connections instead of queueing behind each other.
+ * go round-robin over a small pool of connections instead of queueing behind each other. On a Redis
+ * Cluster each pooled client is a Cluster client holding one connection per node, so every shard gets
+ * a pool of that size.
  */
-export function createPool(conns: Redis[]) {
+export function createPool(conns: RedisClient[]) {
   let next = 0;
   return () => conns[next++ % conns.length]!;
 }
@@ -77,7 +79,7 @@ export interface CompletionQuery {
 }
 
 /** Index reads of one query. */
-export function createReadStore(redis: Redis, call: Functions, vsimConnection: () => Redis) {
+export function createReadStore(redis: RedisClient, call: Functions, vsimConnection: () => RedisClient) {
   return {
     /** N, document frequency of each term, and the size of the model's vector set. */
     async termStats(

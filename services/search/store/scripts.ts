@@ -1,4 +1,4 @@
-import type Redis from "ioredis";
+import type { RedisClient } from "../../kit/redis-functions";
 import { type Call, defineLibrary } from "../../kit/redis-functions";
 import { luaFieldTables } from "./fields";
 
@@ -23,4 +23,4 @@ const searchLibrary = await defineLibrary({
 export type SearchFunction = Parameters<ReturnType<typeof searchLibrary.on>>[0];
 export type Functions = Call<SearchFunction>;
 
-export const searchFunctions = (redis: Redis): Functions => searchLibrary.on(redis);
+export const searchFunctions = (redis: RedisClient): Functions => searchLibrary.on(redis);

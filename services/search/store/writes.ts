@@ -1,4 +1,4 @@
-import type Redis from "ioredis";
+import type { RedisClient } from "../../kit/redis-functions";
 import type { Space } from "../../kit/space";
 import { searchKeys } from "./keyspace";
 import { B, CONTEXT_WEIGHT, K1 } from "../ranking";
@@ -55,7 +55,7 @@ export type DeleteStatus = "ok" | "absent" | "stale";
 const fp32 = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
 /** Index writes: each memory is one function call (atomic); calls of a batch are pipelined. */
-export function createWriteStore(redis: Redis, call: Functions) {
+export function createWriteStore(redis: RedisClient, call: Functions) {
   return {
     async states(space: Space, ids: string[]): Promise<Map<string, DocState>> {
       const k = searchKeys(space);

@@ -1,0 +1,28 @@
+import type Redis from "ioredis";
+import type { Cluster } from "ioredis";
+import type { RedisClient } from "./redis-functions";
+
+/**
+ * The nodes that hold the data: every primary of a cluster, or the one Redis. A cluster client learns
+ * its nodes when it connects, so a lazy one connects first.
+ */
+export async function primariesOf(redis: RedisClient): Promise<Redis[]> {
+  if (!redis.isCluster) return [redis as Redis];
+  if (redis.status === "wait") await redis.connect();
+  return (redis as Cluster).nodes("master");
+}
+
+/**
+ * Keys matching `pattern`, in pages as SCAN gives them. A cluster's SCAN answers for one node only,
+ * so every primary is scanned in turn (a key lives on exactly one of them).
+ */
+export async function* scanKeys(redis: RedisClient, pattern: string, count = 500): AsyncGenerator<string[]> {
+  for (const node of await primariesOf(redis)) {
+    let cursor = "0";
+    do {
+      const [next, keys] = await node.scan(cursor, "MATCH", pattern, "COUNT", count);
+      cursor = next;
+      if (keys.length > 0) yield keys;
+    } while (cursor !== "0");
+  }
+}

@@ -1,0 +1,125 @@
+import { AckPolicy, DeliverPolicy, type JsMsg, type NatsConnection } from "nats";
+import { STREAMS } from "../../contract/streams";
+import { MEMORY_EVENTS_WILDCARD, type MemoryEvent } from "../../contract/events";
+import { errorFields, type Logger } from "../../kit/log";
+import { decodeJson } from "../../kit/wire";
+import { slot } from "../../kit/space";
+import type { NewDelivery, WebhookStore } from "../store";
+import { partitionOf } from "../store/keyspace";
+import { deliveryIdOf, memoryEventBody, subscribes } from "../payload";
+
+export const DISPATCHER_DURABLE = "webhooks-dispatcher";
+const BATCH = 128;
+/** A replica that dies leaves its pulled events unacknowledged: another replica gets them after this. */
+const ACK_WAIT_MS = 10_000;
+
+/**
+ * Turns memory events into deliveries: one durable JetStream consumer on EVENTS shared by every replica
+ * (each event goes to one of them). For each event it finds the endpoints of the event's tenant and
+ * environment that subscribe to its type (registered before the change, enabled) and enqueues one
+ * delivery per endpoint in Redis; only then is the event acknowledged. Enqueueing is idempotent (the
+ * delivery id is derived from endpoint and event), so an event handed over twice is delivered once more
+ * at most, never lost.
+ */
+export async function startDispatcher(
+  nc: NatsConnection,
+  deps: { store: WebhookStore; log: Logger; enqueued: (partitions: Iterable<number>) => void; now?: () => number },
+): Promise<() => Promise<void>> {
+  const now = deps.now ?? Date.now;
+  const jsm = await nc.jetstreamManager();
+  const settings = { ack_wait: ACK_WAIT_MS * 1_000_000, max_ack_pending: 4096 };
+  await jsm.consumers
+    .add(STREAMS.EVENTS.name, {
+      durable_name: DISPATCHER_DURABLE,
+      ack_policy: AckPolicy.Explicit,
+      // Endpoints exist only from the service's first start: older events have no one to go to.
+      deliver_policy: DeliverPolicy.New,
+      filter_subject: MEMORY_EVENTS_WILDCARD,
+      ...settings,
+    })
+    .catch(() => jsm.consumers.update(STREAMS.EVENTS.name, DISPATCHER_DURABLE, settings));
+  const consumer = await nc.jetstream().consumers.get(STREAMS.EVENTS.name, DISPATCHER_DURABLE);
+  const messages = await consumer.consume({ max_messages: 512 });
+
+  const buffer: JsMsg[] = [];
+  const arrived = { signal: null as (() => void) | null };
+  const receiving = (async () => {
+    for await (const m of messages) {
+      buffer.push(m);
+      arrived.signal?.();
+    }
+  })();
+  let stopped = false;
+  const processing = (async () => {
+    while (!stopped || buffer.length > 0) {
+      if (buffer.length === 0) {
+        await new Promise<void>((resolve) => {
+          arrived.signal = resolve;
+          setTimeout(resolve, 100);
+        });
+        arrived.signal = null;
+        continue;
+      }
+      deps.enqueued(await dispatch(buffer.splice(0, BATCH), deps.store, deps.log, now));
+    }
+  })();
+
+  return async () => {
+    messages.stop();
+    await receiving.catch(() => undefined);
+    stopped = true;
+    await processing.catch(() => undefined);
+  };
+}
+
+/**
+ * One batch: endpoints read once per space, deliveries enqueued in memory-version order, then acks. Resolves
+ * the partitions it enqueued in.
+ */
+async function dispatch(msgs: JsMsg[], store: WebhookStore, log: Logger, now: () => number): Promise<Set<number>> {
+  const events: { m: JsMsg; e: MemoryEvent }[] = [];
+  for (const m of msgs) {
+    try {
+      events.push({ m, e: decodeJson(m.data) as MemoryEvent });
+    } catch {
+      log.warn("malformed memory event dropped", { seq: m.seq });
+      m.term();
+    }
+  }
+  try {
+    const spaces = new Map<string, ReturnType<WebhookStore["endpoints"]["all"]>>();
+    for (const { e } of events) {
+      const space = { tenant: e.tenant, env: e.env };
+      if (!spaces.has(slot(space))) spaces.set(slot(space), store.endpoints.all(space));
+    }
+    const deliveries: NewDelivery[] = [];
+    for (const { e } of [...events].sort((a, b) => a.e.version - b.e.version)) {
+      const body = memoryEventBody(e);
+      for (const endpoint of await spaces.get(slot({ tenant: e.tenant, env: e.env }))!) {
+        if (!endpoint.enabled || !subscribes(endpoint.events, body.type) || e.at < endpoint.created_at) continue;
+        deliveries.push({
+          id: deliveryIdOf(endpoint.id, body.id),
+          webhook_id: endpoint.id,
+          tenant: e.tenant,
+          env: e.env,
+          event_id: body.id,
+          event_type: body.type,
+          memory_id: e.memory_id,
+          version: e.version,
+          body: JSON.stringify(body),
+          manual: false,
+        });
+      }
+    }
+    if (deliveries.length > 0) await store.deliveries.enqueue(deliveries, now());
+    for (const { m } of events) m.ack();
+    return new Set(deliveries.map((d) => partitionOf(d.webhook_id)));
+  } catch (err) {
+    log.warn("memory events not dispatched to webhooks, will be redelivered", {
+      events: events.length,
+      ...errorFields(err),
+    });
+    for (const { m } of events) m.nak(1000);
+    return new Set();
+  }
+}

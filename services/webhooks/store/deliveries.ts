@@ -1,0 +1,145 @@
+import type { RedisClient } from "../../kit/redis-functions";
+import { hashOfPairs } from "../../kit/redis-replies";
+import type { DeliveryStatus, WebhookDelivery } from "../../contract/webhooks";
+import { toDelivery } from "../record";
+import { PARTITIONS, partitionKeys, partitionOf } from "./keyspace";
+import type { WebhooksCall } from "./library";
+
+/** Deliveries kept per endpoint for its listing (older finished ones are dropped as new ones come). */
+export const DELIVERIES_KEPT = 1000;
+/** How long a finished delivery stays listed and retryable by hand: as long as the EVENTS stream keeps events. */
+export const RETENTION_MS = 7 * 24 * 3600_000;
+/** Attempts kept on a delivery (the most recent). */
+export const ATTEMPTS_KEPT = 20;
+const PURGE_BATCH = 500;
+
+export interface NewDelivery {
+  id: string;
+  webhook_id: string;
+  tenant: string;
+  env: "live" | "test";
+  event_id: string;
+  event_type: string;
+  memory_id: string | null;
+  version: number | null;
+  /** The exact body every attempt sends. */
+  body: string;
+  /** Asked for by hand (a test ping): sent even to a disabled endpoint, not retried. */
+  manual: boolean;
+}
+
+/** A delivery claimed for one attempt. */
+export interface Claimed {
+  id: string;
+  webhook_id: string;
+  tenant: string;
+  env: "live" | "test";
+  event_id: string;
+  body: string;
+  manual: boolean;
+  /** This attempt's number, from 1. */
+  attempt: number;
+  partition: number;
+  claim: string;
+}
+
+export interface Attempt {
+  at: string;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  manual: boolean;
+}
+
+export type Outcome = "succeeded" | "retry" | "failed";
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Deliveries in their partitions (keyspace.ts): the queue, the lanes, the attempts. */
+export function deliveryStore(redis: RedisClient, call: WebhooksCall) {
+  return {
+    /** Adds deliveries (idempotent per id); resolves how many were new. */
+    async enqueue(deliveries: NewDelivery[], now: number): Promise<number> {
+      const byPartition = new Map<number, NewDelivery[]>();
+      for (const d of deliveries) {
+        const p = partitionOf(d.webhook_id);
+        byPartition.set(p, [...(byPartition.get(p) ?? []), d]);
+      }
+      const created = await Promise.all(
+        [...byPartition].map(([p, ds]) => {
+          const k = partitionKeys(p);
+          return call("enqueue", [k.due, k.active], [now, iso(now), DELIVERIES_KEPT, JSON.stringify(ds)]);
+        }),
+      );
+      return created.reduce((a: number, n) => a + Number(n), 0);
+    },
+
+    /** Claims up to `most` due deliveries of a partition; `nextDue` is when the earliest one left is due. */
+    async claim(
+      partition: number,
+      now: number,
+      leaseMs: number,
+      most: number,
+    ): Promise<{ claimed: Claimed[]; nextDue: number | null }> {
+      const claim = crypto.randomUUID();
+      const args = [now, leaseMs, most, claim];
+      const [json, head] = (await call("claim", [partitionKeys(partition).due], args)) as [string, string];
+      const claimed = (JSON.parse(json) as Omit<Claimed, "partition" | "claim">[]).map((c) => ({
+        ...c,
+        partition,
+        claim,
+      }));
+      return { claimed, nextDue: head === "" ? null : Number(head) };
+    },
+
+    /** Records an attempt's outcome; false when the claim no longer holds (nothing changed). */
+    async settle(c: Claimed, attempt: Attempt, outcome: Outcome, retryAt: number | null, now: number) {
+      const k = partitionKeys(c.partition);
+      const args = [
+        c.id,
+        c.claim,
+        now,
+        iso(now),
+        JSON.stringify(attempt),
+        outcome,
+        retryAt ?? "",
+        RETENTION_MS,
+        ATTEMPTS_KEPT,
+      ];
+      return (await call("settle", [k.due, k.active], args)) === 1;
+    },
+
+    /** Makes a delivery due now (NOT_FOUND unless it is the endpoint's). */
+    async retry(webhookId: string, deliveryId: string, now: number): Promise<WebhookDelivery> {
+      const k = partitionKeys(partitionOf(webhookId));
+      const json = (await call("retry", [k.due], [deliveryId, webhookId, now, iso(now)])) as string;
+      return toDelivery(JSON.parse(json) as Record<string, string>);
+    },
+
+    async get(webhookId: string, deliveryId: string): Promise<WebhookDelivery | null> {
+      const h = hashOfPairs(
+        (await redis.call("HGETALL", partitionKeys(partitionOf(webhookId)).record(deliveryId))) as string[],
+      );
+      return h.webhook_id === webhookId ? toDelivery(h) : null;
+    },
+
+    async page(webhookId: string, offset: number, limit: number, status?: DeliveryStatus) {
+      const log = partitionKeys(partitionOf(webhookId)).log(webhookId);
+      const [total, ...items] = (await call("deliveries", [log], [offset, limit, status ?? ""])) as [
+        number,
+        ...string[],
+      ];
+      return { items: items.map((j) => toDelivery(JSON.parse(j) as Record<string, string>)), total };
+    },
+
+    /** Removes every delivery of an endpoint (it was deleted), a batch at a time. */
+    async purge(webhookId: string): Promise<void> {
+      const k = partitionKeys(partitionOf(webhookId));
+      while (Number(await call("purge", [k.due, k.active], [webhookId, PURGE_BATCH])) > 0);
+    },
+
+    partitions: Array.from({ length: PARTITIONS }, (_, p) => p),
+  };
+}
+
+export type DeliveryStore = ReturnType<typeof deliveryStore>;
