@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import Redis from "ioredis";
-import { testStack } from "../harness";
+import { stackRedis, testStack } from "../harness";
 import type { Child } from "../../scripts/stack/launch";
 import { EXPIRY_REGISTRY } from "../../services/memory-data/keyspace";
 import { eventually } from "../search/search-helpers";
@@ -22,7 +21,7 @@ describe("the expiry sweeper", () => {
     const stack = await testStack();
     const { api, tenant: t } = await tenant();
     const events = await watchEvents(t);
-    const redis = new Redis(stack.redisUrl);
+    const redis = stackRedis(stack);
     try {
       const m = await make(api, { expires_at: inMs(400) });
       // What a replica killed between the write and its registration leaves behind.
