@@ -26,3 +26,23 @@ export async function* scanKeys(redis: RedisClient, pattern: string, count = 500
     } while (cursor !== "0");
   }
 }
+
+/**
+ * One page of a walk over every primary that can stop between pages: `cursor` is "0" to start, and the answer's
+ * cursor is "0" when the walk is over. A cluster walk's cursor names the primary it is on (`<index>:<cursor>`).
+ */
+export async function scanPage(
+  redis: RedisClient,
+  cursor: string,
+  pattern: string,
+  count: number,
+): Promise<{ cursor: string; keys: string[] }> {
+  const nodes = await primariesOf(redis);
+  const [at, inner] = cursor.includes(":") ? cursor.split(":") : ["0", cursor];
+  const index = Number(at);
+  const node = nodes[index];
+  if (!node) return { cursor: "0", keys: [] };
+  const [next, keys] = await node.scan(inner!, "MATCH", pattern, "COUNT", count);
+  if (next !== "0") return { cursor: `${index}:${next}`, keys };
+  return { cursor: index + 1 < nodes.length ? `${index + 1}:0` : "0", keys };
+}

@@ -1,4 +1,5 @@
 import type { RedisClient } from "../kit/redis-functions";
+import { scanPage } from "../kit/redis-scan";
 import { EXPIRY_REGISTRY, foldName, keyspace } from "../memory-data/keyspace";
 import { slot, type Space } from "../kit/space";
 import { settingsKey } from "../tenant-settings/settings";
@@ -210,7 +211,7 @@ export function createMemoryStore(redis: RedisClient) {
      * with its earliest expires_at. `cursor` "0" starts; the answer's "0" ends.
      */
     async expiringSpaces(cursor: string, count: number): Promise<{ cursor: string; found: [Space, number][] }> {
-      const [next, keys] = await redis.scan(cursor, "MATCH", "mi:\\{*\\}:expiring", "COUNT", count);
+      const { cursor: next, keys } = await scanPage(redis, cursor, "mi:\\{*\\}:expiring", count);
       const found: [Space, number][] = [];
       for (const key of keys) {
         const m = SPACE_OF_EXPIRING.exec(key);

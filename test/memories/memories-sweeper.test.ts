@@ -17,34 +17,42 @@ afterAll(async () => {
 });
 
 describe("the expiry sweeper", () => {
-  test("a space whose registration is lost waits, until a starting replica's walk finds it", async () => {
-    const stack = await testStack();
-    const { api, tenant: t } = await tenant();
-    const events = await watchEvents(t);
-    const redis = stackRedis(stack);
-    try {
-      const m = await make(api, { expires_at: inMs(400) });
-      // What a replica killed between the write and its registration leaves behind.
-      await redis.zrem(EXPIRY_REGISTRY.due, `{${t}:live}`);
-      await eventually(async () => expect(await read(api, m.id)).toBeNull(), 5000, 20);
-      await Bun.sleep(2000);
-      expect(events.of("deleted", m.id)).toEqual([]);
+  // On the cluster stack the first replicas' own start-up walk can still be under way when this runs, and find the
+  // space before the added replica does: the test's premise (nobody walks until the new replica starts) fails.
+  const onCluster = process.env.TEST_CLUSTER === "1";
+  test.skipIf(onCluster)(
+    "a space whose registration is lost waits, until a starting replica's walk finds it",
+    async () => {
+      const stack = await testStack();
+      const { api, tenant: t } = await tenant();
+      const events = await watchEvents(t);
+      const redis = stackRedis(stack);
+      try {
+        const m = await make(api, { expires_at: inMs(400) });
+        // What a replica killed between the write and its registration leaves behind.
+        await redis.zrem(EXPIRY_REGISTRY.due, `{${t}:live}`);
+        await eventually(async () => expect(await read(api, m.id)).toBeNull(), 5000, 20);
+        await Bun.sleep(2000);
+        expect(events.of("deleted", m.id)).toEqual([]);
 
-      extra = stack.addReplica("memories");
-      await eventually(async () => expect(events.of("deleted", m.id).length).toBe(1), 20_000, 100);
-      expect(events.of("deleted", m.id)[0]!.reason).toBe("expired");
-    } finally {
-      redis.disconnect();
-      await events.close();
-    }
-  }, 40_000);
+        extra = stack.addReplica("memories");
+        await eventually(async () => expect(events.of("deleted", m.id).length).toBe(1), 20_000, 100);
+        expect(events.of("deleted", m.id)[0]!.reason).toBe("expired");
+      } finally {
+        redis.disconnect();
+        await events.close();
+      }
+    },
+    40_000,
+  );
 
   test("two replicas purge every expired memory of many spaces, each once", async () => {
-    expect(extra).not.toBeNull();
+    extra ??= (await testStack()).addReplica("memories");
     const spaces = await Promise.all(Array.from({ length: 30 }, () => tenant()));
     const watched = await Promise.all(spaces.map((s) => watchEvents(s.tenant)));
     try {
-      const expiresAt = inMs(1500);
+      // Far enough ahead that 240 creates on a busy machine all land before it.
+      const expiresAt = inMs(8000);
       const made = await Promise.all(
         spaces.map(async (s) => {
           const out = [];
@@ -54,7 +62,7 @@ describe("the expiry sweeper", () => {
       );
       const total = made.flat().length;
       const deletes = () => watched.flatMap((w) => w.seen.filter((e) => e.type === "deleted"));
-      await eventually(async () => expect(deletes().length).toBe(total), 30_000, 100);
+      await eventually(async () => expect(deletes().length).toBe(total), 40_000, 100);
       await Bun.sleep(1000);
       expect(deletes().length).toBe(total);
       expect(new Set(deletes().map((e) => e.memory_id)).size).toBe(total);
@@ -63,5 +71,5 @@ describe("the expiry sweeper", () => {
     } finally {
       await Promise.all(watched.map((w) => w.close()));
     }
-  }, 60_000);
+  }, 90_000);
 });
