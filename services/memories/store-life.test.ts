@@ -158,6 +158,7 @@ describe("a memory without a stored occurred_at", () => {
     const s = space();
     const ks = keyspace(s);
     const parent = await make(s);
+    await Bun.sleep(2); // a later created_at: equal ones would fall back to the ids' random order
     const legacy = await make(s, { parent: parent.memory.id });
     const later = await make(s, { parent: parent.memory.id }, { occurred_at: "2999-01-01T00:00:00Z" });
     const earlier = await make(s, { parent: parent.memory.id }, { occurred_at: "1999-01-01T00:00:00Z" });
