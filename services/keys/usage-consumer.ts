@@ -1,4 +1,5 @@
-import { AckPolicy, DeliverPolicy, type NatsConnection } from "nats";
+import { durableConsumer } from "../kit/streams";
+import type { NatsConnection } from "nats";
 import { STREAMS } from "../contract/streams";
 import { USAGE_SUBJECT, type UsageRow } from "../contract/usage";
 import type { KeyStore } from "./store";
@@ -16,17 +17,12 @@ export async function startUsageConsumer(
   store: KeyStore,
   log: Logger,
 ): Promise<() => Promise<void>> {
-  const jsm = await nc.jetstreamManager();
-  await jsm.consumers
-    .add(STREAMS.USAGE.name, {
-      durable_name: DURABLE,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      filter_subject: USAGE_SUBJECT,
-      ack_wait: 30_000_000_000,
-    })
-    .catch(() => undefined); // exists already
-  const consumer = await nc.jetstream().consumers.get(STREAMS.USAGE.name, DURABLE);
+  const consumer = await durableConsumer(nc, STREAMS.USAGE.name, {
+    name: DURABLE,
+    filter: USAGE_SUBJECT,
+    from: "all",
+    ackWaitMs: 30_000,
+  });
   const messages = await consumer.consume({ max_messages: 64 });
   const loop = (async () => {
     for await (const m of messages) {

@@ -1,4 +1,4 @@
-import { RetentionPolicy, StorageType, type NatsConnection } from "nats";
+import { AckPolicy, DeliverPolicy, RetentionPolicy, StorageType, type Consumer, type NatsConnection } from "nats";
 import type { STREAMS } from "../contract/streams";
 
 type StreamDef = (typeof STREAMS)[keyof typeof STREAMS];
@@ -30,4 +30,35 @@ export async function ensureStream(nc: NatsConnection, def: StreamDef, replicas 
       });
     }
   }
+}
+
+export interface DurableSpec {
+  name: string;
+  filter: string;
+  /** Where a new consumer starts: the whole stream, or only what arrives from now on. */
+  from: "all" | "new";
+  ackWaitMs: number;
+  maxAckPending?: number;
+}
+
+/**
+ * A durable pull consumer with explicit acks, shared by every replica of a service: created when missing; when it
+ * exists (another replica, an earlier version) its position is kept and its ack settings refreshed.
+ */
+export async function durableConsumer(nc: NatsConnection, stream: string, spec: DurableSpec): Promise<Consumer> {
+  const jsm = await nc.jetstreamManager();
+  const settings = {
+    ack_wait: spec.ackWaitMs * 1_000_000,
+    ...(spec.maxAckPending === undefined ? {} : { max_ack_pending: spec.maxAckPending }),
+  };
+  await jsm.consumers
+    .add(stream, {
+      durable_name: spec.name,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: spec.from === "new" ? DeliverPolicy.New : DeliverPolicy.All,
+      filter_subject: spec.filter,
+      ...settings,
+    })
+    .catch(() => jsm.consumers.update(stream, spec.name, settings));
+  return nc.jetstream().consumers.get(stream, spec.name);
 }

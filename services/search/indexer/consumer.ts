@@ -1,4 +1,5 @@
-import { AckPolicy, DeliverPolicy, type JsMsg, type NatsConnection } from "nats";
+import { durableConsumer } from "../../kit/streams";
+import type { JsMsg, NatsConnection } from "nats";
 import { STREAMS } from "../../contract/streams";
 import { MEMORY_EVENTS_WILDCARD, type MemoryEvent } from "../../contract/events";
 import { INDEX_WAIT_MS } from "../../contract/search-index";
@@ -39,19 +40,13 @@ export async function startIndexer(
   opts: { graceMs?: number } = {},
 ): Promise<() => Promise<void>> {
   const grace = opts.graceMs ?? GRACE_MS;
-  const jsm = await nc.jetstreamManager();
-  const settings = { ack_wait: ACK_WAIT_MS * 1_000_000, max_ack_pending: 1024 };
-  await jsm.consumers
-    .add(STREAMS.EVENTS.name, {
-      durable_name: INDEXER_DURABLE,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      filter_subject: MEMORY_EVENTS_WILDCARD,
-      ...settings,
-    })
-    // It exists already (another replica, an earlier version): keep its position, refresh its settings.
-    .catch(() => jsm.consumers.update(STREAMS.EVENTS.name, INDEXER_DURABLE, settings));
-  const consumer = await nc.jetstream().consumers.get(STREAMS.EVENTS.name, INDEXER_DURABLE);
+  const consumer = await durableConsumer(nc, STREAMS.EVENTS.name, {
+    name: INDEXER_DURABLE,
+    filter: MEMORY_EVENTS_WILDCARD,
+    from: "all",
+    ackWaitMs: ACK_WAIT_MS,
+    maxAckPending: 1024,
+  });
   const messages = await consumer.consume({ max_messages: 512 });
 
   // Messages arrive in stream order, i.e. oldest first: the buffer is a queue by age.

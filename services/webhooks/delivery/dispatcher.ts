@@ -1,4 +1,5 @@
-import { AckPolicy, DeliverPolicy, type JsMsg, type NatsConnection } from "nats";
+import { durableConsumer } from "../../kit/streams";
+import type { JsMsg, NatsConnection } from "nats";
 import { STREAMS } from "../../contract/streams";
 import { MEMORY_EVENTS_WILDCARD, type MemoryEvent } from "../../contract/events";
 import { errorFields, type Logger } from "../../kit/log";
@@ -26,19 +27,14 @@ export async function startDispatcher(
   deps: { store: WebhookStore; log: Logger; enqueued: (partitions: Iterable<number>) => void; now?: () => number },
 ): Promise<() => Promise<void>> {
   const now = deps.now ?? Date.now;
-  const jsm = await nc.jetstreamManager();
-  const settings = { ack_wait: ACK_WAIT_MS * 1_000_000, max_ack_pending: 4096 };
-  await jsm.consumers
-    .add(STREAMS.EVENTS.name, {
-      durable_name: DISPATCHER_DURABLE,
-      ack_policy: AckPolicy.Explicit,
-      // Endpoints exist only from the service's first start: older events have no one to go to.
-      deliver_policy: DeliverPolicy.New,
-      filter_subject: MEMORY_EVENTS_WILDCARD,
-      ...settings,
-    })
-    .catch(() => jsm.consumers.update(STREAMS.EVENTS.name, DISPATCHER_DURABLE, settings));
-  const consumer = await nc.jetstream().consumers.get(STREAMS.EVENTS.name, DISPATCHER_DURABLE);
+  // Endpoints exist only from the service's first start: older events have no one to go to.
+  const consumer = await durableConsumer(nc, STREAMS.EVENTS.name, {
+    name: DISPATCHER_DURABLE,
+    filter: MEMORY_EVENTS_WILDCARD,
+    from: "new",
+    ackWaitMs: ACK_WAIT_MS,
+    maxAckPending: 4096,
+  });
   const messages = await consumer.consume({ max_messages: 512 });
 
   const buffer: JsMsg[] = [];
