@@ -74,7 +74,7 @@ test(
     const started = performance.now();
     const err = await library
       .on(waiting)("set", ["wait:gone"], ["1"])
-      .catch((e) => e);
+      .catch((e: ServiceError) => e);
     expect(performance.now() - started).toBeGreaterThanOrEqual(250);
     expect(err).toBeInstanceOf(ServiceError);
     expect(err.code).toBe("SERVICE_UNAVAILABLE");
