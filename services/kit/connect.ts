@@ -97,6 +97,10 @@ export function connectRedis(url: string, log: Logger, name = "redis", opts: Red
         ...CLUSTER_RETRIES,
         enableOfflineQueue,
         enableAutoPipelining: true,
+        // An auto-pipeline whose commands meet different answers while a slot moves (some ASK, some TRYAGAIN,
+        // some served) hands those errors to the callers; a function call sent alone is redirected and
+        // retried by the client.
+        autoPipeliningIgnoredCommands: ["fcall", "fcall_ro"],
         lazyConnect: true,
         clusterRetryStrategy: retry,
         // A restarted node (same address, same slots) is reconnected to instead of waiting for a MOVED.

@@ -4,6 +4,7 @@ import type { Cluster } from "ioredis";
 import { isErrorCode, ServiceError } from "../contract/errors";
 import { primariesOf } from "./redis-scan";
 import { confirmReplicas } from "./replica-wait";
+import { acrossSlotMoves } from "./slot-moves";
 
 /**
  * Redis function libraries (`FUNCTION LOAD`, `FCALL`): the one way this codebase runs Lua in Redis.
@@ -123,7 +124,7 @@ function caller<F extends string>(
     }));
   const fcall = async (fn: F, keys: readonly Arg[], args: readonly Arg[]) => {
     if (CHECK_SLOTS) assertOneSlot(functionName(fn), keys);
-    const reply = await redis.fcall(functionName(fn), keys.length, ...keys, ...args);
+    const reply = await acrossSlotMoves(() => redis.fcall(functionName(fn), keys.length, ...keys, ...args));
     if (access[fn] === "write" && keys.length > 0) await confirmReplicas(redis, String(keys[0]));
     return reply;
   };

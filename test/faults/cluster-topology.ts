@@ -59,6 +59,8 @@ export async function shardOf(stack: Stack, tenant: string, env: "live" | "test"
   const processOf = (port: number): RedisProcess => stack.clusters!.redis.nodes.find((n) => n.port === port)!;
   return {
     slot: s,
+    node: primary,
+    others: nodes.filter((n) => n.primary && n.id !== primary.id),
     primary: processOf(primary.port),
     primaryId: primary.id,
     replicas: nodes.filter((n) => n.primaryId === primary.id).map((n) => processOf(n.port)),
@@ -74,5 +76,43 @@ export async function isPrimary(node: RedisProcess): Promise<boolean> {
     return false;
   } finally {
     redis.disconnect();
+  }
+}
+
+/**
+ * Moves one slot from its primary to another while clients use it, the way `redis-cli --cluster reshard`
+ * does: the target imports, the source migrates, keys go over in batches (MIGRATE), then every primary
+ * learns the new owner, the target first. Small batches with pauses keep the slot split between the two
+ * nodes for longer, as a big tenant's move would. Resolves how many keys moved.
+ */
+export async function moveSlot(
+  stack: Stack,
+  s: number,
+  from: ClusterNode,
+  to: ClusterNode,
+  opts: { batch: number; pauseMs: number } = { batch: 100, pauseMs: 0 },
+): Promise<number> {
+  const nodes = (await clusterNodes(stack)).filter((n) => n.primary);
+  const clients = new Map(nodes.map((n) => [n.id, direct(n.port)]));
+  const source = clients.get(from.id)!;
+  const target = clients.get(to.id)!;
+  try {
+    await target.call("CLUSTER", "SETSLOT", s, "IMPORTING", from.id);
+    await source.call("CLUSTER", "SETSLOT", s, "MIGRATING", to.id);
+    let moved = 0;
+    for (;;) {
+      const keys = (await source.call("CLUSTER", "GETKEYSINSLOT", s, opts.batch)) as string[];
+      if (keys.length === 0) break;
+      await source.call("MIGRATE", "127.0.0.1", to.port, "", 0, 5000, "KEYS", ...keys);
+      moved += keys.length;
+      await Bun.sleep(opts.pauseMs);
+    }
+    await target.call("CLUSTER", "SETSLOT", s, "NODE", to.id);
+    await source.call("CLUSTER", "SETSLOT", s, "NODE", to.id);
+    for (const [id, client] of clients)
+      if (id !== from.id && id !== to.id) await client.call("CLUSTER", "SETSLOT", s, "NODE", to.id);
+    return moved;
+  } finally {
+    for (const client of clients.values()) client.disconnect();
   }
 }
