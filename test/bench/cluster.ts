@@ -2,7 +2,8 @@ import { mkdtempSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startStack, type StackOptions } from "../../scripts/stack/launch";
 import { newTenant } from "../api";
-import { fmt, type LoadResult, medianOf } from "./load";
+import Redis from "ioredis";
+import { fmt, type LoadResult, medianOf, runLoad } from "./load";
 import type { BenchContext, BenchSection } from "./sections";
 
 const CONTENT = "A memory of about two hundred bytes, as a chat turn would be, stored and read back again. ".repeat(2);
@@ -20,6 +21,27 @@ async function createAndGet(ctx: BenchContext, name: string, opts: Omit<StackOpt
     const create = await medianOf(ctx.runs, { ...spec, url: `${stack.baseUrl}/v1/memories`, method: "POST", bodies });
     const get = await medianOf(ctx.runs, { ...spec, url: `${stack.baseUrl}/v1/memories/${id}` });
     console.log(`${name.padEnd(36)} create ${fmt(create)}\n${"".padEnd(36)} get    ${fmt(get)}`);
+    if (stack.redis) {
+      // Redis CPU per request, from one more run of each: what a paper estimate of more primaries starts from.
+      const redis = new Redis(stack.redisUrl);
+      const cpu = async () => {
+        const info = await redis.info("cpu");
+        return ["used_cpu_sys", "used_cpu_user"].reduce(
+          (t, f) => t + Number(new RegExp(`${f}:([\\d.]+)`).exec(info)![1]),
+          0,
+        );
+      };
+      for (const [what, load] of [
+        ["create", { ...spec, url: `${stack.baseUrl}/v1/memories`, method: "POST" as const, bodies }],
+        ["get", { ...spec, url: `${stack.baseUrl}/v1/memories/${id}` }],
+      ] as const) {
+        const before = await cpu();
+        const r = await runLoad(load);
+        const usPerRequest = (((await cpu()) - before) * 1e6) / r.requests;
+        console.log(`${"".padEnd(36)} ${what}: Redis CPU ${usPerRequest.toFixed(0)} µs per request`);
+      }
+      redis.disconnect();
+    }
     return { create, get };
   } finally {
     await stack.stop();
