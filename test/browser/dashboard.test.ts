@@ -55,7 +55,7 @@ describe("dashboard", () => {
         // The typed query went over POST /graphql with the cookie and the CSRF token.
         await page
           .getByTestId("memory-count")
-          .getByText(/threads match\./)
+          .getByText(/match(es)?\./)
           .waitFor();
         await page.getByRole("link", { name: "Tags" }).click();
         await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toBe("Tags");
@@ -111,15 +111,28 @@ describe("dashboard", () => {
   );
 
   test(
-    "a key without the admin scope: read-only, no Keys or Usage in the navigation",
+    "a key without the admin scope: read-only, no Keys or Usage in the navigation, no writes offered",
     async () => {
-      const { key } = await newTenant(stack.baseUrl, stack.adminKey, { scopes: ["memories:read", "search:read"] });
+      const admin = await newTenant(stack.baseUrl, stack.adminKey, { scopes: ["*"] });
+      const scopes = ["memories:read", "search:read"];
+      const { key } = (await admin.api.post("/v1/keys", { name: "reader", scopes })).body.data;
+      await admin.api.post("/v1/memories", { content: "seen, not changed" });
       await withPage(async ({ page }) => {
         await signInWith(page, key);
         await page.getByRole("navigation", { name: "Dashboard" }).waitFor();
         expect(await navLinks(page)).toEqual(ALL_PAGES.filter((p) => p !== "Keys" && p !== "Usage"));
         await expect(page.getByText("read-only", { exact: true }).isVisible()).resolves.toBe(true);
+        await page.getByRole("button", { name: "seen, not changed" }).click();
+        const detail = page.getByTestId("memory-detail");
+        await detail.getByText("Metadata").waitFor();
+        for (const name of ["New memory", "Add reply", "Edit", "Delete", "Attach"])
+          expect(await page.getByRole("button", { name, exact: true }).count()).toBe(0);
+        await page.getByRole("link", { name: "Tags" }).click();
+        await page.getByText("0 tags.").waitFor();
+        expect(await page.getByRole("button", { name: "Create tag" }).count()).toBe(0);
         await page.goto(`${stack.baseUrl}/dashboard/keys`);
+        await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toBe("Not available");
+        await page.goto(`${stack.baseUrl}/dashboard/usage`);
         await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toBe("Not available");
       });
     },

@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from "@urql/preact";
+import { useReload } from "../../ui/reload";
 import { useState } from "preact/hooks";
 import type { EntityType } from "../../generated/graphql";
 import { useCanWrite } from "../../session-context";
@@ -16,7 +17,7 @@ export function EntitiesPage() {
   const [name, setName] = useState("");
   const [type, setType] = useState<EntityType>("PERSON");
   const [created, create] = useMutation(CreateEntityMutation);
-  const reload = () => refetch({ requestPolicy: "network-only" });
+  const reload = useReload(refetch);
   return (
     <>
       <h1>Entities</h1>

@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from "@urql/preact";
+import { useReload } from "../../ui/reload";
 import type { KeysListQuery } from "../../generated/graphql";
 import { useState } from "preact/hooks";
 import { ConfirmDialog } from "../../ui/dialog";
@@ -37,7 +38,7 @@ export function KeysPage() {
   const [rotated, rotateKey] = useMutation(RotateKeyMutation);
   const [revoked, revokeKey] = useMutation(RevokeKeyMutation);
   const [grace, setGrace] = useState("0");
-  const reload = () => refetch({ requestPolicy: "network-only" });
+  const reload = useReload(refetch);
 
   const create = async (v: KeyFormValues) => {
     // Absent, not null, on creation: the defaults (the plan's limit, the minting key's expiry) apply.

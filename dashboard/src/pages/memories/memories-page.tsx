@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from "@urql/preact";
+import { useReload } from "../../ui/reload";
 import { useState } from "preact/hooks";
 import { useCanWrite } from "../../session-context";
 import { messageOf } from "../../ui/errors";
@@ -12,6 +13,9 @@ import { MemoryNode } from "./tree";
 
 const PAGE_SIZE = 20;
 
+const countText = (n: number, threads: boolean) =>
+  `${n} ${threads ? (n === 1 ? "thread" : "threads") : n === 1 ? "memory" : "memories"} ${n === 1 ? "matches" : "match"}.`;
+
 /** Memories: a filtered, paginated list of threads (expandable), one memory's detail, and creating memories. */
 export function MemoriesPage() {
   const canWrite = useCanWrite();
@@ -20,9 +24,14 @@ export function MemoriesPage() {
   const [selected, setSelected] = useState<string | null>(null);
   const [creating, setCreating] = useState<{ parent: { id: string; content: string } | null } | null>(null);
   const variables = { filter: toMemoryFilter(filter), limit: PAGE_SIZE, offset };
-  const [{ data, fetching, error }, refetch] = useQuery({ query: MemoriesList, variables });
+  const [{ data, fetching, error }, refetch] = useQuery({
+    query: MemoriesList,
+    variables,
+    // Deletes and tag changes do not return the list's type: a filter change always asks the server.
+    requestPolicy: "network-only",
+  });
   const [created, create] = useMutation(CreateMemoryMutation);
-  const reload = () => refetch({ requestPolicy: "network-only" });
+  const reload = useReload(refetch);
   const page = data?.memories;
   const total = page?.total ?? 0;
 
@@ -61,10 +70,7 @@ export function MemoriesPage() {
         />
       )}
       <ErrorLine message={messageOf(error)} />
-      <StatusLine
-        testId="memory-count"
-        text={fetching && !page ? "Loading…" : `${total} ${filter.rootsOnly ? "threads" : "memories"} match.`}
-      />
+      <StatusLine testId="memory-count" text={fetching && !page ? "Loading…" : countText(total, filter.rootsOnly)} />
       <div class="split">
         <div>
           <ul class="tree" aria-label="Memories">

@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from "@urql/preact";
+import { useReload } from "../../ui/reload";
 import { useState } from "preact/hooks";
 import { useCanWrite } from "../../session-context";
 import { messageOf } from "../../ui/errors";
@@ -14,7 +15,7 @@ export function TagsPage() {
   const [name, setName] = useState("");
   const [color, setColor] = useState("#0b57d0");
   const [created, create] = useMutation(CreateTagMutation);
-  const reload = () => refetch({ requestPolicy: "network-only" });
+  const reload = useReload(refetch);
   const tags = data?.tags?.items ?? [];
   return (
     <>

@@ -42,7 +42,7 @@ export function UsageChart({ series, width = 760 }: { series: DaySeries; width?:
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
         series: [
-          { label: "Day" },
+          { label: "Day", value: "{YYYY}-{MM}-{DD}" },
           { label: "Requests", stroke: "#0b57d0", width: 2, points: { show: true } },
           { label: "Errors", stroke: "#b3261e", width: 2, points: { show: true } },
           { label: "Rate-limited", stroke: "#8a5a00", width: 2, dash: [6, 4], points: { show: true } },
