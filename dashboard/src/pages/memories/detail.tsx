@@ -17,26 +17,26 @@ interface DetailProps {
   onChanged: () => void;
 }
 
-/** The deletion dialog: the consequence of each choice is stated before anything is deleted. */
-function DeleteDialog({
-  id,
-  children,
-  onDone,
-  onCancel,
-}: {
+/** What a delete removes, said before it happens. */
+function consequenceOf(cascade: boolean, replies: number): string {
+  const direct = `${replies} direct ${replies === 1 ? "reply" : "replies"}`;
+  if (cascade) return `This memory and its whole subtree (${direct} and every memory below them) are deleted.`;
+  if (replies === 0) return "This memory is deleted. It has no replies.";
+  return `This memory is deleted; its ${direct} ${replies === 1 ? "becomes a root" : "become roots"}.`;
+}
+
+interface DeleteProps {
   id: string;
-  children: number;
+  replies: number;
   onDone: () => void;
   onCancel: () => void;
-}) {
+}
+
+/** The deletion dialog: the consequence of each choice is stated before anything is deleted. */
+function DeleteDialog({ id, replies, onDone, onCancel }: DeleteProps) {
   const [cascade, setCascade] = useState(false);
   const [state, remove] = useMutation(DeleteMemoryMutation);
-  const consequence = cascade
-    ? `This memory and its whole subtree (${children} direct ${children === 1 ? "reply" : "replies"} and every ` +
-      "memory below them) are deleted."
-    : children > 0
-      ? `This memory is deleted; its ${children} direct ${children === 1 ? "reply becomes a root" : "replies become roots"}.`
-      : "This memory is deleted. It has no replies.";
+  const consequence = consequenceOf(cascade, replies);
   const confirm = async () => {
     const res = await remove({ id, cascade });
     if (res.data?.deleteMemory?.deleted) onDone();
@@ -139,7 +139,7 @@ export function MemoryDetail({ id, onReply, onDeleted, onChanged }: DetailProps)
         </div>
       )}
       {mode === "delete" && (
-        <DeleteDialog id={m.id} children={m.children.total} onCancel={() => setMode("view")} onDone={onDeleted} />
+        <DeleteDialog id={m.id} replies={m.children.total} onCancel={() => setMode("view")} onDone={onDeleted} />
       )}
     </section>
   );

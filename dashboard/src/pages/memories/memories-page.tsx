@@ -13,8 +13,10 @@ import { MemoryNode } from "./tree";
 
 const PAGE_SIZE = 20;
 
-const countText = (n: number, threads: boolean) =>
-  `${n} ${threads ? (n === 1 ? "thread" : "threads") : n === 1 ? "memory" : "memories"} ${n === 1 ? "matches" : "match"}.`;
+function countText(n: number, threads: boolean): string {
+  const noun = threads ? (n === 1 ? "thread" : "threads") : n === 1 ? "memory" : "memories";
+  return `${n} ${noun} ${n === 1 ? "matches" : "match"}.`;
+}
 
 /** Memories: a filtered, paginated list of threads (expandable), one memory's detail, and creating memories. */
 export function MemoriesPage() {
