@@ -39,6 +39,14 @@ describe("dashboard: memories", () => {
         await root.getByRole("button", { name: "Window seats, please" }).waitFor();
         await expect(root.getByRole("button", { name: "Hide 1 reply" }).count()).resolves.toBe(2);
 
+        // Edit a reply's content in its detail.
+        await root.getByRole("button", { name: "Window seats, please" }).click();
+        await page.getByTestId("memory-detail").getByRole("button", { name: "Edit" }).click();
+        await page.getByLabel("Content", { exact: true }).fill("Aisle seats, please");
+        await page.getByRole("button", { name: "Save", exact: true }).click();
+        await page.getByTestId("memory-detail").getByText("Aisle seats, please", { exact: true }).waitFor();
+        await root.getByRole("button", { name: "Aisle seats, please" }).waitFor();
+
         // Content is text: the markup shows as typed, and no element came from it.
         await root.getByRole("button", { name: /Planning a trip/ }).click();
         const detail = page.getByTestId("memory-detail");
@@ -82,6 +90,31 @@ describe("dashboard: memories", () => {
         // The tag went with the deleted memory.
         const left = await admin.api.get(`/v1/tags/${tag.id}`);
         expect(left.body.data.memory_count).toBe(0);
+      });
+    },
+    BROWSER_TEST,
+  );
+
+  test(
+    "the list pages by 20 and filters by tier and content type",
+    async () => {
+      const admin = await adminOfNewTenant();
+      for (let i = 0; i < 23; i++) await admin.api.post("/v1/memories", { content: `note ${i}`, tier: "short" });
+      await admin.api.post("/v1/memories", { content: "a fact kept long", tier: "long", content_type: "fact" });
+      await withPage(browser, async ({ page }) => {
+        await signedIn(page, admin.key);
+        await openPage(page, "Memories");
+        const pager = page.getByRole("navigation", { name: "Pages of memories" });
+        await pager.getByText("1–20 of 24").waitFor();
+        await expect(tree(page).getByRole("listitem").count()).resolves.toBe(20);
+        await pager.getByRole("button", { name: "Next" }).click();
+        await pager.getByText("21–24 of 24").waitFor();
+        await expect(tree(page).getByRole("listitem").count()).resolves.toBe(4);
+        await page.getByLabel("Tier", { exact: true }).selectOption("LONG");
+        await pager.getByText("1–1 of 1").waitFor();
+        await tree(page).getByText("a fact kept long").waitFor();
+        await page.getByLabel("Content type", { exact: true }).selectOption("TEXT");
+        await page.getByTestId("memory-count").getByText("0 threads match.").waitFor();
       });
     },
     BROWSER_TEST,

@@ -77,6 +77,7 @@ export function MemoryDetail({ id, onReply, onDeleted, onChanged }: DetailProps)
       <h2 id="detail-title">Memory</h2>
       {mode === "edit" ? (
         <MemoryForm
+          idPrefix="edit"
           title="Edit memory"
           initial={m}
           submitLabel="Save"

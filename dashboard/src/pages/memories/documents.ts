@@ -22,6 +22,7 @@ export const MemoriesList = graphql(`
   query MemoriesList($filter: MemoryFilter, $limit: Int, $offset: Int) {
     memories(filter: $filter, limit: $limit, offset: $offset, sort: CREATED_AT, order: DESC) {
       total
+      offset
       hasMore
       items {
         ...MemoryRow

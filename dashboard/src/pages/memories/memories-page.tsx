@@ -36,6 +36,8 @@ export function MemoriesPage() {
   const reload = useReload(refetch);
   const page = data?.memories;
   const total = page?.total ?? 0;
+  // The range of the page shown (the answer's own offset), not of the one asked for while it loads.
+  const shown = page?.items.length ?? 0;
 
   return (
     <>
@@ -54,6 +56,7 @@ export function MemoriesPage() {
       )}
       {creating && (
         <MemoryForm
+          idPrefix="new"
           title={creating.parent ? "New reply" : "New memory"}
           parentLabel={creating.parent ? excerpt(creating.parent.content, 80) : undefined}
           submitLabel="Create memory"
@@ -90,7 +93,7 @@ export function MemoriesPage() {
               Previous
             </button>
             <span>
-              {total === 0 ? "0" : `${offset + 1}–${Math.min(offset + PAGE_SIZE, total)}`} of {total}
+              {shown === 0 ? "0" : `${page!.offset + 1}–${page!.offset + shown}`} of {total}
             </span>
             <button
               type="button"

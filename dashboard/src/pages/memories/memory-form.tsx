@@ -12,6 +12,8 @@ export interface MemoryFormValues {
 }
 
 interface MemoryFormProps {
+  /** Tells this form's field ids from another open one's (a new reply while editing). */
+  idPrefix: string;
   title: string;
   initial?: { content: string; contentType: ContentType; tier: Tier; metadata?: unknown };
   /** For a new reply: the memory it goes under. */
@@ -25,6 +27,7 @@ interface MemoryFormProps {
 
 /** Create or edit a memory: content, type, tier and metadata (a JSON object). */
 export function MemoryForm({
+  idPrefix,
   title,
   initial,
   parentLabel,
@@ -51,18 +54,24 @@ export function MemoryForm({
     }
   };
   return (
-    <form class="panel" onSubmit={submit} aria-labelledby="memory-form-title">
-      <h2 id="memory-form-title">{title}</h2>
+    <form class="panel" onSubmit={submit} aria-labelledby={`${idPrefix}-title`}>
+      <h2 id={`${idPrefix}-title`}>{title}</h2>
       {parentLabel && <p class="hint">Reply to: {parentLabel}</p>}
       <div class="field">
-        <label for="m-content">Content</label>
-        <textarea id="m-content" required rows={4} value={content} onInput={(e) => setContent(e.currentTarget.value)} />
+        <label for={`${idPrefix}-content`}>Content</label>
+        <textarea
+          id={`${idPrefix}-content`}
+          required
+          rows={4}
+          value={content}
+          onInput={(e) => setContent(e.currentTarget.value)}
+        />
       </div>
       <div class="row">
         <div class="field">
-          <label for="m-type">Content type</label>
+          <label for={`${idPrefix}-type`}>Content type</label>
           <select
-            id="m-type"
+            id={`${idPrefix}-type`}
             value={contentType}
             onChange={(e) => setContentType(e.currentTarget.value as ContentType)}
           >
@@ -74,8 +83,8 @@ export function MemoryForm({
           </select>
         </div>
         <div class="field">
-          <label for="m-tier">Tier</label>
-          <select id="m-tier" value={tier} onChange={(e) => setTier(e.currentTarget.value as Tier)}>
+          <label for={`${idPrefix}-tier`}>Tier</label>
+          <select id={`${idPrefix}-tier`} value={tier} onChange={(e) => setTier(e.currentTarget.value as Tier)}>
             {TIERS.map((t) => (
               <option key={t} value={t}>
                 {lower(t)}
@@ -85,9 +94,9 @@ export function MemoryForm({
         </div>
       </div>
       <div class="field">
-        <label for="m-metadata">Metadata (a JSON object, optional)</label>
+        <label for={`${idPrefix}-metadata`}>Metadata (a JSON object, optional)</label>
         <textarea
-          id="m-metadata"
+          id={`${idPrefix}-metadata`}
           class="mono"
           rows={3}
           value={metadata}
