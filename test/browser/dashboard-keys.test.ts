@@ -84,8 +84,15 @@ describe("dashboard: keys", () => {
         expect((await statuses(rotated))[0]).toBe(200);
         await page.getByRole("button", { name: "I have stored it" }).click();
 
-        // Revoke, after a confirmation that says what it does.
-        await page.getByRole("button", { name: "Revoke browser key" }).click();
+        // Revoke, after a confirmation that says what it does; Escape backs out of it, by the keyboard alone.
+        const revoke = page.getByRole("button", { name: "Revoke browser key" });
+        await revoke.focus();
+        await page.keyboard.press("Enter");
+        await page.getByRole("dialog", { name: "Revoke browser key?" }).waitFor();
+        await page.keyboard.press("Escape");
+        await page.getByRole("dialog").waitFor({ state: "detached" });
+        await expect(revoke.evaluate((e) => e === (e.ownerDocument as any).activeElement)).resolves.toBe(true);
+        await revoke.click();
         const confirm = page.getByRole("dialog", { name: "Revoke browser key?" });
         await confirm.getByText("This cannot be undone").waitFor();
         await confirm.getByRole("button", { name: "Revoke" }).click();

@@ -13,15 +13,20 @@ interface DialogProps {
 }
 
 /**
- * A modal confirmation on the native <dialog>: the browser traps focus inside it, Escape cancels, and focus goes
- * back to where it was when it closes.
+ * A modal confirmation on the native <dialog>: the browser keeps focus inside it, Escape cancels, and focus goes
+ * back to the element that opened it.
  */
 export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onCancel, busy, danger }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
+    const opener = document.activeElement as HTMLElement | null;
     if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
+    return () => {
+      dialog?.close();
+      // The dialog leaves the page with its caller's state: focus goes back to what opened it, when still there.
+      queueMicrotask(() => opener?.isConnected && opener.focus());
+    };
   }, []);
   return (
     <dialog
