@@ -13,6 +13,22 @@ import { createEventHub } from "./events";
 import { createLoaders } from "./loaders";
 import { acceptable, jsonMediaType, SERVED_TYPES, STREAM_TYPES } from "./media";
 import { createGraphqlServer } from "./yoga";
+import { fingerprintOf, idempotencyKeyOf } from "../http/idempotency/key";
+import { getOperationAST, parse } from "graphql";
+
+/**
+ * Whether a POST's document runs a mutation: the only GraphQL requests an Idempotency-Key applies to (on a
+ * query or subscription it is ignored). A document that does not parse runs nothing; yoga answers it.
+ */
+function isMutation(params: Record<string, unknown>): boolean {
+  if (typeof params.query !== "string") return false;
+  try {
+    const name = typeof params.operationName === "string" ? params.operationName : null;
+    return getOperationAST(parse(params.query), name)?.operation === "mutation";
+  } catch {
+    return false;
+  }
+}
 
 /** Sets headers on yoga's response (mutable in Bun); a copy if some runtime made them immutable. */
 function withHeaders(res: Response, headers: Record<string, string>): Response {
@@ -65,13 +81,29 @@ export function graphqlHandler(
         const params =
           request.method === "POST" ? await readJsonObject(request, deps.config.BODY_LIMIT_BYTES) : undefined;
         if (!params) checkJsonQueryParams(request.url, ["variables", "extensions"]); // GET: JSON in the URL
-        const base = { deps, identity: admission.identity, requestId };
-        res = await yoga.handleRequest(request, { ...base, params, loaders: createLoaders(base) });
-        // A subscription asked for as one JSON document: yoga answers 406 without a body.
-        if (res.status === 406) {
-          res = errorResponse(notAcceptable("A subscription is answered as a stream", STREAM_TYPES), requestId);
+        const key = params ? idempotencyKeyOf(request) : null;
+        const claim =
+          key && isMutation(params!)
+            ? await deps.idempotency.claim(
+                admission.identity.caller,
+                key,
+                fingerprintOf("POST /graphql", [params!.query, params!.variables, params!.operationName]),
+                requestId,
+                admission.headers,
+              )
+            : null;
+        if (claim && "replay" in claim) res = claim.replay;
+        else {
+          const base = { deps, identity: admission.identity, requestId };
+          res = await yoga.handleRequest(request, { ...base, params, loaders: createLoaders(base) });
+          // A subscription asked for as one JSON document: yoga answers 406 without a body.
+          if (res.status === 406) {
+            res = errorResponse(notAcceptable("A subscription is answered as a stream", STREAM_TYPES), requestId);
+          }
+          res = withHeaders(res, { ...admission.headers, "X-Request-Id": requestId });
+          // Field errors are kept (other fields may have run); a whole request refused (5xx, 429) ran nothing.
+          if (claim) res = await claim.finish(res, res.status < 500 && res.status !== 429);
         }
-        res = withHeaders(res, { ...admission.headers, "X-Request-Id": requestId });
       } catch (err) {
         if (err instanceof ServiceError) {
           res = requestErrorResponse(err, requestId, admission.headers, jsonMediaType(request));
