@@ -21,6 +21,8 @@ export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSch
    * when the replica that took them dies mid-request (services/kit/bus.ts); writes never are.
    */
   idempotent?: boolean;
+  /** How long a caller waits for it, when longer than the bus's default (operations doing bulk work). */
+  timeoutMs?: number;
   validate: Validator<I>;
 }
 
@@ -34,6 +36,7 @@ export function op<I extends TSchema, O extends TSchema>(def: {
   scope?: Scope;
   summary: string;
   idempotent?: boolean;
+  timeoutMs?: number;
 }): Operation<I, O> {
   return { ...def, validate: compileValidator(def.input) };
 }

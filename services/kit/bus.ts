@@ -103,7 +103,7 @@ export function createBus(nc: NatsConnection, defaults: { timeoutMs: number; obs
   ): Promise<Uint8Array> {
     const payload = encodeJson(op.validate(input));
     const headers = callHeaders(ctx.requestId, ctx.caller);
-    const timeoutMs = opts?.timeoutMs ?? defaults.timeoutMs;
+    const timeoutMs = opts?.timeoutMs ?? op.timeoutMs ?? defaults.timeoutMs;
     const started = performance.now();
     let result: Attempt;
     let t = started;
