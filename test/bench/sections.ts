@@ -6,6 +6,7 @@ import { graphqlSection } from "./graphql";
 import { searchSection } from "./search";
 import { mcpSection } from "./mcp";
 import { webhooksSection } from "./webhooks";
+import { ingestSection } from "./ingest";
 
 export interface BenchContext {
   stack: Stack;
@@ -42,6 +43,7 @@ const gatewaySection: BenchSection = {
 export const benchSections: BenchSection[] = [
   gatewaySection,
   memoriesSection,
+  ingestSection,
   graphqlSection,
   searchSection,
   mcpSection,
