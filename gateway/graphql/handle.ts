@@ -14,7 +14,23 @@ import { createLoaders } from "./loaders";
 import { acceptable, jsonMediaType, SERVED_TYPES, STREAM_TYPES } from "./media";
 import { createGraphqlServer } from "./yoga";
 import { fingerprintOf, idempotencyKeyOf } from "../http/idempotency/key";
+import type { Claim, Claimed } from "../http/idempotency/idempotency";
+import type { Identity } from "../http/auth";
 import { getOperationAST, parse } from "graphql";
+
+/** A mutation's Idempotency-Key claimed (or its kept answer); null without a key or for other operations. */
+async function claimMutation(
+  deps: GatewayDeps,
+  request: Request,
+  params: Record<string, unknown>,
+  admitted: { identity: Identity; headers: Record<string, string> },
+  requestId: string,
+): Promise<Claim | null> {
+  const key = idempotencyKeyOf(request);
+  if (key === null || !isMutation(params)) return null;
+  const fingerprint = fingerprintOf("POST /graphql", [params.query, params.variables, params.operationName]);
+  return deps.idempotency.claim(admitted.identity.caller, key, fingerprint, requestId, admitted.headers);
+}
 
 /**
  * Whether a POST's document runs a mutation: the only GraphQL requests an Idempotency-Key applies to (on a
@@ -77,23 +93,15 @@ export function graphqlHandler(
       const message = `Accept names no media type /graphql answers with: ${SERVED_TYPES.join(", ")}`;
       res = errorResponse(notAcceptable(message, SERVED_TYPES), requestId, admission.headers);
     } else {
+      let claimed: Claimed | null = null;
       try {
         const params =
           request.method === "POST" ? await readJsonObject(request, deps.config.BODY_LIMIT_BYTES) : undefined;
         if (!params) checkJsonQueryParams(request.url, ["variables", "extensions"]); // GET: JSON in the URL
-        const key = params ? idempotencyKeyOf(request) : null;
-        const claim =
-          key && isMutation(params!)
-            ? await deps.idempotency.claim(
-                admission.identity.caller,
-                key,
-                fingerprintOf("POST /graphql", [params!.query, params!.variables, params!.operationName]),
-                requestId,
-                admission.headers,
-              )
-            : null;
+        const claim = params ? await claimMutation(deps, request, params, admission, requestId) : null;
         if (claim && "replay" in claim) res = claim.replay;
         else {
+          claimed = claim;
           const base = { deps, identity: admission.identity, requestId };
           res = await yoga.handleRequest(request, { ...base, params, loaders: createLoaders(base) });
           // A subscription asked for as one JSON document: yoga answers 406 without a body.
@@ -101,8 +109,6 @@ export function graphqlHandler(
             res = errorResponse(notAcceptable("A subscription is answered as a stream", STREAM_TYPES), requestId);
           }
           res = withHeaders(res, { ...admission.headers, "X-Request-Id": requestId });
-          // Field errors are kept (other fields may have run); a whole request refused (5xx, 429) ran nothing.
-          if (claim) res = await claim.finish(res, res.status < 500 && res.status !== 429);
         }
       } catch (err) {
         if (err instanceof ServiceError) {
@@ -116,6 +122,8 @@ export function graphqlHandler(
           );
         }
       }
+      // Field errors are kept (other fields may have run); a whole request answered 5xx or 429 is not.
+      if (claimed) res = await claimed.finish(res, res.status < 500 && res.status !== 429);
     }
     const caller = admission.identity?.caller;
     if (caller)
