@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import { connect } from "nats";
 import type { ApiClient } from "../api";
 import { expectError } from "../envelope-helpers";
 import { gqlClient } from "../graphql/graphql-helpers";
@@ -185,6 +186,29 @@ describe("POST /v1/memories/batch", () => {
     expect(out.created).toBe(40);
     const found = await Promise.all(words.map((w) => searchIds(own, { query: w, limit: 1 })));
     expect(found).toEqual(out.items.map((r: any) => [r.data.id]));
+  });
+
+  test("each created item publishes its memory.created event; a refused item none", async () => {
+    const nc = await connect({ servers: (await testStack()).natsUrl.split(",") });
+    try {
+      const jsm = await nc.jetstreamManager();
+      const startSeq = (await jsm.streams.info("EVENTS")).state.last_seq + 1;
+      const { api: own, tenant: name } = await tenant();
+      const out = await ok(batch([{ content: "a" }, { tier: "short" }, { content: "b", parent_ref: 0 }], own));
+      const lastSeq = (await jsm.streams.info("EVENTS")).state.last_seq;
+      const seen: [string, string, number][] = [];
+      for (let seq = startSeq; seq <= lastSeq; seq++) {
+        const msg = await jsm.streams.getMessage("EVENTS", { seq }).catch(() => null);
+        const body = msg?.json<any>();
+        if (msg && body?.tenant === name) seen.push([msg.subject, body.memory_id, body.memory.version]);
+      }
+      expect(seen).toEqual([
+        ["events.memory.created", out.items[0].data.id, 1],
+        ["events.memory.created", out.items[2].data.id, 1],
+      ]);
+    } finally {
+      await nc.close();
+    }
   });
 
   test("needs memories:write", async () => {
