@@ -2,6 +2,7 @@ import type { Caller } from "../../../services/contract/op";
 import { ServiceError } from "../../../services/contract/errors";
 import { defineLibrary, type RedisClient } from "../../../services/kit/redis-functions";
 import { errorFields, type Logger } from "../../../services/kit/log";
+import { isStorageFull } from "../../../services/kit/connect";
 import { bytesResponse } from "../envelope";
 
 /**
@@ -59,6 +60,9 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
         reply = (await call("claim", [redisKey], [fingerprint, token, IDEMPOTENCY_LEASE_MS])) as string[];
       } catch (err) {
         if (err instanceof ServiceError) throw err;
+        // The write it guards would be refused too.
+        if (isStorageFull(err))
+          throw new ServiceError("STORAGE_FULL", "Storage is full: the write was refused and nothing was changed");
         log.error("idempotency key not claimed", { request_id: requestId, ...errorFields(err) });
         throw new ServiceError("SERVICE_UNAVAILABLE", "Idempotency keys cannot be checked now, retry shortly");
       }
