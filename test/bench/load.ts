@@ -72,11 +72,13 @@ function runWrk(wrk: string, spec: LoadSpec): LoadResult {
     const { name, prefix } = spec.uniqueHeader;
     lines.push(
       `local bodies = { ${(bodies.length ? bodies : [""]).map((b) => JSON.stringify(b)).join(", ")} }`,
-      `local threads, i = 0, 0`,
+      `local threads, i, headers = 0, 0, {}`,
       `setup = function(thread) threads = threads + 1; thread:set("tid", threads) end`,
+      // wrk.format takes the headers given instead of wrk.headers: a copy of them, with the unique one set.
+      `init = function() for k, v in pairs(wrk.headers) do headers[k] = v end end`,
       `request = function()`,
       `  i = i + 1`,
-      `  local headers = { [${JSON.stringify(name)}] = ${JSON.stringify(prefix)} .. tid .. "-" .. i }`,
+      `  headers[${JSON.stringify(name)}] = ${JSON.stringify(prefix)} .. tid .. "-" .. i`,
       `  return wrk.format(nil, nil, headers, bodies[i % #bodies + 1])`,
       `end`,
     );
