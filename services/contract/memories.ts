@@ -4,6 +4,7 @@ import { DateTime, Enum, Nullable, ORDERS, Page, pageInput, Uuid } from "./commo
 import { checkMetadata, Metadata, withMetadataLimits } from "./metadata";
 import { compileValidator } from "./validation";
 import { ERROR_TABLE, type ErrorCode } from "./errors";
+import { indexWaitMs } from "./search-index";
 
 export const CONTENT_TYPES = ["text", "conversation", "document", "event", "fact"] as const;
 export const TIERS = ["short", "medium", "long"] as const;
@@ -214,7 +215,8 @@ export const createMemories = {
     }),
     scope: "memories:write",
     summary: `Create up to ${BATCH_MAX_ITEMS} memories in one call; an item may name an earlier one as its parent`,
-    timeoutMs: 30_000,
+    // The batch waits for the search index (read-your-writes), and then some.
+    timeoutMs: indexWaitMs(BATCH_MAX_ITEMS) + 5_000,
   }),
   validate: validateBatchShape as unknown as (input: unknown) => Static<typeof BatchInput>,
 };
