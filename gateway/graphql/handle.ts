@@ -102,7 +102,7 @@ export function graphqlHandler(
         if (claim && "replay" in claim) res = claim.replay;
         else {
           claimed = claim;
-          const base = { deps, identity: admission.identity, requestId };
+          const base = { deps, identity: admission.identity, requestId, keyed: claim !== null };
           res = await yoga.handleRequest(request, { ...base, params, loaders: createLoaders(base) });
           // A subscription asked for as one JSON document: yoga answers 406 without a body.
           if (res.status === 406) {

@@ -41,7 +41,7 @@ const NAMED_SCHEMAS: Record<string, TSchema> = {
  */
 const NOT_PER_OPERATION: ReadonlySet<ErrorCode> = new Set(["METHOD_NOT_ALLOWED", "NOT_ACCEPTABLE"]);
 const OPERATION_ERRORS = (Object.keys(ERROR_TABLE) as ErrorCode[]).filter((code) => !NOT_PER_OPERATION.has(code));
-/** Codes of an Idempotency-Key: writes only. */
+/** Codes of an Idempotency-Key: writes that take one only. */
 const WRITE_ONLY: ReadonlySet<ErrorCode> = new Set(["IDEMPOTENCY_IN_FLIGHT", "IDEMPOTENCY_KEY_REUSED"]);
 
 const idempotencyKeyParameter = {
@@ -102,7 +102,7 @@ function operation(r: RestRoute, schemas: SchemaComponents) {
     required: true,
     schema: { type: "string", format: "uuid" },
   }));
-  const write = r.method !== "GET";
+  const write = r.method !== "GET" && r.op.secret !== true;
   if (write) parameters.push(idempotencyKeyParameter);
   const hasBody = r.method === "POST" || r.method === "PATCH";
   const sent = withoutProperties(input, pathFields);

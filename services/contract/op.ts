@@ -23,6 +23,11 @@ export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSch
   idempotent?: boolean;
   /** How long a caller waits for it, when longer than the bus's default (operations doing bulk work). */
   timeoutMs?: number;
+  /**
+   * Its answer holds a secret shown only once (a new API key, a webhook signing secret). The gateway never
+   * keeps such an answer, so it refuses an Idempotency-Key on it rather than promise a replay.
+   */
+  secret?: boolean;
   validate: Validator<I>;
 }
 
@@ -37,6 +42,7 @@ export function op<I extends TSchema, O extends TSchema>(def: {
   summary: string;
   idempotent?: boolean;
   timeoutMs?: number;
+  secret?: boolean;
 }): Operation<I, O> {
   return { ...def, validate: compileValidator(def.input) };
 }

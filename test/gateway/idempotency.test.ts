@@ -206,6 +206,19 @@ describe("Idempotency-Key on REST writes", () => {
     expect((await send(key, "POST", "/v1/memories", { content: "x" }, "k".repeat(255))).status).toBe(200);
   });
 
+  test("refused where the answer holds a secret (a new key, a webhook secret): it would be kept", async () => {
+    const { key } = await setup();
+    const res = await send(key, "POST", "/v1/keys", { name: "k", scopes: ["memories:read"] }, "mint-1");
+    expectError(
+      { status: res.status, body: res.json, headers: res.headers },
+      400,
+      "VALIDATION_ERROR",
+      "Idempotency-Key is not accepted here: the answer holds a secret, which is never stored",
+      { field: "idempotency-key", constraint: "unsupported" },
+    );
+    expect((await send(key, "GET", "/v1/keys")).json.meta.total).toBe(1);
+  });
+
   test("GET ignores the header", async () => {
     const { key, parent } = await setup();
     const a = await send(key, "GET", `/v1/memories/${parent}`, undefined, "read-1");
@@ -231,6 +244,18 @@ describe("Idempotency-Key on GraphQL", () => {
     const changed = await gql(key, CREATE, { input: { ...input, content: "other" } }, "gql-1");
     expect(changed.status).toBe(422);
     expect(changed.json.errors[0].extensions.code).toBe("IDEMPOTENCY_KEY_REUSED");
+  });
+
+  test("a mutation answering a secret is refused in that field, and runs nothing", async () => {
+    const { key } = await setup();
+    const mint = 'mutation { createKey(input: { name: "k", scopes: [MEMORIES_READ] }) { key } }';
+    const res = await gql(key, mint, {}, "gql-mint");
+    expect(res.json.data.createKey).toBeNull();
+    expect(res.json.errors[0].extensions).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { field: "idempotency-key", constraint: "unsupported" },
+    });
+    expect((await send(key, "GET", "/v1/keys")).json.meta.total).toBe(1);
   });
 
   test("a query ignores the header", async () => {

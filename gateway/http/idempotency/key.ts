@@ -24,3 +24,11 @@ export function idempotencyKeyOf(request: Request): string | null {
 /** What makes two requests the same one: method, route and input (a body or query, path params included). */
 export const fingerprintOf = (route: string, input: unknown): string =>
   Bun.CryptoHasher.hash("sha256", `${route}\n${JSON.stringify(input)}`, "hex");
+
+/** An Idempotency-Key on an operation whose answer holds a secret (Operation.secret): refused, as it is never kept. */
+export const secretNotKept = () =>
+  validationError(
+    IDEMPOTENCY_HEADER.toLowerCase(),
+    "unsupported",
+    `${IDEMPOTENCY_HEADER} is not accepted here: the answer holds a secret, which is never stored`,
+  );

@@ -1667,10 +1667,7 @@ export interface operations {
     createKey: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -1707,10 +1704,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1732,8 +1725,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1905,10 +1896,7 @@ export interface operations {
     rotateKey: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -1929,10 +1917,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1954,8 +1938,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -3134,10 +3116,7 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3156,10 +3135,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3181,8 +3156,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -3456,10 +3429,7 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -3474,10 +3444,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3499,8 +3465,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
