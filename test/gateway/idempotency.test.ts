@@ -24,7 +24,8 @@ interface Raw {
   status: number;
   text: string;
   headers: Headers;
-  json: any;
+  /** Parsed, as the envelope helpers read it. */
+  body: any;
 }
 
 /** One request, its body kept as the exact text that came. */
@@ -39,18 +40,18 @@ async function send(key: string, method: string, path: string, body?: unknown, i
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, text, headers: res.headers, json: JSON.parse(text) };
+  return { status: res.status, text, headers: res.headers, body: JSON.parse(text) };
 }
 
 /** How many children `parent` has: how many times a create under it ran. */
 async function childCount(key: string, parent: string): Promise<number> {
   const res = await send(key, "GET", `/v1/memories?parent_memory_id=${parent}&limit=1`);
-  return res.json.meta.total;
+  return res.body.meta.total;
 }
 
 async function setup() {
   const t = await newTenant(baseUrl, adminKey);
-  const parent = (await send(t.key, "POST", "/v1/memories", { content: "the thread" })).json.data.id as string;
+  const parent = (await send(t.key, "POST", "/v1/memories", { content: "the thread" })).body.data.id as string;
   return { ...t, parent };
 }
 
@@ -106,15 +107,9 @@ describe("Idempotency-Key on REST writes", () => {
       await send(key, "POST", "/v1/tags", { name: "t" }, "reused"),
       await send(key, "PATCH", `/v1/memories/${parent}`, { content: "first" }, "reused"),
     ]) {
-      expectError(
-        { status: res.status, body: res.json, headers: res.headers },
-        422,
-        "IDEMPOTENCY_KEY_REUSED",
-        message,
-        {
-          ...details,
-        },
-      );
+      expectError(res, 422, "IDEMPOTENCY_KEY_REUSED", message, {
+        ...details,
+      });
     }
     expect(await childCount(key, parent)).toBe(1);
   });
@@ -129,7 +124,7 @@ describe("Idempotency-Key on REST writes", () => {
     expect("replay" in claim).toBe(false);
     const dup = await send(key, "POST", "/v1/memories", body, "slow-1");
     const message = "A request with this Idempotency-Key is still running; retry once it has answered";
-    expectError({ status: dup.status, body: dup.json, headers: dup.headers }, 409, "IDEMPOTENCY_IN_FLIGHT", message, {
+    expectError(dup, 409, "IDEMPOTENCY_IN_FLIGHT", message, {
       field: "idempotency-key",
       constraint: "in_flight",
     });
@@ -164,7 +159,7 @@ describe("Idempotency-Key on REST writes", () => {
     const b = await send(other.key, "POST", "/v1/memories", body, "shared");
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(b.headers.get("idempotent-replayed")).toBeNull();
-    expect(b.json.data.id).not.toBe(a.json.data.id);
+    expect(b.body.data.id).not.toBe(a.body.data.id);
     expect(await childCount(key, parent)).toBe(2);
   });
 
@@ -181,28 +176,23 @@ describe("Idempotency-Key on REST writes", () => {
     await Bun.sleep(5);
     const again = await send(key, "POST", "/v1/memories", body, "kept-1");
     expect(again.headers.get("idempotent-replayed")).toBeNull();
-    expect(again.json.data.id).not.toBe(first.json.data.id);
+    expect(again.body.data.id).not.toBe(first.body.data.id);
     expect(await childCount(key, parent)).toBe(2);
   });
 
   test("a key must be 1 to 255 visible ASCII characters: 400 with details", async () => {
     const { key } = await setup();
     const long = await send(key, "POST", "/v1/memories", { content: "x" }, "k".repeat(256));
-    expectError(
-      { status: long.status, body: long.json, headers: long.headers },
-      400,
-      "VALIDATION_ERROR",
-      "Idempotency-Key must be at most 255 characters",
-      { field: "idempotency-key", constraint: "max_length", max: 255 },
-    );
+    expectError(long, 400, "VALIDATION_ERROR", "Idempotency-Key must be at most 255 characters", {
+      field: "idempotency-key",
+      constraint: "max_length",
+      max: 255,
+    });
     const spaced = await send(key, "POST", "/v1/memories", { content: "x" }, "has space");
-    expectError(
-      { status: spaced.status, body: spaced.json, headers: spaced.headers },
-      400,
-      "VALIDATION_ERROR",
-      "Idempotency-Key must be visible ASCII characters (no spaces)",
-      { field: "idempotency-key", constraint: "format" },
-    );
+    expectError(spaced, 400, "VALIDATION_ERROR", "Idempotency-Key must be visible ASCII characters (no spaces)", {
+      field: "idempotency-key",
+      constraint: "format",
+    });
     expect((await send(key, "POST", "/v1/memories", { content: "x" }, "k".repeat(255))).status).toBe(200);
   });
 
@@ -210,13 +200,13 @@ describe("Idempotency-Key on REST writes", () => {
     const { key } = await setup();
     const res = await send(key, "POST", "/v1/keys", { name: "k", scopes: ["memories:read"] }, "mint-1");
     expectError(
-      { status: res.status, body: res.json, headers: res.headers },
+      res,
       400,
       "VALIDATION_ERROR",
       "Idempotency-Key is not accepted here: the answer holds a secret, which is never stored",
       { field: "idempotency-key", constraint: "unsupported" },
     );
-    expect((await send(key, "GET", "/v1/keys")).json.meta.total).toBe(1);
+    expect((await send(key, "GET", "/v1/keys")).body.meta.total).toBe(1);
   });
 
   test("GET ignores the header", async () => {
@@ -237,25 +227,25 @@ describe("Idempotency-Key on GraphQL", () => {
     const input = { content: "via graphql", parentMemoryId: parent };
     const first = await gql(key, CREATE, { input }, "gql-1");
     expect(first.status).toBe(200);
-    expect(first.json.data.createMemory.content).toBe("via graphql");
+    expect(first.body.data.createMemory.content).toBe("via graphql");
     const again = await gql(key, CREATE, { input }, "gql-1");
     expect([again.text, again.headers.get("idempotent-replayed")]).toEqual([first.text, "true"]);
     expect(await childCount(key, parent)).toBe(1);
     const changed = await gql(key, CREATE, { input: { ...input, content: "other" } }, "gql-1");
     expect(changed.status).toBe(422);
-    expect(changed.json.errors[0].extensions.code).toBe("IDEMPOTENCY_KEY_REUSED");
+    expect(changed.body.errors[0].extensions.code).toBe("IDEMPOTENCY_KEY_REUSED");
   });
 
   test("a mutation answering a secret is refused in that field, and runs nothing", async () => {
     const { key } = await setup();
     const mint = 'mutation { createKey(input: { name: "k", scopes: [MEMORIES_READ] }) { key } }';
     const res = await gql(key, mint, {}, "gql-mint");
-    expect(res.json.data.createKey).toBeNull();
-    expect(res.json.errors[0].extensions).toMatchObject({
+    expect(res.body.data.createKey).toBeNull();
+    expect(res.body.errors[0].extensions).toMatchObject({
       code: "VALIDATION_ERROR",
       details: { field: "idempotency-key", constraint: "unsupported" },
     });
-    expect((await send(key, "GET", "/v1/keys")).json.meta.total).toBe(1);
+    expect((await send(key, "GET", "/v1/keys")).body.meta.total).toBe(1);
   });
 
   test("a query ignores the header", async () => {
