@@ -6,6 +6,7 @@ import type { GatewayConfig } from "./config";
 import type { Guard } from "./http/guard";
 import type { UsageRecorder } from "./http/usage-recorder";
 import type { Metrics } from "./http/metrics";
+import type { Idempotency } from "./http/idempotency/idempotency";
 import type { Sessions } from "./session/sessions";
 import type { WebAssets } from "./web/assets";
 
@@ -17,6 +18,8 @@ export interface GatewayDeps {
   bus: Bus;
   guard: Guard;
   usage: UsageRecorder;
+  /** Idempotency-Key: claims and kept answers of writes. */
+  idempotency: Idempotency;
   metrics: Metrics;
   log: Logger;
   /** Dashboard sessions (the session cookie as a credential). */

@@ -8,6 +8,7 @@ import { STREAMS } from "../services/contract/streams";
 import { createAuthenticator } from "./http/auth";
 import { createRateLimiter } from "./http/rate-limit";
 import { createGuard } from "./http/guard";
+import { createIdempotency } from "./http/idempotency/idempotency";
 import { createUsageRecorder } from "./http/usage-recorder";
 import { createApp } from "./app";
 import { createMetrics, serveMetrics } from "./http/metrics";
@@ -43,6 +44,7 @@ const deps: GatewayDeps = {
   bus,
   guard,
   usage: createUsageRecorder(nc, log),
+  idempotency: createIdempotency(redis, log),
   metrics,
   log,
   sessions: createSessions({ guard, store: sessionStore, limiter, signInPerMinute }),

@@ -13,6 +13,38 @@ import { createEventHub } from "./events";
 import { createLoaders } from "./loaders";
 import { acceptable, jsonMediaType, SERVED_TYPES, STREAM_TYPES } from "./media";
 import { createGraphqlServer } from "./yoga";
+import { fingerprintOf, idempotencyKeyOf } from "../http/idempotency/key";
+import type { Claim, Claimed } from "../http/idempotency/idempotency";
+import type { Identity } from "../http/auth";
+import { getOperationAST, parse } from "graphql";
+
+/** A mutation's Idempotency-Key claimed (or its kept answer); null without a key or for other operations. */
+async function claimMutation(
+  deps: GatewayDeps,
+  request: Request,
+  params: Record<string, unknown>,
+  admitted: { identity: Identity; headers: Record<string, string> },
+  requestId: string,
+): Promise<Claim | null> {
+  const key = idempotencyKeyOf(request);
+  if (key === null || !isMutation(params)) return null;
+  const fingerprint = fingerprintOf("POST /graphql", [params.query, params.variables, params.operationName]);
+  return deps.idempotency.claim(admitted.identity.caller, key, fingerprint, requestId, admitted.headers);
+}
+
+/**
+ * Whether a POST's document runs a mutation: the only GraphQL requests an Idempotency-Key applies to (on a
+ * query or subscription it is ignored). A document that does not parse runs nothing; yoga answers it.
+ */
+function isMutation(params: Record<string, unknown>): boolean {
+  if (typeof params.query !== "string") return false;
+  try {
+    const name = typeof params.operationName === "string" ? params.operationName : null;
+    return getOperationAST(parse(params.query), name)?.operation === "mutation";
+  } catch {
+    return false;
+  }
+}
 
 /** Sets headers on yoga's response (mutable in Bun); a copy if some runtime made them immutable. */
 function withHeaders(res: Response, headers: Record<string, string>): Response {
@@ -61,17 +93,23 @@ export function graphqlHandler(
       const message = `Accept names no media type /graphql answers with: ${SERVED_TYPES.join(", ")}`;
       res = errorResponse(notAcceptable(message, SERVED_TYPES), requestId, admission.headers);
     } else {
+      let claimed: Claimed | null = null;
       try {
         const params =
           request.method === "POST" ? await readJsonObject(request, deps.config.BODY_LIMIT_BYTES) : undefined;
         if (!params) checkJsonQueryParams(request.url, ["variables", "extensions"]); // GET: JSON in the URL
-        const base = { deps, identity: admission.identity, requestId };
-        res = await yoga.handleRequest(request, { ...base, params, loaders: createLoaders(base) });
-        // A subscription asked for as one JSON document: yoga answers 406 without a body.
-        if (res.status === 406) {
-          res = errorResponse(notAcceptable("A subscription is answered as a stream", STREAM_TYPES), requestId);
+        const claim = params ? await claimMutation(deps, request, params, admission, requestId) : null;
+        if (claim && "replay" in claim) res = claim.replay;
+        else {
+          claimed = claim;
+          const base = { deps, identity: admission.identity, requestId, keyed: claim !== null };
+          res = await yoga.handleRequest(request, { ...base, params, loaders: createLoaders(base) });
+          // A subscription asked for as one JSON document: yoga answers 406 without a body.
+          if (res.status === 406) {
+            res = errorResponse(notAcceptable("A subscription is answered as a stream", STREAM_TYPES), requestId);
+          }
+          res = withHeaders(res, { ...admission.headers, "X-Request-Id": requestId });
         }
-        res = withHeaders(res, { ...admission.headers, "X-Request-Id": requestId });
       } catch (err) {
         if (err instanceof ServiceError) {
           res = requestErrorResponse(err, requestId, admission.headers, jsonMediaType(request));
@@ -84,6 +122,8 @@ export function graphqlHandler(
           );
         }
       }
+      // Field errors are kept (other fields may have run); a whole request answered 5xx or 429 is not.
+      if (claimed) res = await claimed.finish(res, res.status < 500 && res.status !== 429);
     }
     const caller = admission.identity?.caller;
     if (caller)

@@ -73,6 +73,13 @@ export function rawSuccessResponse(dataJson: Uint8Array, meta: Meta, headers: Re
  */
 export const STREAM_FROM_BYTES = 8 * 1024;
 
+/** A body of JSON bytes as it goes out, streamed like rawSuccessResponse's from STREAM_FROM_BYTES. */
+export function bytesResponse(bytes: Uint8Array, status: number, headers: Record<string, string>): Response {
+  const data = bytes as Uint8Array<ArrayBuffer>;
+  const body = data.length < STREAM_FROM_BYTES ? new Blob([data]) : oneChunkStream([data]);
+  return new Response(body, { status, headers });
+}
+
 function oneChunkStream(parts: (string | Uint8Array<ArrayBuffer>)[]): ReadableStream {
   const bytes = Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p) : p)));
   return new ReadableStream({

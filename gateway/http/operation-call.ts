@@ -3,12 +3,15 @@ import type { InputOf, Operation, OutputOf } from "../../services/contract/op";
 import type { GatewayDeps } from "../deps";
 import type { Identity } from "./auth";
 import { requireScope } from "./guard";
+import { secretNotKept } from "./idempotency/key";
 
 /** Who is calling and for which request: enough to run any contract operation on their behalf. */
 export interface CallerContext {
   deps: GatewayDeps;
   identity: Identity;
   requestId: string;
+  /** The request carries an Idempotency-Key its answer is kept for (a GraphQL mutation). */
+  keyed?: boolean;
 }
 
 /**
@@ -21,5 +24,6 @@ export function callOperation<Op extends Operation<TSchema, TSchema>>(
   input: InputOf<Op>,
 ): Promise<OutputOf<Op>> {
   requireScope(ctx.identity, op.scope);
+  if (ctx.keyed && op.secret) throw secretNotKept();
   return ctx.deps.bus.call(op, input, { requestId: ctx.requestId, caller: ctx.identity.caller });
 }

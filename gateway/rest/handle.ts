@@ -9,6 +9,9 @@ import { requestIdOf } from "../http/request-id";
 import type { GatewayDeps } from "../deps";
 import { pathFieldsOf, type RestRoute } from "./route";
 import { errorFields } from "../../services/kit/log";
+import { neverRan } from "../../services/kit/bus";
+import type { Claimed } from "../http/idempotency/idempotency";
+import { fingerprintOf, idempotencyKeyOf, secretNotKept } from "../http/idempotency/key";
 
 /** Runs one REST request: guard → scope → input → one NATS call → envelope. Always one Response. */
 export async function handleRest(
@@ -31,14 +34,25 @@ async function answer(deps: GatewayDeps, route: RestRoute, request: Request, par
       status = res.status;
       return res;
     }
-    try {
+    const caller = admission.identity.caller;
+    let claimed: Claimed | null = null;
+    /** Scope, input, the Idempotency-Key's claim, then one NATS call. */
+    const respond = async () => {
       requireScope(admission.identity, route.op.scope);
       for (const [name, param] of Object.entries(route.params ?? {})) {
         if (!isUuid(params[name])) throw new ServiceError("NOT_FOUND", param.notFound);
       }
+      const key = route.method === "GET" ? null : idempotencyKeyOf(request);
+      if (key !== null && route.op.secret) throw secretNotKept();
       const raw = await operationInput(deps, route, request, params);
+      if (key !== null) {
+        const fingerprint = fingerprintOf(`${route.method} ${route.path}`, raw);
+        const claim = await deps.idempotency.claim(caller, key, fingerprint, requestId, admission.headers);
+        if ("replay" in claim) return claim.replay;
+        claimed = claim;
+      }
       // The service's JSON goes out as it came (wire.ts), unparsed.
-      const reply = await deps.bus.callRaw(route.op, raw, { requestId, caller: admission.identity.caller });
+      const reply = await deps.bus.callRaw(route.op, raw, { requestId, caller });
       const latency = roundMs(performance.now() - started);
       if (route.list) {
         const page = rawPage(reply);
@@ -52,14 +66,20 @@ async function answer(deps: GatewayDeps, route: RestRoute, request: Request, par
         { request_id: requestId, latency_ms: latency, ...total },
         admission.headers,
       );
+    };
+    let res: Response;
+    let ran = true;
+    try {
+      res = await respond();
     } catch (err) {
       const error = toServiceError(err);
       if (!(err instanceof ServiceError))
         deps.log.error("unexpected gateway error", { request_id: requestId, ...errorFields(err) });
-      const res = errorResponse(error, requestId, admission.headers);
-      status = res.status;
-      return res;
+      ran = !refusedWhole(err);
+      res = errorResponse(error, requestId, admission.headers);
     }
+    status = res.status;
+    return claimed === null ? res : (claimed as Claimed).finish(res, ran);
   } finally {
     const template = `/v1${route.path}`;
     const caller = admission.identity?.caller;
@@ -67,6 +87,10 @@ async function answer(deps: GatewayDeps, route: RestRoute, request: Request, par
     deps.metrics.observeHttp(route.method, template, status, (performance.now() - started) / 1000);
   }
 }
+
+/** An answer that says the write changed nothing: a retry with the same Idempotency-Key runs it again. */
+const refusedWhole = (err: unknown) =>
+  neverRan(err) || (err instanceof ServiceError && (err.code === "STORAGE_FULL" || err.code === "RATE_LIMITED"));
 
 /**
  * The operation's input: the body (POST, PATCH) or the query (GET, DELETE), plus the path params. The

@@ -1,10 +1,24 @@
-import { createMemory, deleteMemory, getMemory, listMemories, updateMemory } from "../../services/contract/memories";
+import {
+  createMemories,
+  createMemory,
+  deleteMemory,
+  getMemory,
+  listMemories,
+  updateMemory,
+} from "../../services/contract/memories";
 import { route } from "./route";
 
 const params = { id: { notFound: "Memory not found" } };
 
 export const memoryRoutes = [
   route({ operationId: "createMemory", method: "POST", path: "/memories", op: createMemory, tag: "memories" }),
+  route({
+    operationId: "createMemories",
+    method: "POST",
+    path: "/memories/batch",
+    op: createMemories,
+    tag: "memories",
+  }),
   route({
     operationId: "listMemories",
     method: "GET",

@@ -10,6 +10,7 @@ import { CreatedWebhook, Webhook, WebhookDelivery } from "../../services/contrac
 import { CountedMeta, ErrorEnvelope, ListMeta, SuccessMeta } from "../http/envelope";
 import { type JsonObject, SchemaComponents, withoutProperties } from "./openapi-schemas";
 import { pathFieldsOf, type RestRoute } from "./route";
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH } from "../http/idempotency/key";
 
 /** The document lists each route once, under the first prefix (gateway/app.ts serves `/api/v1` too). */
 const PREFIX = "/v1";
@@ -40,6 +41,19 @@ const NAMED_SCHEMAS: Record<string, TSchema> = {
  */
 const NOT_PER_OPERATION: ReadonlySet<ErrorCode> = new Set(["METHOD_NOT_ALLOWED", "NOT_ACCEPTABLE"]);
 const OPERATION_ERRORS = (Object.keys(ERROR_TABLE) as ErrorCode[]).filter((code) => !NOT_PER_OPERATION.has(code));
+/** Codes of an Idempotency-Key: writes that take one only. */
+const WRITE_ONLY: ReadonlySet<ErrorCode> = new Set(["IDEMPOTENCY_IN_FLIGHT", "IDEMPOTENCY_KEY_REUSED"]);
+
+const idempotencyKeyParameter = {
+  name: IDEMPOTENCY_HEADER,
+  in: "header",
+  required: false,
+  description:
+    "Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first " +
+    "answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with " +
+    "another request is a 422; while the first still runs, a 409.",
+  schema: { type: "string", minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: "^[\\x21-\\x7e]+$" },
+};
 
 const header = (description: string, schema: JsonObject, required: boolean) => ({ description, required, schema });
 const requestIdHeader = header("The request's id, as in `meta.request_id`.", { type: "string" }, true);
@@ -52,6 +66,13 @@ const rateLimitHeaders = (required: boolean) => ({
     required,
   ),
 });
+
+const replayedHeader = header(
+  "`true` on a replay: the answer of an earlier request with the same Idempotency-Key.",
+  { type: "string", enum: ["true"] },
+  false,
+);
+const originalRequestHeader = header("On a replay: the request id of the request that ran.", { type: "string" }, false);
 
 function errorResponse(code: ErrorCode) {
   const { retryable } = ERROR_TABLE[code];
@@ -81,6 +102,8 @@ function operation(r: RestRoute, schemas: SchemaComponents) {
     required: true,
     schema: { type: "string", format: "uuid" },
   }));
+  const write = r.method !== "GET" && r.op.secret !== true;
+  if (write) parameters.push(idempotencyKeyParameter);
   const hasBody = r.method === "POST" || r.method === "PATCH";
   const sent = withoutProperties(input, pathFields);
   if (!hasBody) {
@@ -106,7 +129,11 @@ function operation(r: RestRoute, schemas: SchemaComponents) {
     responses: {
       200: {
         description: "Success",
-        headers: { "X-Request-Id": requestIdHeader, ...rateLimitHeaders(true) },
+        headers: {
+          "X-Request-Id": requestIdHeader,
+          ...rateLimitHeaders(true),
+          ...(write ? { "Idempotent-Replayed": replayedHeader, "Original-Request": originalRequestHeader } : {}),
+        },
         content: {
           "application/json": {
             schema: {
@@ -118,7 +145,10 @@ function operation(r: RestRoute, schemas: SchemaComponents) {
         },
       },
       ...Object.fromEntries(
-        OPERATION_ERRORS.map((code) => [ERROR_TABLE[code].status, { $ref: `#/components/responses/${code}` }]),
+        OPERATION_ERRORS.filter((code) => write || !WRITE_ONLY.has(code)).map((code) => [
+          ERROR_TABLE[code].status,
+          { $ref: `#/components/responses/${code}` },
+        ]),
       ),
     },
   };

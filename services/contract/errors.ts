@@ -10,6 +10,10 @@ export const ERROR_TABLE = {
   /** The path exists, not with this method: the answer's `Allow` header lists those it has. */
   METHOD_NOT_ALLOWED: { status: 405, retryable: false },
   NOT_ACCEPTABLE: { status: 406, retryable: false },
+  /** A request with the same Idempotency-Key is still running: retry once it has answered. */
+  IDEMPOTENCY_IN_FLIGHT: { status: 409, retryable: true },
+  /** The Idempotency-Key was used with a different request (method, path or body). */
+  IDEMPOTENCY_KEY_REUSED: { status: 422, retryable: false },
   RATE_LIMITED: { status: 429, retryable: true },
   INTERNAL_ERROR: { status: 500, retryable: true },
   SERVICE_UNAVAILABLE: { status: 503, retryable: true },

@@ -59,6 +59,7 @@ export const CreatedKey = T.Composite([ApiKey, T.Object({ key: T.String(), messa
 
 export const createKey = op({
   subject: "keys.create",
+  secret: true,
   input: CreateKeyInput,
   output: CreatedKey,
   scope: "admin",
@@ -126,6 +127,7 @@ export const MAX_GRACE_SECONDS = 86_400;
 
 export const rotateKey = op({
   subject: "keys.rotate",
+  secret: true,
   input: T.Object(
     {
       id: KeyId,

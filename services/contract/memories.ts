@@ -1,7 +1,10 @@
 import { Type as T, type Static } from "@sinclair/typebox";
 import { op } from "./op";
 import { DateTime, Enum, Nullable, ORDERS, Page, pageInput, Uuid } from "./common";
-import { Metadata, withMetadataLimits } from "./metadata";
+import { checkMetadata, Metadata, withMetadataLimits } from "./metadata";
+import { compileValidator } from "./validation";
+import { ERROR_TABLE, type ErrorCode } from "./errors";
+import { indexWaitMs } from "./search-index";
 
 export const CONTENT_TYPES = ["text", "conversation", "document", "event", "fact"] as const;
 export const TIERS = ["short", "medium", "long"] as const;
@@ -22,6 +25,8 @@ export const MAX_HIERARCHY_DEPTH = 64;
 export const TTL_SECONDS_MAX = 3_153_600_000;
 /** How many `superseded_by` links a create follows from the memory it names to the latest of its chain. */
 export const SUPERSESSION_WALK_MAX = 1000;
+/** Most memories of one `memories.createBatch` call. */
+export const BATCH_MAX_ITEMS = 500;
 /** Most siblings asked for on either side of a memory (context neighbours). */
 export const SIBLINGS_MAX = 5;
 
@@ -144,6 +149,77 @@ export const createMemory = withMetadataLimits(
     summary: "Create a memory",
   }),
 );
+
+export const CreateMemoryItem = T.Object(
+  {
+    ...CreateMemoryInput.properties,
+    parent_ref: T.Optional(
+      T.Integer({
+        minimum: 0,
+        maximum: BATCH_MAX_ITEMS - 2,
+        description:
+          "The index of an earlier item of the same call: its memory is this one's parent. " +
+          "Not with parent_memory_id.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateMemoryItem = Static<typeof CreateMemoryItem>;
+
+const checkItem = compileValidator(CreateMemoryItem);
+/** One item of a batch, checked alone as a single create's input is (schema, then metadata limits). */
+export function validateMemoryItem(item: unknown): CreateMemoryItem {
+  const value = checkItem(item);
+  checkMetadata(value.metadata);
+  return value;
+}
+
+/** An item's refusal: the error of a single create, with its code, message and `details`. */
+export const ItemError = T.Object({
+  code: Enum(Object.keys(ERROR_TABLE) as ErrorCode[]),
+  message: T.String(),
+  details: T.Optional(T.Record(T.String(), T.Unknown())),
+});
+
+const BatchInput = T.Object(
+  {
+    items: T.Array(CreateMemoryItem, {
+      minItems: 1,
+      maxItems: BATCH_MAX_ITEMS,
+      description: `1 to ${BATCH_MAX_ITEMS} memories, each checked alone; created in this order.`,
+    }),
+  },
+  { additionalProperties: false },
+);
+/** Only the call's shape; each item is checked alone (validateMemoryItem), so one bad item fails alone. */
+const validateBatchShape = compileValidator(
+  T.Object(
+    { items: T.Array(T.Unknown(), { minItems: 1, maxItems: BATCH_MAX_ITEMS }) },
+    { additionalProperties: false },
+  ),
+);
+
+export const createMemories = {
+  ...op({
+    subject: "memories.createBatch",
+    input: BatchInput,
+    output: T.Object({
+      items: T.Array(
+        T.Union([T.Object({ data: Memory }), T.Object({ error: ItemError })], {
+          description: "Aligned with the call's items: the memory created, or why that item was not.",
+        }),
+      ),
+      created: T.Integer({ minimum: 0 }),
+      failed: T.Integer({ minimum: 0 }),
+    }),
+    scope: "memories:write",
+    summary: `Create up to ${BATCH_MAX_ITEMS} memories in one call; an item may name an earlier one as its parent`,
+    // The batch waits for the search index (read-your-writes), and then some.
+    timeoutMs: indexWaitMs(BATCH_MAX_ITEMS) + 5_000,
+  }),
+  validate: validateBatchShape as unknown as (input: unknown) => Static<typeof BatchInput>,
+};
 
 export const getMemory = op({
   subject: "memories.get",

@@ -21,6 +21,13 @@ export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSch
    * when the replica that took them dies mid-request (services/kit/bus.ts); writes never are.
    */
   idempotent?: boolean;
+  /** How long a caller waits for it, when longer than the bus's default (operations doing bulk work). */
+  timeoutMs?: number;
+  /**
+   * Its answer holds a secret shown only once (a new API key, a webhook signing secret). The gateway never
+   * keeps such an answer, so it refuses an Idempotency-Key on it rather than promise a replay.
+   */
+  secret?: boolean;
   validate: Validator<I>;
 }
 
@@ -34,6 +41,8 @@ export function op<I extends TSchema, O extends TSchema>(def: {
   scope?: Scope;
   summary: string;
   idempotent?: boolean;
+  timeoutMs?: number;
+  secret?: boolean;
 }): Operation<I, O> {
   return { ...def, validate: compileValidator(def.input) };
 }

@@ -79,6 +79,7 @@ export const CreatedWebhook = T.Composite([
 
 export const createWebhook = op({
   subject: "webhooks.create",
+  secret: true,
   input: T.Object(
     { url: WebhookUrl, events: WebhookEvents, description: T.Optional(Description) },
     { additionalProperties: false },
@@ -133,6 +134,7 @@ export const deleteWebhook = op({
 
 export const rotateWebhookSecret = op({
   subject: "webhooks.rotate_secret",
+  secret: true,
   input: T.Object({ id: WebhookId }, { additionalProperties: false }),
   output: CreatedWebhook,
   scope: "admin",

@@ -4,7 +4,7 @@ import { connect, type NatsConnection } from "nats";
 import { testStack } from "../../test/harness";
 import { op } from "../contract/op";
 import { ServiceError } from "../contract/errors";
-import { createBus } from "./bus";
+import { createBus, neverRan } from "./bus";
 import { bind } from "./handler";
 import { serveBindings } from "./serve";
 import { createLogger } from "./log";
@@ -88,9 +88,12 @@ describe("serve + bus over real NATS", () => {
     expect(err).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "n" } });
   });
 
-  test("no responders → SERVICE_UNAVAILABLE (503)", async () => {
+  test("no responders → SERVICE_UNAVAILABLE (503), known to have run nothing", async () => {
     const bus = createBus(nc, { timeoutMs: 2000 });
-    expect(bus.call(nobody, {}, { requestId: "r5" })).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+    const err = await bus.call(nobody, {}, { requestId: "r5" }).catch((e) => e);
+    expect(err).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+    expect(neverRan(err)).toBe(true);
+    expect(neverRan(new ServiceError("SERVICE_UNAVAILABLE", err.message))).toBe(false);
   });
 
   test("a responder that never answers → TIMEOUT (504)", async () => {
@@ -126,6 +129,7 @@ describe("serve + bus over real NATS", () => {
       code: "SERVICE_UNAVAILABLE",
       message: "The service stopped before answering; the change may or may not have been applied",
     });
+    expect(neverRan(err)).toBe(false);
     expect(took).toBeGreaterThanOrEqual(LOST_AFTER_MS - 50);
     expect(took).toBeLessThan(LOST_AFTER_MS + 500);
     expect(received).toBe(1);

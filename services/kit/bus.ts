@@ -30,7 +30,8 @@ export interface Bus {
   connected(): boolean;
 }
 
-type Attempt = { msg: Msg } | { failure: Exclude<CallOutcome, "ok" | "error"> };
+/** `unsent`: the request never reached a replica (NATS down, no responders), so it did not run. */
+type Attempt = { msg: Msg } | { failure: Exclude<CallOutcome, "ok" | "error">; unsent?: boolean };
 
 /**
  * Request-reply client for contract operations. Validates input before it leaves (same schema the
@@ -67,7 +68,7 @@ export function createBus(nc: NatsConnection, defaults: { timeoutMs: number; obs
   const connected = () => up && !nc.isClosed();
 
   const attempt = (subject: string, data: Uint8Array, headers: MsgHdrs, timeoutMs: number): Promise<Attempt> => {
-    if (!connected()) return Promise.resolve({ failure: "unavailable" });
+    if (!connected()) return Promise.resolve({ failure: "unavailable", unsent: true });
     return new Promise((resolve) => {
       const token = (++seq).toString(36);
       const finish = (a: Attempt) => {
@@ -82,13 +83,13 @@ export function createBus(nc: NatsConnection, defaults: { timeoutMs: number; obs
         if (msg === null) return finish({ failure: "unavailable" });
         if (msg.headers?.has(HEADER_WORKING)) return void silence.refresh();
         // NATS' own no-responders notice: empty, status 503 (a service error reply always has a body).
-        if (msg.data.length === 0 && msg.headers?.code === 503) return finish({ failure: "unavailable" });
+        if (msg.data.length === 0 && msg.headers?.code === 503) return finish({ failure: "unavailable", unsent: true });
         finish({ msg });
       });
       try {
         nc.publish(subject, data, { reply: `${inbox}.${token}`, headers });
       } catch {
-        finish({ failure: "unavailable" });
+        finish({ failure: "unavailable", unsent: true });
       }
     });
   };
@@ -102,7 +103,7 @@ export function createBus(nc: NatsConnection, defaults: { timeoutMs: number; obs
   ): Promise<Uint8Array> {
     const payload = encodeJson(op.validate(input));
     const headers = callHeaders(ctx.requestId, ctx.caller);
-    const timeoutMs = opts?.timeoutMs ?? defaults.timeoutMs;
+    const timeoutMs = opts?.timeoutMs ?? op.timeoutMs ?? defaults.timeoutMs;
     const started = performance.now();
     let result: Attempt;
     let t = started;
@@ -114,7 +115,7 @@ export function createBus(nc: NatsConnection, defaults: { timeoutMs: number; obs
       defaults.observe?.(op.subject, performance.now() - t, result.failure);
       if (!(result.failure === "lost" && op.idempotent && tries < 2)) break;
     }
-    if ("failure" in result) throw failureError(result.failure, op.idempotent === true);
+    if ("failure" in result) throw failureError(result.failure, op.idempotent === true, result.unsent === true);
     const reply = result.msg.data;
     const succeeded = rawData(reply) !== null;
     defaults.observe?.(op.subject, performance.now() - t, succeeded ? "ok" : "error");
@@ -134,12 +135,19 @@ export function createBus(nc: NatsConnection, defaults: { timeoutMs: number; obs
   };
 }
 
-function failureError(failure: Exclude<CallOutcome, "ok" | "error">, idempotent: boolean): ServiceError {
+function failureError(failure: Exclude<CallOutcome, "ok" | "error">, idempotent: boolean, unsent: boolean) {
   if (failure === "timeout") return new ServiceError("TIMEOUT", "The service did not answer in time");
   if (failure === "lost" && !idempotent)
     return new ServiceError(
       "SERVICE_UNAVAILABLE",
       "The service stopped before answering; the change may or may not have been applied",
     );
-  return new ServiceError("SERVICE_UNAVAILABLE", "The service is unavailable, retry shortly");
+  const error = new ServiceError("SERVICE_UNAVAILABLE", "The service is unavailable, retry shortly");
+  if (unsent) unsentErrors.add(error);
+  return error;
 }
+
+const unsentErrors = new WeakSet<ServiceError>();
+
+/** The bus's answer to a call that reached no replica (NATS down, no responders): the operation never ran. */
+export const neverRan = (err: unknown): boolean => err instanceof ServiceError && unsentErrors.has(err);

@@ -5,15 +5,16 @@ import { SETTINGS_LUA } from "../tenant-settings/settings";
 /**
  * The memories service's Redis functions: lua/<name>.lua each, with memory-data's Lua (key names, links,
  * visibility), what it reads of the tenant's settings, and lua/helpers.lua, order.lua (pages in a memory
- * order) and life.lua (occurred_at, expiry, supersession, removal) defined once at the top of the library
- * rather than on every call.
+ * order), life.lua (occurred_at, expiry, supersession, removal) and create-memory.lua (one create, alone or
+ * in a batch) defined once at the top of the library rather than on every call.
  */
 export const memoriesLibrary = await defineLibrary({
   name: "memories",
   dir: new URL("./lua/", import.meta.url),
-  shared: [...MEMORY_DATA_LUA, SETTINGS_LUA, "helpers.lua", "order.lua", "life.lua"],
+  shared: [...MEMORY_DATA_LUA, SETTINGS_LUA, "helpers.lua", "order.lua", "life.lua", "create-memory.lua"],
   functions: {
     create: "write",
+    "create-batch": "write",
     update: "write",
     delete: "write",
     get: "read",

@@ -181,3 +181,38 @@ describe("tags on memory reads", () => {
     expect((await fx.store.listEntities(s, { offset: 0, limit: 10 })).total).toBe(2);
   });
 });
+
+describe("createMemories", () => {
+  test("creates in order, 1 ms apart, each as a single create would; a refused item fails alone", async () => {
+    const s = space();
+    const ids = Array.from({ length: 4 }, () => crypto.randomUUID());
+    const item = (i: number, over: Record<string, unknown> = {}, life = {}) => ({
+      id: ids[i]!,
+      fields: fields({ content: `m${i}`, ...over }),
+      life,
+    });
+    const out = await fx.store.createMemories(
+      s,
+      [
+        item(0, { external_id: "x" }),
+        item(1, { parent: ids[0] }, { occurred_at: "2024-01-01T00:00:00.000Z" }),
+        item(2, { external_id: "x" }),
+        item(3, { parent: ids[2] }),
+      ],
+      64,
+    );
+    const [root, child, taken, orphan] = out;
+    if (root instanceof ServiceError || child instanceof ServiceError) throw new Error("the first two are created");
+    expect(child.memory).toMatchObject({ parent_memory_id: ids[0], occurred_at: "2024-01-01T00:00:00.000Z" });
+    expect(Date.parse(child.memory.created_at) - Date.parse(root.memory.created_at)).toBe(1);
+    expect(taken).toBeInstanceOf(ServiceError);
+    expect((taken as ServiceError).toBody()).toEqual({
+      code: "VALIDATION_ERROR",
+      message: "A memory with this external_id already exists",
+      details: { field: "external_id", constraint: "unique" },
+    });
+    expect((orphan as ServiceError).details).toEqual({ field: "parent_memory_id", constraint: "exists" });
+    const read = await fx.store.getMemories(s, ids);
+    expect(read.map((r) => r?.memory ?? null)).toEqual([root.memory, child.memory, null, null]);
+  });
+});

@@ -1,4 +1,5 @@
-import type { RedisClient } from "../kit/redis-functions";
+import { refusalOf, type RedisClient } from "../kit/redis-functions";
+import type { ServiceError } from "../contract/errors";
 import { scanPage } from "../kit/redis-scan";
 import { EXPIRY_REGISTRY, foldName, keyspace } from "../memory-data/keyspace";
 import { slot, type Space } from "../kit/space";
@@ -54,6 +55,44 @@ export type Purge = Removal & { next: number | null; more: boolean };
 
 /** Epoch milliseconds of an ISO 8601 instant, as the functions take times. */
 const msOf = (iso: string) => String(Date.parse(iso));
+
+/** A memory to create: its id, fields and life. */
+export interface NewMemory {
+  id: string;
+  fields: MemoryFields;
+  life: NewLife;
+}
+
+/** A memory just created; `superseded`: the memory it replaced (now marked so), if any. */
+export type Created = MemoryRow & { superseded?: MemoryRow };
+
+/** create_memory's fields of one memory (lua/create-memory.lua). */
+function createArgs({ id, fields: f, life }: NewMemory): string[] {
+  const spec: Record<string, unknown> = {};
+  if (life.occurred_at !== undefined) spec.occurred_at = msOf(life.occurred_at);
+  if (life.expires_at !== undefined) spec.expires_at = life.expires_at === null ? null : msOf(life.expires_at);
+  if (life.ttl_seconds !== undefined) spec.ttl_ms = life.ttl_seconds * 1000;
+  if (life.supersedes !== undefined) spec.supersedes = life.supersedes;
+  const { content, content_type, tier, memory_nature } = f;
+  const ext = f.external_id ?? "";
+  return [
+    id,
+    content,
+    content_type,
+    tier,
+    memory_nature,
+    f.parent ?? "",
+    ext,
+    JSON.stringify(f.metadata),
+    JSON.stringify(spec),
+  ];
+}
+
+/** The row of a memory from create_memory's answer. */
+function created({ id, fields }: NewMemory, reply: CreatedReply): Created {
+  const superseded = parseMemory(reply[4]);
+  return superseded ? { ...newMemoryRow(id, fields, reply), superseded } : newMemoryRow(id, fields, reply);
+}
 
 /**
  * The functions answer one JSON string (lua/helpers.lua says why), and cjson writes an empty Lua
@@ -117,28 +156,26 @@ export function createMemoryStore(redis: RedisClient) {
       f: MemoryFields,
       maxDepth: number,
       life: NewLife = {},
-    ): Promise<MemoryRow & { superseded?: MemoryRow }> {
-      const spec: Record<string, unknown> = {};
-      if (life.occurred_at !== undefined) spec.occurred_at = msOf(life.occurred_at);
-      if (life.expires_at !== undefined) spec.expires_at = life.expires_at === null ? null : msOf(life.expires_at);
-      if (life.ttl_seconds !== undefined) spec.ttl_ms = life.ttl_seconds * 1000;
-      if (life.supersedes !== undefined) spec.supersedes = life.supersedes;
-      const args = [
-        id,
-        f.content,
-        f.content_type,
-        f.tier,
-        f.memory_nature,
-        f.parent ?? "",
-        f.external_id ?? "",
-        JSON.stringify(f.metadata),
-        maxDepth,
-        JSON.stringify(spec),
-        SUPERSESSION_WALK_MAX,
-      ];
-      const reply = await run<CreatedReply>("create", space, args);
-      const superseded = parseMemory(reply[4]);
-      return superseded ? { ...newMemoryRow(id, f, reply), superseded } : newMemoryRow(id, f, reply);
+    ): Promise<Created> {
+      const args = [maxDepth, SUPERSESSION_WALK_MAX, ...createArgs({ id, fields: f, life })];
+      return created({ id, fields: f, life }, await run<CreatedReply>("create", space, args));
+    },
+
+    /**
+     * Memories created in order, in one step (create-batch.lua), each as createMemory creates one: aligned with
+     * `items`, each the new memory or the refusal of that item alone. An item's parent may be an earlier item.
+     */
+    async createMemories(space: Space, items: NewMemory[], maxDepth: number): Promise<(Created | ServiceError)[]> {
+      if (items.length === 0) return [];
+      const args: (string | number)[] = [maxDepth, SUPERSESSION_WALK_MAX];
+      for (const item of items) args.push(...createArgs(item));
+      const replies = await run<([1, CreatedReply] | [0, string])[]>("create-batch", space, args);
+      return replies.map((r, i) => {
+        if (r[0] === 1) return created(items[i]!, r[1]);
+        const refusal = refusalOf(new Error(r[1]));
+        if (!refusal) throw new Error(`create-batch: not a refusal: ${r[1]}`);
+        return refusal;
+      });
     },
 
     async getMemories(space: Space, ids: string[]): Promise<(MemoryRow | null)[]> {

@@ -1,6 +1,6 @@
 import type { Static } from "@sinclair/typebox";
 import { ServiceError } from "../contract/errors";
-import { indexMemories, INDEX_WAIT_MS } from "../contract/search-index";
+import { indexMemories, indexWaitMs } from "../contract/search-index";
 import type { Bus, CallContext } from "../kit/bus";
 import { errorFields, throttledWarning, type Logger } from "../kit/log";
 
@@ -27,7 +27,7 @@ export function createIndexWriter(bus: Bus, now: () => number = () => performanc
   ): Promise<boolean> {
     if (now() < skipUntil) return false;
     try {
-      await bus.call(indexMemories, input, on, { timeoutMs: INDEX_WAIT_MS });
+      await bus.call(indexMemories, input, on, { timeoutMs: indexWaitMs(input.upserts.length) });
       return true;
     } catch (err) {
       if (err instanceof ServiceError && err.code === "SERVICE_UNAVAILABLE")

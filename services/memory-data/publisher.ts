@@ -37,7 +37,7 @@ const chunks = <X>(xs: X[], size: number): X[][] => {
 
 /**
  * Events go to JetStream with msgID `<memoryId>:<version>`, so a retried publish is deduplicated.
- * The index call waits (INDEX_WAIT_MS) so a write is searchable when it returns; if search is down
+ * The index call waits (indexWaitMs) so a write is searchable when it returns; if search is down
  * the write still succeeds: the indexer consumes the same events and converges. Neither failure
  * undoes the committed write: it is logged.
  */

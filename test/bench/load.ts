@@ -18,6 +18,11 @@ export interface LoadSpec {
   body?: string;
   /** Several bodies to rotate through (e.g. distinct creates). */
   bodies?: string[];
+  /**
+   * A header whose value differs on every request (`<prefix><thread>-<n>`, e.g. an Idempotency-Key). Compare
+   * a run that has one only with another that has one too: formatting each request costs wrk some CPU.
+   */
+  uniqueHeader?: { name: string; prefix: string };
   connections: number;
   durationS: number;
 }
@@ -63,8 +68,22 @@ function runWrk(wrk: string, spec: LoadSpec): LoadResult {
   // than the server's work on 20 KiB list pages (non-2xx are counted by wrk itself). Requests with
   // several bodies are formatted once, in init, and only rotated per request.
   const lines = [`wrk.method = "${spec.method ?? "GET"}"`, ...headerLines];
-  if (bodies.length === 1) lines.push(`wrk.body = ${JSON.stringify(bodies[0])}`);
-  if (bodies.length > 1) {
+  if (spec.uniqueHeader) {
+    const { name, prefix } = spec.uniqueHeader;
+    lines.push(
+      `local bodies = { ${(bodies.length ? bodies : [""]).map((b) => JSON.stringify(b)).join(", ")} }`,
+      `local threads, i, headers = 0, 0, {}`,
+      `setup = function(thread) threads = threads + 1; thread:set("tid", threads) end`,
+      // wrk.format takes the headers given instead of wrk.headers: a copy of them, with the unique one set.
+      `init = function() for k, v in pairs(wrk.headers) do headers[k] = v end end`,
+      `request = function()`,
+      `  i = i + 1`,
+      `  headers[${JSON.stringify(name)}] = ${JSON.stringify(prefix)} .. tid .. "-" .. i`,
+      `  return wrk.format(nil, nil, headers, bodies[i % #bodies + 1])`,
+      `end`,
+    );
+  } else if (bodies.length === 1) lines.push(`wrk.body = ${JSON.stringify(bodies[0])}`);
+  else if (bodies.length > 1) {
     lines.push(
       `local bodies = { ${bodies.map((b) => JSON.stringify(b)).join(", ")} }`,
       `local requests, i = {}, 0`,
@@ -107,6 +126,16 @@ async function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
     errors: result.non2xx + result.errors,
     requests: result.requests.total,
   };
+}
+
+/** Runs `count` calls with at most `concurrency` in flight. */
+export async function pool(count: number, concurrency: number, task: (i: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
 }
 
 export const median = (xs: number[]) => {

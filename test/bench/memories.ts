@@ -3,22 +3,12 @@ import { join, resolve } from "node:path";
 import Redis from "ioredis";
 import { startStack } from "../../scripts/stack/launch";
 import { apiClient, newTenant } from "../api";
-import { fmt, medianOf } from "./load";
+import { fmt, medianOf, pool } from "./load";
 import type { BenchSection } from "./sections";
 import { ratio } from "./sections";
 
 const KIB_CONTENT = "The quick brown fox jumps over the lazy dog while memories accumulate. ".repeat(15).slice(0, 1024);
 const BYTES_SAMPLE = Number(process.env.BENCH_MEMORY_SAMPLE ?? 50_000);
-
-/** Runs `count` calls with at most `concurrency` in flight. */
-async function pool(count: number, concurrency: number, task: (i: number) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) await task(next++);
-    }),
-  );
-}
 
 /**
  * Issue 3: create/get/list through the gateway, and Redis bytes per memory (1 KiB content, 3 tags).

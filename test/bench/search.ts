@@ -3,7 +3,7 @@ import { connect } from "nats";
 import { STREAMS } from "../../services/contract/streams";
 import { INDEXER_DURABLE } from "../../services/search/indexer";
 import { apiClient, newTenant } from "../api";
-import { fmt, medianOf } from "./load";
+import { fmt, medianOf, pool } from "./load";
 import type { BenchSection } from "./sections";
 import { query, sentence } from "./sentences";
 
@@ -17,15 +17,6 @@ const SIZES = (process.env.BENCH_SEARCH_SIZES ?? "10000").split(",").map(Number)
 const INGEST_IN_FLIGHT = Number(process.env.BENCH_SEARCH_INGEST_CONCURRENCY ?? 32);
 const SINGLE_CLIENT_QUERIES = Number(process.env.BENCH_SEARCH_QUERIES ?? 300);
 const TAGGED_EVERY = 10;
-
-async function pool(count: number, concurrency: number, task: (i: number) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) await task(next++);
-    }),
-  );
-}
 
 /** Until the event indexer has nothing left to apply: query latency is measured at steady state. */
 export async function indexerDrained(natsUrl: string, timeoutMs = 300_000): Promise<number> {

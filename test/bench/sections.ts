@@ -7,6 +7,7 @@ import { searchSection } from "./search";
 import { mcpSection } from "./mcp";
 import { webhooksSection } from "./webhooks";
 import { clusterSection } from "./cluster";
+import { ingestSection } from "./ingest";
 
 export interface BenchContext {
   stack: Stack;
@@ -43,6 +44,7 @@ const gatewaySection: BenchSection = {
 export const benchSections: BenchSection[] = [
   gatewaySection,
   memoriesSection,
+  ingestSection,
   graphqlSection,
   searchSection,
   mcpSection,

@@ -89,6 +89,7 @@ describe("serving", () => {
     expect(mutation.sort()).toEqual(
       [
         "createMemory",
+        "createMemories",
         "updateMemory",
         "deleteMemory",
         "createTag",

@@ -149,6 +149,26 @@ export async function chatScenario(baseUrl: string, rootKey: string, observe: Mi
   const gone = await api.GET("/v1/memories/{id}", { params: { path: { id: preference } } });
   expect(gone.response.status === 404 && gone.error?.error.code === "NOT_FOUND", "a deleted memory is not found");
 
+  // An earlier conversation imported in one call, safe to retry: its root and turns, each turn naming the root by
+  // its index in the call; a turn without content is refused alone.
+  const earlier = { conversation_id: "conv-0", channel: "web" };
+  const importEarlier = () =>
+    api.POST("/v1/memories/batch", {
+      params: { header: { "Idempotency-Key": `import-${earlier.conversation_id}` } },
+      body: {
+        items: [
+          { content: "Chat with Ada about Porto", content_type: "conversation", metadata: earlier },
+          { content: "Porto was rainy, but the bookshops were worth it.", parent_ref: 0, metadata: earlier },
+          { content: "", parent_ref: 0 },
+        ],
+      },
+    });
+  const imported = await ok(importEarlier());
+  const [, turn, empty] = imported.data.items;
+  expect(imported.data.created === 2 && !!turn && "data" in turn && !!empty && "error" in empty, "one turn refused");
+  const retried = await importEarlier();
+  expect(retried.response.headers.get("idempotent-replayed") === "true", "the retry replays the import");
+
   // A webhook that keeps another system in step with the memories (its receiver is not reachable from here:
   // the ping's attempts fail, which the deliveries show).
   const hook = await ok(

@@ -26,6 +26,24 @@ const clientFor = async (opts: Parameters<typeof newTenant>[2] = {}) => {
 };
 
 describe("the TypeScript client against the running service", () => {
+  test("a thread in one batch, sent twice with one Idempotency-Key: created once", async () => {
+    const { client } = await clientFor();
+    const items = [
+      { content: "Imported chat", content_type: "conversation" as const },
+      { content: "First turn", parent_ref: 0 },
+      { content: "", parent_ref: 0 },
+    ];
+    const first = await client.memories.createBatch(items, { idempotencyKey: "import-1" });
+    const again = await client.memories.createBatch(items, { idempotencyKey: "import-1" });
+    expect(again).toEqual(first);
+    expect([first.created, first.failed]).toEqual([2, 1]);
+    const [root, turn, empty] = first.items;
+    if (!root || !("data" in root) || !turn || !("data" in turn)) throw new Error("the root and its turn are created");
+    expect(turn.data.parent_memory_id).toBe(root.data.id);
+    expect(empty && "error" in empty && empty.error.details).toEqual({ field: "content", constraint: "required" });
+    expect((await client.memories.list({ limit: 1 })).total).toBe(2);
+  });
+
   test("a chat backend: a thread with turns, tags, an entity, search and context", async () => {
     const { client } = await clientFor();
     const topic = word();

@@ -77,6 +77,9 @@ test("a full Redis: writes 507 STORAGE_FULL and change nothing, reads keep answe
       });
       expect(r.body.meta.request_id).toMatch(/.+/);
     }
+    // With an Idempotency-Key too: refused before it runs, so the key stays free for the retry (below).
+    const keyed = await api.post("/v1/memories", { content: "keyed" }, { "Idempotency-Key": `full-${topic}` });
+    expect([keyed.status, keyed.body.error?.code]).toEqual([507, "STORAGE_FULL"]);
     const mutation = await gql.raw(`mutation { createMemory(input: { content: "refused" }) { id } }`);
     expect(mutation.errors?.[0]?.extensions.code).toBe("STORAGE_FULL");
 
@@ -106,8 +109,10 @@ test("a full Redis: writes 507 STORAGE_FULL and change nothing, reads keep answe
   // Recovered at once: the write goes through, and the refused ones left no trace.
   const created = await api.post("/v1/memories", { content: "after" });
   expect(created.status).toBe(200);
+  const retried = await api.post("/v1/memories", { content: "keyed" }, { "Idempotency-Key": `full-${topic}` });
+  expect([retried.status, retried.headers.get("idempotent-replayed")]).toEqual([200, null]);
   const all = (await api.get("/v1/memories?limit=100")).body;
-  expect(all.meta.total).toBe(2);
+  expect(all.meta.total).toBe(3);
   expect(all.data.find((m: { id: string }) => m.id === kept.id).content).toBe(kept.content);
   expect((await api.get("/v1/tags")).body.meta.total).toBe(0);
   await Bun.sleep(1100); // past the gauges' one-second memo

@@ -32,6 +32,9 @@ export function createClient(options: ClientOptions) {
       ...listing<Memory, QueryOf<"/v1/memories", "get">>(request, "/v1/memories"),
       create: (body: BodyOf<"/v1/memories", "post">, call?: CallOptions) =>
         write<DataOf<"/v1/memories", "post">>("POST", "/v1/memories", body, call),
+      /** Up to 500 memories; each item answers its memory (`data`) or its refusal (`error`), in order. */
+      createBatch: (items: BodyOf<"/v1/memories/batch", "post">["items"], call?: CallOptions) =>
+        write<DataOf<"/v1/memories/batch", "post">>("POST", "/v1/memories/batch", { items }, call),
       get: (memoryId: string, call?: CallOptions) => read<Memory>(`/v1/memories/${id(memoryId)}`, call),
       update: (memoryId: string, patch: BodyOf<"/v1/memories/{id}", "patch">, call?: CallOptions) =>
         write<DataOf<"/v1/memories/{id}", "patch">>("PATCH", `/v1/memories/${id(memoryId)}`, patch, call),

@@ -95,6 +95,18 @@ describe("transport", () => {
     expect(write.seen.length).toBe(1);
   });
 
+  test("a write with an Idempotency-Key sends it on every attempt and is retried after 503 and 409", async () => {
+    const s = scripted([
+      () => refusal(503, "SERVICE_UNAVAILABLE"),
+      () => refusal(409, "IDEMPOTENCY_IN_FLIGHT"),
+      () => envelope("once"),
+    ]);
+    const writer = createTransport({ baseUrl: s.url, apiKey: "k", retry: fast });
+    const spec = { method: "POST", path: "/w", body: {}, idempotent: false } as const;
+    expect((await writer(spec, { idempotencyKey: "k-1" })).data).toBe("once");
+    expect(s.seen.map((r) => r.headers.get("idempotency-key"))).toEqual(["k-1", "k-1", "k-1"]);
+  });
+
   test("retries stop after `retries`, answering the last error", async () => {
     const s = scripted(Array.from({ length: 5 }, () => () => refusal(503, "SERVICE_UNAVAILABLE")));
     const request = createTransport({ baseUrl: s.url, apiKey: "k", retry: { ...fast, retries: 2 } });

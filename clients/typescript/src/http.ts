@@ -19,6 +19,12 @@ export interface ClientOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /**
+   * A write's Idempotency-Key (1–255 visible ASCII characters, e.g. a UUID): the service runs the write once
+   * and answers a repeat with the first answer, so the write is retried like a read (503, 504, network errors,
+   * and a 409 while the first attempt still runs).
+   */
+  idempotencyKey?: string;
 }
 
 export interface ResponseMeta {
@@ -120,6 +126,7 @@ export function createTransport(options: ClientOptions) {
           Authorization: `Bearer ${options.apiKey}`,
           Accept: "application/json",
           ...(spec.body === undefined ? {} : { "Content-Type": "application/json" }),
+          ...(call.idempotencyKey === undefined ? {} : { "Idempotency-Key": call.idempotencyKey }),
         },
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
         signal,
@@ -153,7 +160,8 @@ export function createTransport(options: ClientOptions) {
         if (!(err instanceof MemoryServiceError) || err.code !== "NETWORK_ERROR") throw err;
         error = err;
       }
-      const reason = retryReason(error.status === 0 ? "network" : error.status, spec.idempotent);
+      const keyed = call.idempotencyKey !== undefined;
+      const reason = retryReason(error.status === 0 ? "network" : error.status, spec.idempotent || keyed, keyed);
       if (!reason || tries >= policy.retries) throw error;
       await sleep(retryDelayMs(policy, reason, tries + 1, error.retryAfter), call.signal).catch((cause) => {
         throw new AbortError("The call was aborted", { cause });

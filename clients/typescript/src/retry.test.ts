@@ -12,6 +12,12 @@ describe("retryReason", () => {
       expect(retryReason(status, false)).toBeNull();
     }
   });
+  test("a write with an Idempotency-Key is retried like a read, and after a 409 while its first attempt runs", () => {
+    for (const status of [503, 504, "network", 409] as const)
+      expect(retryReason(status, true, true)).toBe("unavailable");
+    expect(retryReason(409, true)).toBeNull();
+    expect(retryReason(422, true, true)).toBeNull();
+  });
   test("anything else is answered as it is", () => {
     for (const status of [400, 401, 403, 404, 500, 502]) expect(retryReason(status, true)).toBeNull();
   });

@@ -15,12 +15,14 @@ export type RetryReason = "rate_limited" | "unavailable";
 
 /**
  * 429 is retried for every call: the service refused it before doing anything. 503, 504 and network
- * errors are retried only for calls that change nothing when repeated (reads and searches): a write
- * whose fate is unknown is never sent twice.
+ * errors are retried only for calls that change nothing when repeated (reads and searches, and writes
+ * carrying an Idempotency-Key): a write whose fate is unknown is never sent twice without one. A 409 is
+ * retried for a keyed write only: the first attempt with its key still runs.
  */
-export function retryReason(status: number | "network", idempotent: boolean): RetryReason | null {
+export function retryReason(status: number | "network", idempotent: boolean, keyed = false): RetryReason | null {
   if (status === 429) return "rate_limited";
   if ((status === 503 || status === 504 || status === "network") && idempotent) return "unavailable";
+  if (status === 409 && keyed) return "unavailable";
   return null;
 }
 

@@ -1,4 +1,5 @@
 import {
+  createMemories,
   createMemory,
   deleteMemory,
   getMemory,
@@ -38,6 +39,17 @@ export const memoryResolvers = {
   Mutation: {
     createMemory: (_: unknown, args: Args, ctx: GraphQLContext) =>
       afterWrite(ctx, call(ctx, createMemory, toInput(args))),
+    createMemories: async (_: unknown, { items }: Args, ctx: GraphQLContext) => {
+      const input = (items as Args[]).map(({ memory, parentRef }) => ({
+        ...toInput({ input: memory }),
+        ...(parentRef === null || parentRef === undefined ? {} : { parent_ref: parentRef }),
+      }));
+      const out = await afterWrite(ctx, call(ctx, createMemories, { items: input }));
+      return {
+        ...out,
+        items: out.items.map((r) => ("data" in r ? { memory: r.data, error: null } : { memory: null, error: r.error })),
+      };
+    },
     updateMemory: (_: unknown, { id, ...args }: Args, ctx: GraphQLContext) =>
       afterWrite(ctx, call(ctx, updateMemory, toInput(args, { id: knownId(id, "Memory") }))),
     deleteMemory: (_: unknown, { id, ...args }: Args, ctx: GraphQLContext) =>

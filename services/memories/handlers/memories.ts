@@ -1,5 +1,7 @@
 import {
+  createMemories,
   createMemory,
+  type CreateMemoryInput,
   deleteMemory,
   getMemories,
   getMemory,
@@ -9,11 +11,12 @@ import {
   memoryAncestors,
   memorySiblings,
   updateMemory,
+  validateMemoryItem,
 } from "../../contract/memories";
-import { notFound, validationError } from "../../contract/errors";
+import { notFound, ServiceError, validationError } from "../../contract/errors";
 import { bind, type Handler } from "../../kit/handler";
 import { spaceOf } from "../../kit/space";
-import type { MemoryFields, MemoryPatch, MemoryStore } from "../store";
+import type { Created, MemoryFields, MemoryPatch, MemoryStore, NewMemory } from "../store";
 import type { MemoryRow, Removal } from "../record";
 import type { ChangePublisher, MemoryChange } from "../../memory-data/publisher";
 import { snapshotOfMemory, type DeleteReason } from "../../contract/events";
@@ -40,6 +43,52 @@ export const removalChanges = (removal: Removal, reason: DeleteReason): MemoryCh
   ...removal.updates.map((u) => updated(u.row, u.changed)),
 ];
 
+/** The events of a create: the memory, and the memory it superseded. */
+const createdChanges = (row: Created): MemoryChange[] => {
+  const changes: MemoryChange[] = [{ type: "created", memory: snapshotOfMemory(row.memory, row.version) }];
+  if (row.superseded) changes.push(updated(row.superseded, ["superseded_by", "valid_to"]));
+  return changes;
+};
+
+/** A create's input as the store takes it (defaults filled); refuses what the schema cannot say. */
+function newMemory(input: CreateMemoryInput, id: string, parent: string | null): NewMemory {
+  if (input.expires_at !== undefined && input.ttl_seconds !== undefined)
+    throw validationError("ttl_seconds", "exclusive", "Give expires_at or ttl_seconds, not both");
+  const fields: MemoryFields = {
+    content: input.content,
+    content_type: input.content_type ?? MEMORY_DEFAULTS.content_type,
+    tier: input.tier ?? MEMORY_DEFAULTS.tier,
+    memory_nature: input.memory_nature ?? MEMORY_DEFAULTS.memory_nature,
+    parent,
+    external_id: input.external_id ?? null,
+    metadata: input.metadata ?? {},
+  };
+  const { occurred_at, expires_at, ttl_seconds, supersedes } = input;
+  return { id, fields, life: { occurred_at, expires_at, ttl_seconds, supersedes } };
+}
+
+const parentItemRefused = () =>
+  validationError("parent_ref", "exists", "parent_ref names an item of this call that was not created");
+
+/**
+ * The parent of batch item `i`: its parent_memory_id, or the id of the earlier item its parent_ref names (`ids`:
+ * the call's ids; `results`: the refusals of the items checked so far).
+ */
+function parentOf(
+  item: CreateMemoryInput,
+  ref: number | undefined,
+  i: number,
+  ids: string[],
+  results: (Created | ServiceError)[],
+): string | null {
+  if (ref === undefined) return item.parent_memory_id ?? null;
+  if (item.parent_memory_id != null)
+    throw validationError("parent_ref", "exclusive", "Give parent_ref or parent_memory_id, not both");
+  if (ref >= i) throw validationError("parent_ref", "range", "parent_ref must be the index of an earlier item");
+  if (results[ref] instanceof ServiceError) throw parentItemRefused();
+  return ids[ref]!;
+}
+
 export function memoryHandlers(deps: MemoriesDeps) {
   const newId = deps.newId ?? (() => crypto.randomUUID());
 
@@ -55,29 +104,51 @@ export function memoryHandlers(deps: MemoriesDeps) {
   }
 
   const create: Handler<typeof createMemory> = async (input, ctx) => {
-    if (input.expires_at !== undefined && input.ttl_seconds !== undefined)
-      throw validationError("ttl_seconds", "exclusive", "Give expires_at or ttl_seconds, not both");
-    const fields: MemoryFields = {
-      content: input.content,
-      content_type: input.content_type ?? MEMORY_DEFAULTS.content_type,
-      tier: input.tier ?? MEMORY_DEFAULTS.tier,
-      memory_nature: input.memory_nature ?? MEMORY_DEFAULTS.memory_nature,
-      parent: input.parent_memory_id ?? null,
-      external_id: input.external_id ?? null,
-      metadata: input.metadata ?? {},
-    };
-    const life = {
-      occurred_at: input.occurred_at,
-      expires_at: input.expires_at,
-      ttl_seconds: input.ttl_seconds,
-      supersedes: input.supersedes,
-    };
-    const row = await deps.store.createMemory(spaceOf(ctx), newId(), fields, MAX_HIERARCHY_DEPTH, life);
-    const changes: MemoryChange[] = [{ type: "created", memory: snapshotOfMemory(row.memory, row.version) }];
-    if (row.superseded) changes.push(updated(row.superseded, ["superseded_by", "valid_to"]));
-    await deps.changes.committed(ctx, changes);
+    const { id, fields, life } = newMemory(input, newId(), input.parent_memory_id ?? null);
+    const row = await deps.store.createMemory(spaceOf(ctx), id, fields, MAX_HIERARCHY_DEPTH, life);
+    await deps.changes.committed(ctx, createdChanges(row));
     await registerExpiry(ctx, row.memory.expires_at);
     return row.memory;
+  };
+
+  /**
+   * Each item checked alone, then every valid one created in one step (in order, so an item's parent may be an
+   * earlier item), then one publication of all their changes: the search index takes them in batches, and the
+   * call returns once they are searchable, as a single create does.
+   */
+  const createBatch: Handler<typeof createMemories> = async (input, ctx) => {
+    const items = input.items as unknown[];
+    const ids = items.map(() => newId());
+    const refs: (number | undefined)[] = [];
+    const results: (Created | ServiceError)[] = [];
+    const todo: NewMemory[] = [];
+    const at: number[] = [];
+    items.forEach((raw, i) => {
+      try {
+        const { parent_ref, ...item } = validateMemoryItem(raw);
+        todo.push(newMemory(item, ids[i]!, parentOf(item, parent_ref, i, ids, results)));
+        at.push(i);
+        refs[i] = parent_ref;
+      } catch (err) {
+        if (!(err instanceof ServiceError)) throw err;
+        results[i] = err;
+      }
+    });
+    const outcomes = await deps.store.createMemories(spaceOf(ctx), todo, MAX_HIERARCHY_DEPTH);
+    outcomes.forEach((outcome, k) => (results[at[k]!] = outcome));
+    // A sent item whose parent item was refused is refused for that reason, whatever the store said of it.
+    refs.forEach((ref, i) => {
+      if (ref !== undefined && results[ref] instanceof ServiceError) results[i] = parentItemRefused();
+    });
+    const rows = results.filter((r): r is Created => !(r instanceof ServiceError));
+    await deps.changes.committed(ctx, rows.flatMap(createdChanges));
+    const expiries = rows.flatMap((r) => (r.memory.expires_at ? [r.memory.expires_at] : []));
+    if (expiries.length > 0) await registerExpiry(ctx, expiries.sort()[0]!);
+    return {
+      items: results.map((r) => (r instanceof ServiceError ? { error: r.toBody() } : { data: r.memory })),
+      created: rows.length,
+      failed: results.length - rows.length,
+    };
   };
 
   const get: Handler<typeof getMemory> = async (input, ctx) => {
@@ -141,13 +212,14 @@ export function memoryHandlers(deps: MemoriesDeps) {
     return { before: around.before.map((r) => r.memory), after: around.after.map((r) => r.memory) };
   };
 
-  return { create, get, getMany, list, update, remove, ancestors, siblings };
+  return { create, createBatch, get, getMany, list, update, remove, ancestors, siblings };
 }
 
 export const memoryBindings = (deps: MemoriesDeps) => {
   const h = memoryHandlers(deps);
   return [
     bind(createMemory, h.create),
+    bind(createMemories, h.createBatch),
     bind(getMemory, h.get),
     bind(getMemories, h.getMany),
     bind(listMemories, h.list),

@@ -32,21 +32,21 @@ local function supersede(old, new, occurred)
   redis.call('ZADD', K.updated, NOW, old)
 end
 
--- The life of a memory created now in `tier`, from create's `spec` (each field optional): occurred_at
+-- The life of a memory created at `at` (ms) in `tier`, from create's `spec` (each field optional): occurred_at
 -- (ms), expires_at (ms, or null: never), ttl_ms, supersedes (an id). Returns { occurred, expires ('' =
 -- never), supersedes (the latest of the named memory's chain, '' = none) }, or nil and a refusal.
-local function new_life(spec, tier, walk_max)
-  local life = { occurred = spec.occurred_at or ms_string(NOW), expires = '', supersedes = '' }
+local function new_life(spec, tier, walk_max, at)
+  local life = { occurred = spec.occurred_at or ms_string(at), expires = '', supersedes = '' }
   if spec.expires_at == cjson.null then
     life.expires = ''
   elseif spec.expires_at ~= nil then
     if tonumber(spec.expires_at) <= NOW then return nil, not_future('expires_at') end
     life.expires = spec.expires_at
   elseif spec.ttl_ms ~= nil then
-    life.expires = ms_string(NOW + tonumber(spec.ttl_ms))
+    life.expires = ms_string(at + tonumber(spec.ttl_ms))
   else
     local days = retention_days(K.settings, tier)
-    if days then life.expires = ms_string(NOW + days * DAY_MS) end
+    if days then life.expires = ms_string(at + days * DAY_MS) end
   end
   if spec.supersedes ~= nil then
     local head, refusal = chain_head(spec.supersedes, walk_max)

@@ -1,0 +1,110 @@
+import type { Caller } from "../../../services/contract/op";
+import { ServiceError } from "../../../services/contract/errors";
+import { defineLibrary, type RedisClient } from "../../../services/kit/redis-functions";
+import { errorFields, type Logger } from "../../../services/kit/log";
+import { isStorageFull } from "../../../services/kit/connect";
+import { bytesResponse } from "../envelope";
+
+/**
+ * `Idempotency-Key` on POST, PATCH and DELETE (REST, and GraphQL mutations): the first request with a key runs
+ * and its answer is kept; a retry with the key and the same request gets that answer again, byte for byte, with
+ * `Idempotent-Replayed: true`. Keys are per API key, in the Redis of the key's tenant (its hash tag).
+ */
+const idempotencyLibrary = await defineLibrary({
+  name: "idempotency",
+  dir: new URL("./", import.meta.url),
+  functions: { claim: "write", complete: "write", release: "write" },
+});
+
+/** How long an answer is replayed. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long a running request holds its key: longer than any request runs, so that a gateway that dies
+ * mid-request frees the key for a retry once the lease ends.
+ */
+export const IDEMPOTENCY_LEASE_MS = 60_000;
+
+/** The answer's headers that are kept and replayed; the rest (rate limits, request id) are each request's own. */
+const KEPT_HEADERS = ["content-type"];
+
+/** A claimed key: its request runs, then `finish` keeps its answer (or frees the key when nothing ran). */
+export interface Claimed {
+  /** The answer as it goes out (its body was read to be kept). `ran`: false frees the key for a retry. */
+  finish(res: Response, ran: boolean): Promise<Response>;
+}
+
+export type Claim = { replay: Response } | Claimed;
+
+export function createIdempotency(redis: RedisClient, log: Logger) {
+  const call = idempotencyLibrary.on(redis);
+  const keyOf = (caller: Caller, key: string) =>
+    `idem:{${caller.tenant}:${caller.env}}:${caller.keyId}:${Bun.CryptoHasher.hash("sha256", key, "hex")}`;
+
+  return {
+    /**
+     * Claims `key` for this request, or answers an earlier request's answer (`replay`, with `headers` and this
+     * request's id). Refuses IDEMPOTENCY_KEY_REUSED and IDEMPOTENCY_IN_FLIGHT; a Redis that cannot answer is a
+     * 503, as the key's promise cannot be kept without it.
+     */
+    async claim(
+      caller: Caller,
+      key: string,
+      fingerprint: string,
+      requestId: string,
+      headers: Record<string, string>,
+    ): Promise<Claim> {
+      const redisKey = keyOf(caller, key);
+      const token = crypto.randomUUID();
+      let reply: string[];
+      try {
+        reply = (await call("claim", [redisKey], [fingerprint, token, IDEMPOTENCY_LEASE_MS])) as string[];
+      } catch (err) {
+        if (err instanceof ServiceError) throw err;
+        // The write it guards would be refused too.
+        if (isStorageFull(err))
+          throw new ServiceError("STORAGE_FULL", "Storage is full: the write was refused and nothing was changed");
+        log.error("idempotency key not claimed", { request_id: requestId, ...errorFields(err) });
+        throw new ServiceError("SERVICE_UNAVAILABLE", "Idempotency keys cannot be checked now, retry shortly");
+      }
+      if (reply[0] === "done") {
+        const kept = JSON.parse(reply[2]!) as Record<string, string>;
+        const { "x-request-id": original, ...stored } = kept;
+        return {
+          replay: bytesResponse(new TextEncoder().encode(reply[3]!), Number(reply[1]), {
+            ...stored,
+            ...headers,
+            "X-Request-Id": requestId,
+            "Idempotent-Replayed": "true",
+            ...(original ? { "Original-Request": original } : {}),
+          }),
+        };
+      }
+      return {
+        async finish(res, ran) {
+          const bytes = new Uint8Array(await res.arrayBuffer());
+          const sent = Object.fromEntries(res.headers);
+          delete sent["content-length"];
+          const out = bytesResponse(bytes, res.status, sent);
+          try {
+            if (!ran) await call("release", [redisKey], [token]);
+            else {
+              const kept: Record<string, string> = { "x-request-id": requestId };
+              for (const name of KEPT_HEADERS) {
+                const value = res.headers.get(name);
+                if (value !== null) kept[name] = value;
+              }
+              const args = [token, res.status, JSON.stringify(kept), Buffer.from(bytes), IDEMPOTENCY_TTL_MS];
+              await call("complete", [redisKey], args);
+            }
+          } catch (err) {
+            // The answer stands; the key frees itself when its lease ends.
+            log.error("idempotent answer not kept", { request_id: requestId, ...errorFields(err) });
+          }
+          return out;
+        },
+      };
+    },
+  };
+}
+
+export type Idempotency = ReturnType<typeof createIdempotency>;
