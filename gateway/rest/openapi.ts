@@ -53,8 +53,16 @@ const rateLimitHeaders = (required: boolean) => ({
   ),
 });
 
-function errorResponse(code: ErrorCode) {
-  const { retryable } = ERROR_TABLE[code];
+/** The codes of each status, in table order: one response per status names them all (403: FORBIDDEN, QUOTA_EXCEEDED). */
+const CODES_BY_STATUS = new Map<number, ErrorCode[]>();
+for (const code of OPERATION_ERRORS) {
+  const status = ERROR_TABLE[code].status;
+  CODES_BY_STATUS.set(status, [...(CODES_BY_STATUS.get(status) ?? []), code]);
+}
+
+/** The response of the codes sharing a status, named after the first of them. */
+function errorResponse(codes: ErrorCode[]) {
+  const code = codes[0]!;
   // Rate-limit headers come with every answer to a known key, so not with a 401.
   const headers = {
     "X-Request-Id": requestIdHeader,
@@ -62,7 +70,7 @@ function errorResponse(code: ErrorCode) {
     ...(code === "RATE_LIMITED" ? { "Retry-After": header("Seconds to wait.", { type: "integer" }, true) } : {}),
   };
   return {
-    description: `${code}${retryable ? " (retryable)" : ""}`,
+    description: codes.map((c) => `${c}${ERROR_TABLE[c].retryable ? " (retryable)" : ""}`).join(", "),
     headers,
     content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
   };
@@ -118,7 +126,7 @@ function operation(r: RestRoute, schemas: SchemaComponents) {
         },
       },
       ...Object.fromEntries(
-        OPERATION_ERRORS.map((code) => [ERROR_TABLE[code].status, { $ref: `#/components/responses/${code}` }]),
+        [...CODES_BY_STATUS].map(([status, codes]) => [status, { $ref: `#/components/responses/${codes[0]}` }]),
       ),
     },
   };
@@ -155,7 +163,7 @@ export function openApiDocument(routes: readonly RestRoute[]) {
         },
       },
       schemas: schemas.schemas,
-      responses: Object.fromEntries(OPERATION_ERRORS.map((code) => [code, errorResponse(code)])),
+      responses: Object.fromEntries([...CODES_BY_STATUS.values()].map((codes) => [codes[0], errorResponse(codes)])),
     },
   };
 }

@@ -6,6 +6,7 @@ import { settingsKey } from "../tenant-settings/settings";
 import { SUPERSESSION_WALK_MAX, type ListMemoriesInput } from "../contract/memories";
 import type { Entity } from "../contract/entities";
 import { memoriesLibrary, type MemoryFunction } from "./library";
+import { NO_LIMITS, type StorageLimits } from "./quota";
 import {
   newMemoryRow,
   parseEntity,
@@ -85,6 +86,7 @@ const indexKeys = (space: Space) => {
     ks.byOccurred,
     ks.expiring,
     settingsKey(space),
+    ks.storage,
   ];
 };
 
@@ -110,13 +112,17 @@ export function createMemoryStore(redis: RedisClient) {
     emptyTablesAsLists(JSON.parse((await call(fn, REGISTRY_KEYS, args)) as string)) as T;
 
   return {
-    /** The new memory; `superseded`: the memory it replaced (now marked so), if any. */
+    /**
+     * The new memory; `superseded`: the memory it replaced (now marked so), if any. `limits`: the plan's,
+     * unless the tenant's settings override them (lua/quota.lua); past them the create is QUOTA_EXCEEDED.
+     */
     async createMemory(
       space: Space,
       id: string,
       f: MemoryFields,
       maxDepth: number,
       life: NewLife = {},
+      limits: StorageLimits = NO_LIMITS,
     ): Promise<MemoryRow & { superseded?: MemoryRow }> {
       const spec: Record<string, unknown> = {};
       if (life.occurred_at !== undefined) spec.occurred_at = msOf(life.occurred_at);
@@ -135,6 +141,8 @@ export function createMemoryStore(redis: RedisClient) {
         maxDepth,
         JSON.stringify(spec),
         SUPERSESSION_WALK_MAX,
+        limits.memories,
+        limits.bytes,
       ];
       const reply = await run<CreatedReply>("create", space, args);
       const superseded = parseMemory(reply[4]);
@@ -148,13 +156,15 @@ export function createMemoryStore(redis: RedisClient) {
 
     /**
      * `patch` holds only the fields to set; null parent/external_id/expires_at clears them. Also answers the
-     * memory it superseded when its valid_to followed a new occurred_at.
+     * memory it superseded when its valid_to followed a new occurred_at. Content or metadata that grow past
+     * the bytes quota (`limits`, as on create) are QUOTA_EXCEEDED.
      */
     async updateMemory(
       space: Space,
       id: string,
       patch: MemoryPatch,
       maxDepth: number,
+      limits: StorageLimits = NO_LIMITS,
     ): Promise<{ row: MemoryRow; changed: string[]; superseded: MemoryRow | null }> {
       const fields: Record<string, string | null> = {};
       for (const [field, value] of Object.entries(patch)) {
@@ -164,7 +174,7 @@ export function createMemoryStore(redis: RedisClient) {
           fields[field] = value === null ? null : msOf(value as string);
         else fields[field] = value as string | null;
       }
-      const args = [id, maxDepth, JSON.stringify(fields)];
+      const args = [id, maxDepth, JSON.stringify(fields), limits.memories, limits.bytes];
       const r = await run<[ReadMemoryReply, string[], ReadMemoryReply]>("update", space, args);
       return { row: parseMemory(r[0])!, changed: r[1], superseded: parseMemory(r[2]) };
     },

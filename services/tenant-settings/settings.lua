@@ -10,3 +10,8 @@ end
 local function expiry_cascades(key)
   return redis.call('HGET', key, 'retention:cascade') == '1'
 end
+
+-- The root key's override of the tenant's `quota` ('memories' | 'bytes'): nil = the plan's default, 0 = no limit.
+local function quota_override(key, quota)
+  return tonumber(redis.call('HGET', key, 'quota:' .. quota))
+end

@@ -16,8 +16,8 @@ beforeAll(async () => {
 });
 
 const space = { tenant: "acme", env: "live" as const };
-const ctxOf = (tenant: string, env: "live" | "test" = "live"): HandlerContext => ({
-  caller: { tenant, env, keyId: "k", scopes: ["admin"] },
+const ctxOf = (tenant: string, env: "live" | "test" = "live", root = false): HandlerContext => ({
+  caller: { tenant, env, keyId: "k", scopes: ["admin"], root },
   requestId: "r",
   log: createLogger({}, "error"),
 });
@@ -35,7 +35,16 @@ describe("settings", () => {
       tenant_id: "acme",
       environment: "live",
       retention: { short: 30, medium: null, long: null, cascade: true },
+      quota: { memories: null, bytes: null },
       updated_at: "2023-11-14T22:13:20.000Z",
+    });
+    expect(changesOf({ quota: { memories: 0, bytes: null } })).toEqual({
+      set: { "quota:memories": "0" },
+      remove: ["quota:bytes"],
+    });
+    expect(settingsOf(space, { "quota:memories": "0", "quota:bytes": "5000" }).quota).toEqual({
+      memories: 0,
+      bytes: 5000,
     });
     expect(settingsOf(space, { "retention:long": "soon" }).retention.long).toBeNull();
   });
@@ -72,5 +81,21 @@ describe("tenant handlers", () => {
     expect((await h.get({}, ctxOf("t1", "test"))).retention.medium).toBeNull();
     expect((await h.get({}, ctxOf("t2"))).retention.medium).toBeNull();
     expect((await h.update({ retention: { medium: null } }, ctx)).retention.medium).toBeNull();
+  });
+
+  test("only the root key sets quotas, and it names any tenant and environment", async () => {
+    const h = tenantHandlers({ store });
+    const refused = await Promise.resolve(h.update({ quota: { memories: 5 } }, ctxOf("t3"))).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: "FORBIDDEN", details: { field: "quota" } });
+    const elsewhere = await Promise.resolve(h.get({ tenant_id: "t4" }, ctxOf("t3"))).catch((e: unknown) => e);
+    expect(elsewhere).toMatchObject({ code: "FORBIDDEN", details: { field: "tenant_id" } });
+    const root = ctxOf("default", "live", true);
+    const set = await h.update({ tenant_id: "t3", environment: "test", quota: { memories: 5, bytes: 0 } }, root);
+    expect(set).toMatchObject({ tenant_id: "t3", environment: "test", quota: { memories: 5, bytes: 0 } });
+    expect((await h.get({}, ctxOf("t3", "test"))).quota).toEqual({ memories: 5, bytes: 0 });
+    expect((await h.get({}, ctxOf("t3"))).quota).toEqual({ memories: null, bytes: null });
+    expect((await h.get({}, root)).quota).toEqual({ memories: null, bytes: null });
+    await h.update({ tenant_id: "t3", environment: "test", quota: { memories: null } }, root);
+    expect((await h.get({}, ctxOf("t3", "test"))).quota).toEqual({ memories: null, bytes: 0 });
   });
 });

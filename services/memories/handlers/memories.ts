@@ -11,17 +11,20 @@ import {
   updateMemory,
 } from "../../contract/memories";
 import { notFound, validationError } from "../../contract/errors";
-import { bind, type Handler } from "../../kit/handler";
+import { bind, type Handler, type HandlerContext } from "../../kit/handler";
 import { spaceOf } from "../../kit/space";
 import type { MemoryFields, MemoryPatch, MemoryStore } from "../store";
 import type { MemoryRow, Removal } from "../record";
 import type { ChangePublisher, MemoryChange } from "../../memory-data/publisher";
 import { snapshotOfMemory, type DeleteReason } from "../../contract/events";
+import { NO_PLAN_QUOTAS, planStorageLimits, type QuotaSettings } from "../quota";
 
 export interface MemoriesDeps {
   store: MemoryStore;
   changes: ChangePublisher;
   newId?: () => string;
+  /** The limits of the plans an operator configures (quota.ts); absent: none. */
+  quotas?: QuotaSettings;
 }
 
 /** Store field names → the API's, for the `changed` list of events. */
@@ -40,8 +43,13 @@ export const removalChanges = (removal: Removal, reason: DeleteReason): MemoryCh
   ...removal.updates.map((u) => updated(u.row, u.changed)),
 ];
 
+/** The storage limits of the caller's plan (the tenant's override, if any, wins inside the write). */
+export const storageLimitsOf = (ctx: HandlerContext, deps: Pick<MemoriesDeps, "quotas">) =>
+  planStorageLimits(ctx.caller?.plan, deps.quotas ?? NO_PLAN_QUOTAS);
+
 export function memoryHandlers(deps: MemoriesDeps) {
   const newId = deps.newId ?? (() => crypto.randomUUID());
+  const limitsOf = (ctx: HandlerContext) => storageLimitsOf(ctx, deps);
 
   /**
    * The sweeper learns of a memory's expiry from its writer (expiry/sweeper.ts). The write has committed
@@ -72,7 +80,7 @@ export function memoryHandlers(deps: MemoriesDeps) {
       ttl_seconds: input.ttl_seconds,
       supersedes: input.supersedes,
     };
-    const row = await deps.store.createMemory(spaceOf(ctx), newId(), fields, MAX_HIERARCHY_DEPTH, life);
+    const row = await deps.store.createMemory(spaceOf(ctx), newId(), fields, MAX_HIERARCHY_DEPTH, life, limitsOf(ctx));
     const changes: MemoryChange[] = [{ type: "created", memory: snapshotOfMemory(row.memory, row.version) }];
     if (row.superseded) changes.push(updated(row.superseded, ["superseded_by", "valid_to"]));
     await deps.changes.committed(ctx, changes);
@@ -112,7 +120,7 @@ export function memoryHandlers(deps: MemoriesDeps) {
     };
     const space = spaceOf(ctx);
     if (Object.values(patch).every((v) => v === undefined)) return get({ id }, ctx);
-    const result = await deps.store.updateMemory(space, id, patch, MAX_HIERARCHY_DEPTH);
+    const result = await deps.store.updateMemory(space, id, patch, MAX_HIERARCHY_DEPTH, limitsOf(ctx));
     const changed = result.changed.map((f) => API_FIELD[f] ?? f);
     const changes = [updated(result.row, changed)];
     if (result.superseded) changes.push(updated(result.superseded, ["valid_to"]));

@@ -1,7 +1,8 @@
 -- Create a memory: record + every index in one step.
 -- KEYS: the tenant's index keys (helpers.lua).
 -- ARGV: id, content, content_type, tier, memory_nature, parent ('' = root), external_id ('' = none),
---   metadata (JSON text), max depth, its life (JSON object for new_life, life.lua), supersession walk max
+--   metadata (JSON text), max depth, its life (JSON object for new_life, life.lua), supersession walk max,
+--   the plan's quota of memories and of bytes (quota.lua quota_limits)
 -- Returns { creation time (ms), occurred_at (ms), expires_at (ms, '' = never), supersedes ('' = none),
 --   read_memory(the memory it superseded) or false }: the caller has every other field, and reading the
 --   record back (1 KiB of content through Lua and cjson) was a third of the script's time.
@@ -16,6 +17,9 @@ if ext ~= '' and external_id_held(ext, id) then return external_id_taken() end
 -- Its life: when it happened, when it expires, what it replaces (life.lua).
 local life, refusal = new_life(cjson.decode(ARGV[10]), ARGV[4], tonumber(ARGV[11]))
 if not life then return refusal end
+local bytes = #ARGV[2] + #ARGV[8]
+local over = quota_refusal(quota_limits(ARGV[12], ARGV[13]), 1, bytes)
+if over then return over end
 
 local now = NOW
 local fields = { 'content', ARGV[2], 'content_type', ARGV[3], 'tier', ARGV[4], 'memory_nature', ARGV[5],
@@ -35,4 +39,5 @@ else
   redis.call('ZADD', K.roots, now, id)
 end
 local replaced = begin_life(id, life)
+storage_add(1, bytes)
 return cjson.encode({ ms_string(now), life.occurred, life.expires, life.supersedes, replaced })
