@@ -380,7 +380,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * Usage report: totals and breakdowns by day, endpoint and key
+         * Usage report: totals and breakdowns by day, endpoint and key; what the environment stores
          * @description Requires the `admin` scope.
          */
         get: operations["getUsage"];
@@ -669,7 +669,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "STORAGE_FULL";
+                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "STORAGE_FULL";
                 details?: {
                     /** @description The rule it broke: `required`, `max_length`… */
                     constraint?: string;
@@ -817,6 +817,17 @@ export type components = {
             /** Format: date */
             from: string;
             key_id: string | null;
+            storage: {
+                /** @description Bytes of their content and metadata (JSON text), as stored. */
+                bytes: number;
+                /** @description The quotas: the plan's, or the root key's override for the tenant; null = no limit. */
+                limits: {
+                    bytes: number | null;
+                    memories: number | null;
+                };
+                /** @description Memories stored (expired ones until the expiry purge takes them). */
+                memories: number;
+            };
             /** Format: date */
             to: string;
             totals: {
@@ -875,7 +886,7 @@ export type components = {
         };
     };
     responses: {
-        /** @description FORBIDDEN */
+        /** @description FORBIDDEN, QUOTA_EXCEEDED */
         FORBIDDEN: {
             headers: {
                 /** @description Requests allowed in the key's binding window. */
@@ -2584,7 +2595,12 @@ export interface operations {
     };
     getTenant: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Root key only. */
+                environment?: "live" | "test";
+                /** @description Root key only. */
+                tenant_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2609,6 +2625,11 @@ export interface operations {
                         data: {
                             /** @enum {string} */
                             environment: "live" | "test";
+                            /** @description The root key's override of the plan's storage quotas: memories stored, and bytes of their content + metadata. null = the plan's default; 0 = no limit. */
+                            quota: {
+                                bytes: number | null;
+                                memories: number | null;
+                            };
                             /** @description Days a new memory of each tier lives when it is created without expires_at or ttl_seconds; null = forever. */
                             retention: {
                                 /** @description When a memory expires, its descendants are purged with it (false: they become roots). */
@@ -2645,6 +2666,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description Root key only.
+                     * @enum {string}
+                     */
+                    environment?: "live" | "test";
+                    /** @description Root key only. Only the fields sent change; null = back to the plan's default, 0 = no limit. */
+                    quota?: {
+                        bytes?: number | null;
+                        memories?: number | null;
+                    };
                     /** @description Only the fields sent change; null = no default for that tier. */
                     retention?: {
                         cascade?: boolean;
@@ -2652,6 +2683,8 @@ export interface operations {
                         medium?: number | null;
                         short?: number | null;
                     };
+                    /** @description Root key only. */
+                    tenant_id?: string;
                 };
             };
         };
@@ -2674,6 +2707,11 @@ export interface operations {
                         data: {
                             /** @enum {string} */
                             environment: "live" | "test";
+                            /** @description The root key's override of the plan's storage quotas: memories stored, and bytes of their content + metadata. null = the plan's default; 0 = no limit. */
+                            quota: {
+                                bytes: number | null;
+                                memories: number | null;
+                            };
                             /** @description Days a new memory of each tier lives when it is created without expires_at or ttl_seconds; null = forever. */
                             retention: {
                                 /** @description When a memory expires, its descendants are purged with it (false: they become roots). */
