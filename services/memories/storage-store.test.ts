@@ -38,6 +38,17 @@ describe("storage counters", () => {
     expect(await storage().recount(s)).toEqual({ memories: 0, bytes: 0 });
   });
 
+  test("the admin tool's fix sets drifted counters to the recount; an empty space keeps none", async () => {
+    const s = space();
+    await fx.create(s, { content: "abc" });
+    await fx.redis.hset(keyspace(s).storage, "memories", "9", "bytes", "1");
+    expect(await storage().usage(s)).toMatchObject({ count: { memories: 9, bytes: 1 } });
+    await storage().setCount(s, await storage().recount(s));
+    expect(await counters(s)).toEqual({ memories: 1, bytes: 5 });
+    await storage().setCount(s, { memories: 0, bytes: 0 });
+    expect(await fx.redis.exists(keyspace(s).storage)).toBe(0);
+  });
+
   test("a create or a growth past a limit is QUOTA_EXCEEDED and writes nothing; shrinking always passes", async () => {
     const s = space();
     const limits: StorageLimits = { memories: 2, bytes: 20 };

@@ -62,9 +62,11 @@ export function createStorageStore(redis: RedisClient) {
       return out;
     },
 
-    /** Sets the counters of `space` (the admin tool, after a recount of a quiet space). */
+    /** Sets the counters of `space` (the admin tool, after a recount of a quiet space); none kept for an empty one. */
     async setCount(space: Space, count: StorageCount): Promise<void> {
-      await redis.hset(keyspace(space).storage, "memories", count.memories, "bytes", count.bytes);
+      const key = keyspace(space).storage;
+      if (count.memories === 0) await redis.del(key);
+      else await redis.hset(key, "memories", count.memories, "bytes", count.bytes);
     },
 
     /** The `limit` spaces that store the most bytes (ties: more memories first), from a SCAN of the counters. */
