@@ -55,16 +55,18 @@ describe("settings", () => {
       await Bun.file(SETTINGS_LUA).text(),
       "redis.register_function{ function_name = 'settings_read', flags = { 'no-writes' },",
       "  callback = function(keys, args)",
-      "  return { retention_days(keys[1], args[1]) or -1, expiry_cascades(keys[1]) and 1 or 0 }",
+      "  local memories, bytes = quota_overrides(keys[1])",
+      "  return { retention_days(keys[1], args[1]) or -1, expiry_cascades(keys[1]) and 1 or 0, memories or -1,",
+      "    bytes or -1 }",
       "end }",
     ].join("\n");
     await redis.call("FUNCTION", "LOAD", "REPLACE", lib);
     const read = async (tier: string) => redis.fcall("settings_read", 1, settingsKey(space), tier);
-    expect(await read("short")).toEqual([-1, 0]);
-    const { set, remove } = changesOf({ retention: { short: 7, cascade: true } });
+    expect(await read("short")).toEqual([-1, 0, -1, -1]);
+    const { set, remove } = changesOf({ retention: { short: 7, cascade: true }, quota: { memories: 0, bytes: 5 } });
     await store.update(space, set, remove);
-    expect(await read("short")).toEqual([7, 1]);
-    expect(await read("long")).toEqual([-1, 1]);
+    expect(await read("short")).toEqual([7, 1, 0, 5]);
+    expect(await read("long")).toEqual([-1, 1, 0, 5]);
   });
 });
 

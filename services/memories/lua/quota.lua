@@ -13,10 +13,8 @@ end
 -- This call's limits: the root key's override in the tenant's settings (settings.lua), else the plan's
 -- (`memories`, `bytes`: ARGV strings from the caller's plan, '' = none).
 local function quota_limits(memories, bytes)
-  return {
-    memories = quota_override(K.settings, 'memories') or tonumber(memories) or 0,
-    bytes = quota_override(K.settings, 'bytes') or tonumber(bytes) or 0,
-  }
+  local own_memories, own_bytes = quota_overrides(K.settings)
+  return { memories = own_memories or tonumber(memories) or 0, bytes = own_bytes or tonumber(bytes) or 0 }
 end
 
 -- The counters as they stand: memories, bytes.
