@@ -53,7 +53,7 @@ const rateLimitHeaders = (required: boolean) => ({
   ),
 });
 
-/** The codes of each status, in table order: one response per status names them all (403: FORBIDDEN, QUOTA_EXCEEDED). */
+/** The codes of each status, in table order: one response per status names them all (403: two of them). */
 const CODES_BY_STATUS = new Map<number, ErrorCode[]>();
 for (const code of OPERATION_ERRORS) {
   const status = ERROR_TABLE[code].status;

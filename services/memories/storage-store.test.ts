@@ -87,7 +87,7 @@ describe("storage counters", () => {
     expect(await counters(s)).toEqual({ memories: 5, bytes: 5 * 3 });
   });
 
-  test("model: after random creates, patches, deletes, cascades and expiry purges the counters equal a recount", async () => {
+  test("model: after random creates, patches, deletes, cascades and purges the counters equal a recount", async () => {
     const op = fc.oneof(
       fc.record({
         kind: fc.constant("create" as const),

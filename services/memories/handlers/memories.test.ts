@@ -30,7 +30,7 @@ describe("memory handlers", () => {
     expect(changes).toEqual([[{ type: "created", memory: snapshot(row("new-id")) }]]);
   });
 
-  test("create and update carry the storage limits of the caller's plan; configured plans read the config", async () => {
+  test("create and update carry the storage limits of the caller's plan; configured plans read config", async () => {
     const { h, calls } = setup({ createMemory: row("new-id"), updateMemory: { row: row("m"), changed: [] } });
     const free = { ...ctx, caller: { ...ctx.caller!, plan: "free" as const } };
     await h.create({ content: "hi" }, free);
