@@ -46,7 +46,6 @@ end
 -- goes too, so an emptied space leaves no key behind.
 local function storage_add(memories, bytes)
   if bytes ~= 0 then redis.call('HINCRBY', K.storage, 'bytes', bytes) end
-  if memories ~= 0 and redis.call('HINCRBY', K.storage, 'memories', memories) == 0 then
-    redis.call('DEL', K.storage)
-  end
+  if memories == 0 then return end
+  if redis.call('HINCRBY', K.storage, 'memories', memories) == 0 and memories < 0 then redis.call('DEL', K.storage) end
 end
