@@ -17,7 +17,7 @@ export function storageHandlers(deps: StorageDeps) {
     const { count, settings } = await deps.storage.usage(spaceOf(ctx));
     const plan = storageLimitsOf(ctx, deps);
     // The limit a write meets (lua/quota.lua): the override, else the plan's; 0 = none, reported as null.
-    const limit = (quota: "memories" | "bytes") => quotaOverrideOf(settings, quota) ?? plan[quota] ?? 0;
+    const limit = (quota: "memories" | "bytes") => quotaOverrideOf(settings, quota) ?? plan[quota];
     const reported = (n: number) => (n === 0 ? null : n);
     return { ...count, limits: { memories: reported(limit("memories")), bytes: reported(limit("bytes")) } };
   };
