@@ -30,6 +30,8 @@ const GatewayConfigProps = {
   SESSION_IDLE_MS: T.Integer({ minimum: 60_000, maximum: 7 * 86_400_000, default: 8 * 3_600_000 }),
   /** Dashboard sign-in attempts per client address and minute, whatever the key. */
   SIGNIN_ATTEMPTS_PER_MINUTE: T.Integer({ minimum: 1, maximum: 1_000_000, default: 10 }),
+  /** /metrics: the tenant environments storing the most bytes that get series (bounded label cardinality). */
+  METRICS_STORAGE_TOP: T.Integer({ minimum: 1, maximum: 1000, default: 20 }),
   /** Built browser assets (the container image's); unset: the gateway bundles dashboard/ at start. */
   WEB_ASSETS_DIR: T.String({ default: "" }),
 };

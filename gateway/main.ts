@@ -13,6 +13,7 @@ import { createUsageRecorder } from "./http/usage-recorder";
 import { createApp } from "./app";
 import { createMetrics, serveMetrics } from "./http/metrics";
 import { registerRedisMemory } from "./http/redis-metrics";
+import { registerTenantStorage } from "./http/storage-metrics";
 import type { GatewayDeps } from "./deps";
 import { createSessionStore } from "./session/store";
 import { createSessions } from "./session/sessions";
@@ -28,6 +29,7 @@ await ensureStream(nc, STREAMS.USAGE, config.JETSTREAM_REPLICAS);
 const metrics = createMetrics();
 registerRedisMemory(metrics.registry, redis);
 const bus = createBus(nc, { timeoutMs: config.NATS_REQUEST_TIMEOUT_MS, observe: metrics.observeNats });
+registerTenantStorage(metrics.registry, bus, config.METRICS_STORAGE_TOP);
 const auth = createAuthenticator(nc, bus, { ttlMs: config.KEY_CACHE_TTL_MS, negativeTtlMs: 2000, maxEntries: 10_000 });
 const limiter = createRateLimiter(redis, {
   fallback: { maxMs: config.RATE_LIMIT_FALLBACK_S * 1000, replicas: config.GATEWAY_REPLICAS },

@@ -38,7 +38,14 @@ export async function verifyHash(bus: Bus, hash: string, requestId: string): Pro
   try {
     const key = await bus.call(verifyKey, { hash }, { requestId });
     return {
-      caller: { tenant: key.tenant, env: key.env, keyId: key.keyId, scopes: key.scopes, root: key.root },
+      caller: {
+        tenant: key.tenant,
+        env: key.env,
+        keyId: key.keyId,
+        scopes: key.scopes,
+        root: key.root,
+        plan: key.plan,
+      },
       label: { name: key.name, prefix: key.prefix },
       limits: { perMinute: key.perMinute, perDay: key.perDay },
       expiresAt: key.expiresAt,

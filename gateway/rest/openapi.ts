@@ -74,8 +74,16 @@ const replayedHeader = header(
 );
 const originalRequestHeader = header("On a replay: the request id of the request that ran.", { type: "string" }, false);
 
-function errorResponse(code: ErrorCode) {
-  const { retryable } = ERROR_TABLE[code];
+/** The codes of each status, in table order: one response per status names them all (403: two of them). */
+const CODES_BY_STATUS = new Map<number, ErrorCode[]>();
+for (const code of OPERATION_ERRORS) {
+  const status = ERROR_TABLE[code].status;
+  CODES_BY_STATUS.set(status, [...(CODES_BY_STATUS.get(status) ?? []), code]);
+}
+
+/** The response of the codes sharing a status, named after the first of them. */
+function errorResponse(codes: ErrorCode[]) {
+  const code = codes[0]!;
   // Rate-limit headers come with every answer to a known key, so not with a 401.
   const headers = {
     "X-Request-Id": requestIdHeader,
@@ -83,7 +91,7 @@ function errorResponse(code: ErrorCode) {
     ...(code === "RATE_LIMITED" ? { "Retry-After": header("Seconds to wait.", { type: "integer" }, true) } : {}),
   };
   return {
-    description: `${code}${retryable ? " (retryable)" : ""}`,
+    description: codes.map((c) => `${c}${ERROR_TABLE[c].retryable ? " (retryable)" : ""}`).join(", "),
     headers,
     content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
   };
@@ -145,10 +153,9 @@ function operation(r: RestRoute, schemas: SchemaComponents) {
         },
       },
       ...Object.fromEntries(
-        OPERATION_ERRORS.filter((code) => write || !WRITE_ONLY.has(code)).map((code) => [
-          ERROR_TABLE[code].status,
-          { $ref: `#/components/responses/${code}` },
-        ]),
+        [...CODES_BY_STATUS]
+          .filter(([, codes]) => write || codes.some((code) => !WRITE_ONLY.has(code)))
+          .map(([status, codes]) => [status, { $ref: `#/components/responses/${codes[0]}` }]),
       ),
     },
   };
@@ -185,7 +192,7 @@ export function openApiDocument(routes: readonly RestRoute[]) {
         },
       },
       schemas: schemas.schemas,
-      responses: Object.fromEntries(OPERATION_ERRORS.map((code) => [code, errorResponse(code)])),
+      responses: Object.fromEntries([...CODES_BY_STATUS.values()].map((codes) => [codes[0], errorResponse(codes)])),
     },
   };
 }

@@ -14,6 +14,7 @@ describe("the one error table", () => {
     VALIDATION_ERROR: 400,
     UNAUTHORIZED: 401,
     FORBIDDEN: 403,
+    QUOTA_EXCEEDED: 403,
     NOT_FOUND: 404,
     METHOD_NOT_ALLOWED: 405,
     NOT_ACCEPTABLE: 406,

@@ -6,6 +6,8 @@ export const ERROR_TABLE = {
   VALIDATION_ERROR: { status: 400, retryable: false },
   UNAUTHORIZED: { status: 401, retryable: false },
   FORBIDDEN: { status: 403, retryable: false },
+  /** A write past the tenant environment's storage quota; details: {quota: "memories" | "bytes", limit, used}. */
+  QUOTA_EXCEEDED: { status: 403, retryable: false },
   NOT_FOUND: { status: 404, retryable: false },
   /** The path exists, not with this method: the answer's `Allow` header lists those it has. */
   METHOD_NOT_ALLOWED: { status: 405, retryable: false },

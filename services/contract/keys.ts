@@ -156,6 +156,7 @@ export const VerifiedKey = T.Object({
   env: Enum(ENVIRONMENTS),
   scopes: T.Array(Enum(SCOPES)),
   root: T.Boolean(),
+  plan: Enum(PLANS),
   perMinute: T.Integer({ description: "0 = unlimited" }),
   perDay: T.Integer({ description: "0 = unlimited" }),
   expiresAt: Nullable(T.Integer({ description: "ms since epoch" })),

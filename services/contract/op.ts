@@ -1,5 +1,6 @@
 import type { TSchema, Static } from "@sinclair/typebox";
 import { compileValidator, type Validator } from "./validation";
+import type { Plan } from "./keys";
 
 /** The scopes of spec section 5; `*` grants all. */
 export const SCOPES = ["memories:read", "memories:write", "search:read", "admin", "*"] as const;
@@ -55,6 +56,8 @@ export interface Caller {
   scopes: Scope[];
   /** The bootstrap admin key: the only one that may mint keys in other tenants. */
   root?: boolean;
+  /** The key's plan: what the tenant's storage quotas default to (services/memories/quota.ts). */
+  plan?: Plan;
 }
 
 export const hasScope = (caller: Pick<Caller, "scopes">, scope: Scope | undefined) =>

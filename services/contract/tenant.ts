@@ -23,6 +23,19 @@ export const Retention = T.Object({
 });
 export type Retention = Static<typeof Retention>;
 
+/** A storage quota the root key sets: 0 = no limit; 1e12 at most (bytes of a tenant environment). */
+export const QUOTA_MAX = 1_000_000_000_000;
+const QuotaValue = T.Integer({ minimum: 0, maximum: QUOTA_MAX });
+
+export const QuotaOverride = T.Object(
+  { memories: Nullable(QuotaValue), bytes: Nullable(QuotaValue) },
+  {
+    description:
+      "The root key's override of the plan's storage quotas: memories stored, and bytes of their content + " +
+      "metadata. null = the plan's default; 0 = no limit.",
+  },
+);
+
 export const TenantSettings = T.Object({
   tenant_id: T.String(),
   environment: Enum(ENVIRONMENTS),
@@ -30,6 +43,7 @@ export const TenantSettings = T.Object({
     description:
       "Days a new memory of each tier lives when it is created without expires_at or ttl_seconds; null = forever.",
   }),
+  quota: QuotaOverride,
   updated_at: Nullable(DateTime({ description: "null until the settings are first changed." })),
 });
 export type TenantSettings = Static<typeof TenantSettings>;
@@ -45,13 +59,35 @@ export const RetentionPatch = T.Object(
 );
 export type RetentionPatch = Static<typeof RetentionPatch>;
 
-export const UpdateTenantInput = T.Object({ retention: T.Optional(RetentionPatch) }, { additionalProperties: false });
+export const QuotaPatch = T.Object(
+  { memories: T.Optional(Nullable(QuotaValue)), bytes: T.Optional(Nullable(QuotaValue)) },
+  {
+    additionalProperties: false,
+    description: "Root key only. Only the fields sent change; null = back to the plan's default, 0 = no limit.",
+  },
+);
+export type QuotaPatch = Static<typeof QuotaPatch>;
+
+/** Root key only: the tenant and environment whose settings a call reads or changes (default: the caller's). */
+const Target = {
+  tenant_id: T.Optional(
+    T.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9_.-]+$", description: "Root key only." }),
+  ),
+  environment: T.Optional(Enum(ENVIRONMENTS, { description: "Root key only." })),
+};
+
+export const UpdateTenantInput = T.Object(
+  { retention: T.Optional(RetentionPatch), quota: T.Optional(QuotaPatch), ...Target },
+  { additionalProperties: false },
+);
 export type UpdateTenantInput = Static<typeof UpdateTenantInput>;
+
+export type TenantTarget = { tenant_id?: string; environment?: (typeof ENVIRONMENTS)[number] };
 
 export const getTenant = op({
   subject: "tenant.get",
   idempotent: true,
-  input: T.Object({}, { additionalProperties: false }),
+  input: T.Object(Target, { additionalProperties: false }),
   output: TenantSettings,
   scope: "admin",
   summary: "The settings of the caller's tenant and environment",

@@ -1,5 +1,6 @@
 import { Type as T, type Static } from "@sinclair/typebox";
 import { op } from "./op";
+import { Enum, ENVIRONMENTS, Nullable } from "./common";
 
 /** One aggregated row the gateway publishes in batches (off the hot path). */
 export const UsageRow = T.Object({
@@ -21,6 +22,42 @@ const Totals = T.Object({ requests: T.Integer(), errors: T.Integer(), rate_limit
 
 const Day = T.String({ format: "date" });
 
+/** What the caller's tenant environment stores, against its quotas (services/memories/lua/quota.lua). */
+export const StorageUsage = T.Object({
+  memories: T.Integer({ description: "Memories stored (expired ones until the expiry purge takes them)." }),
+  bytes: T.Integer({ description: "Bytes of their content and metadata (JSON text), as stored." }),
+  limits: T.Object(
+    { memories: Nullable(T.Integer()), bytes: Nullable(T.Integer()) },
+    { description: "The quotas: the plan's, or the root key's override for the tenant; null = no limit." },
+  ),
+});
+export type StorageUsage = Static<typeof StorageUsage>;
+
+/** Internal (the keys service's usage report asks the memories service, with the caller's identity). */
+export const getStorageUsage = op({
+  subject: "storage.usage",
+  idempotent: true,
+  input: T.Object({}, { additionalProperties: false }),
+  output: StorageUsage,
+  summary: "Internal: what the caller's tenant environment stores, and its quotas",
+});
+
+export const StorageRanking = T.Object({
+  spaces: T.Array(
+    T.Object({ tenant: T.String(), environment: Enum(ENVIRONMENTS), memories: T.Integer(), bytes: T.Integer() }),
+  ),
+});
+export type StorageRanking = Static<typeof StorageRanking>;
+
+/** Internal (the gateway's /metrics): the tenant environments that store the most bytes. */
+export const getLargestSpaces = op({
+  subject: "storage.largest",
+  idempotent: true,
+  input: T.Object({ limit: T.Integer({ minimum: 1, maximum: 1000 }) }, { additionalProperties: false }),
+  output: StorageRanking,
+  summary: "Internal: the tenant environments storing the most bytes",
+});
+
 export const UsageReport = T.Object({
   from: Day,
   to: Day,
@@ -29,6 +66,7 @@ export const UsageReport = T.Object({
   by_day: T.Array(T.Composite([T.Object({ day: Day }), Totals])),
   by_endpoint: T.Array(T.Composite([T.Object({ endpoint: T.String() }), Totals])),
   by_key: T.Array(T.Composite([T.Object({ key_id: T.String() }), Totals])),
+  storage: StorageUsage,
 });
 export type UsageReport = Static<typeof UsageReport>;
 
@@ -45,5 +83,5 @@ export const getUsage = op({
   ),
   output: UsageReport,
   scope: "admin",
-  summary: "Usage report: totals and breakdowns by day, endpoint and key",
+  summary: "Usage report: totals and breakdowns by day, endpoint and key; what the environment stores",
 });

@@ -11,6 +11,7 @@ import { keyBindings } from "./handlers/keys";
 import { usageBindings } from "./handlers/usage";
 import { startUsageConsumer } from "./usage-consumer";
 import { registerRootKey } from "./bootstrap";
+import { getStorageUsage } from "../contract/usage";
 
 const config = loadServiceConfig({
   BOOTSTRAP_ADMIN_KEY: T.Optional(T.String({ pattern: "^svc_live_[A-Za-z0-9_-]{32}$" })),
@@ -22,7 +23,7 @@ const config = loadServiceConfig({
 await runService(
   { name: "keys", version: "1.0.0", description: "API keys, verification and usage" },
   config,
-  async ({ config, nc, redis, log }) => {
+  async ({ config, nc, redis, bus, log }) => {
     const store = createKeyStore(redis);
     const announceRevoked = (key: { id: string; hash: string }) =>
       nc.publish(KEY_REVOKED_SUBJECT, encodeJson(revokedNotice(key)));
@@ -37,7 +38,7 @@ await runService(
         announceRevoked,
         announceChanged: (notice: KeyChanged) => nc.publish(KEY_CHANGED_SUBJECT, encodeJson(notice)),
       }),
-      ...usageBindings(store),
+      ...usageBindings(store, (ctx) => bus.call(getStorageUsage, {}, { requestId: ctx.requestId, caller: ctx.caller })),
     ];
     return { bindings, onStop: stopConsumer };
   },

@@ -4,14 +4,15 @@ import { SETTINGS_LUA } from "../tenant-settings/settings";
 
 /**
  * The memories service's Redis functions: lua/<name>.lua each, with memory-data's Lua (key names, links,
- * visibility), what it reads of the tenant's settings, and lua/helpers.lua, order.lua (pages in a memory
- * order), life.lua (occurred_at, expiry, supersession, removal) and create-memory.lua (one create, alone or
- * in a batch) defined once at the top of the library rather than on every call.
+ * visibility), what it reads of the tenant's settings, and lua/helpers.lua, quota.lua (what a tenant stores,
+ * checked against its quotas), order.lua (pages in a memory order), life.lua (occurred_at, expiry,
+ * supersession, removal) and create-memory.lua (one create, alone or in a batch) defined once at the top of
+ * the library rather than on every call.
  */
 export const memoriesLibrary = await defineLibrary({
   name: "memories",
   dir: new URL("./lua/", import.meta.url),
-  shared: [...MEMORY_DATA_LUA, SETTINGS_LUA, "helpers.lua", "order.lua", "life.lua", "create-memory.lua"],
+  shared: [...MEMORY_DATA_LUA, SETTINGS_LUA, "helpers.lua", "quota.lua", "order.lua", "life.lua", "create-memory.lua"],
   functions: {
     create: "write",
     "create-batch": "write",

@@ -10,10 +10,14 @@ import { entityBindings } from "./handlers/entities";
 import { tenantBindings } from "../tenant-settings/handlers";
 import { createTenantSettingsStore } from "../tenant-settings/store";
 import { startSweeper } from "./expiry/sweeper";
+import { QuotaConfig } from "./quota";
+import { createStorageStore } from "./storage-store";
+import { storageBindings } from "./handlers/storage";
 
 const config = loadServiceConfig({
   /** Pause between two ticks of the expiry sweeper (expiry/sweeper.ts). */
   EXPIRY_SWEEP_INTERVAL_MS: T.Integer({ minimum: 50, maximum: 60_000, default: 1000 }),
+  ...QuotaConfig,
 });
 
 await runService(
@@ -21,13 +25,18 @@ await runService(
   config,
   async ({ nc, redis, bus, log }) => {
     await ensureStream(nc, STREAMS.EVENTS, config.JETSTREAM_REPLICAS);
-    const deps = { store: createMemoryStore(redis), changes: createChangePublisher(nc.jetstream(), bus) };
+    const deps = {
+      store: createMemoryStore(redis),
+      changes: createChangePublisher(nc.jetstream(), bus),
+      quotas: config,
+    };
     const sweeper = startSweeper({ ...deps, log }, { intervalMs: config.EXPIRY_SWEEP_INTERVAL_MS });
     return {
       bindings: [
         ...memoryBindings(deps),
         ...entityBindings(deps),
         ...tenantBindings({ store: createTenantSettingsStore(redis) }),
+        ...storageBindings({ storage: createStorageStore(redis), quotas: config }),
       ],
       onStop: () => sweeper.stop(),
     };

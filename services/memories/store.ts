@@ -7,6 +7,7 @@ import { settingsKey } from "../tenant-settings/settings";
 import { SUPERSESSION_WALK_MAX, type ListMemoriesInput } from "../contract/memories";
 import type { Entity } from "../contract/entities";
 import { memoriesLibrary, type MemoryFunction } from "./library";
+import { NO_LIMITS, type StorageLimits } from "./quota";
 import {
   newMemoryRow,
   parseEntity,
@@ -124,6 +125,7 @@ const indexKeys = (space: Space) => {
     ks.byOccurred,
     ks.expiring,
     settingsKey(space),
+    ks.storage,
   ];
 };
 
@@ -149,15 +151,25 @@ export function createMemoryStore(redis: RedisClient) {
     emptyTablesAsLists(JSON.parse((await call(fn, REGISTRY_KEYS, args)) as string)) as T;
 
   return {
-    /** The new memory; `superseded`: the memory it replaced (now marked so), if any. */
+    /**
+     * The new memory; `superseded`: the memory it replaced (now marked so), if any. `limits`: the plan's,
+     * unless the tenant's settings override them (lua/quota.lua); past them the create is QUOTA_EXCEEDED.
+     */
     async createMemory(
       space: Space,
       id: string,
       f: MemoryFields,
       maxDepth: number,
       life: NewLife = {},
+      limits: StorageLimits = NO_LIMITS,
     ): Promise<Created> {
-      const args = [maxDepth, SUPERSESSION_WALK_MAX, ...createArgs({ id, fields: f, life })];
+      const args = [
+        maxDepth,
+        SUPERSESSION_WALK_MAX,
+        limits.memories,
+        limits.bytes,
+        ...createArgs({ id, fields: f, life }),
+      ];
       return created({ id, fields: f, life }, await run<CreatedReply>("create", space, args));
     },
 
@@ -165,9 +177,14 @@ export function createMemoryStore(redis: RedisClient) {
      * Memories created in order, in one step (create-batch.lua), each as createMemory creates one: aligned with
      * `items`, each the new memory or the refusal of that item alone. An item's parent may be an earlier item.
      */
-    async createMemories(space: Space, items: NewMemory[], maxDepth: number): Promise<(Created | ServiceError)[]> {
+    async createMemories(
+      space: Space,
+      items: NewMemory[],
+      maxDepth: number,
+      limits: StorageLimits = NO_LIMITS,
+    ): Promise<(Created | ServiceError)[]> {
       if (items.length === 0) return [];
-      const args: (string | number)[] = [maxDepth, SUPERSESSION_WALK_MAX];
+      const args: (string | number)[] = [maxDepth, SUPERSESSION_WALK_MAX, limits.memories, limits.bytes];
       for (const item of items) args.push(...createArgs(item));
       const replies = await run<([1, CreatedReply] | [0, string])[]>("create-batch", space, args);
       return replies.map((r, i) => {
@@ -185,13 +202,15 @@ export function createMemoryStore(redis: RedisClient) {
 
     /**
      * `patch` holds only the fields to set; null parent/external_id/expires_at clears them. Also answers the
-     * memory it superseded when its valid_to followed a new occurred_at.
+     * memory it superseded when its valid_to followed a new occurred_at. Content or metadata that grow past
+     * the bytes quota (`limits`, as on create) are QUOTA_EXCEEDED.
      */
     async updateMemory(
       space: Space,
       id: string,
       patch: MemoryPatch,
       maxDepth: number,
+      limits: StorageLimits = NO_LIMITS,
     ): Promise<{ row: MemoryRow; changed: string[]; superseded: MemoryRow | null }> {
       const fields: Record<string, string | null> = {};
       for (const [field, value] of Object.entries(patch)) {
@@ -201,7 +220,7 @@ export function createMemoryStore(redis: RedisClient) {
           fields[field] = value === null ? null : msOf(value as string);
         else fields[field] = value as string | null;
       }
-      const args = [id, maxDepth, JSON.stringify(fields)];
+      const args = [id, maxDepth, JSON.stringify(fields), limits.memories, limits.bytes];
       const r = await run<[ReadMemoryReply, string[], ReadMemoryReply]>("update", space, args);
       return { row: parseMemory(r[0])!, changed: r[1], superseded: parseMemory(r[2]) };
     },

@@ -30,6 +30,8 @@ export const keyspace = (s: Space) => {
     // zset id → created_at ms
     byField: (field: "tier" | "content_type" | "memory_nature", value: string) => `mi:${t}:${field}:${value}`,
     externalIds: `mi:${t}:ext`, // hash external_id → id
+    // hash: memories (stored, expired ones until purged), bytes (their content + metadata); quota.lua
+    storage: `mi:${t}:storage`,
     // tags
     // hash: name, lname (unique-name key, see tags/record.ts), color?, description?, created_at, updated_at
     tag: (id: string) => `t:${t}:${id}`,

@@ -1,21 +1,40 @@
-import { getTenant, updateTenant } from "../contract/tenant";
-import { bind, type Handler } from "../kit/handler";
-import { spaceOf } from "../kit/space";
+import { getTenant, updateTenant, type TenantTarget } from "../contract/tenant";
+import { ServiceError } from "../contract/errors";
+import { bind, callerOf, type Handler, type HandlerContext } from "../kit/handler";
+import type { Space } from "../kit/space";
 import { changesOf, settingsOf } from "./settings";
 import type { TenantSettingsStore } from "./store";
 
-/** `tenant.get` / `tenant.update`, for the caller's own tenant and environment only. */
+const rootOnly = (field: string, message: string) => new ServiceError("FORBIDDEN", message, { field });
+
+/**
+ * The tenant and environment a call concerns: the caller's own, or, for the root key (the operator's,
+ * which provisions tenants), the one it names.
+ */
+function targetOf(input: TenantTarget, ctx: HandlerContext): Space {
+  const caller = callerOf(ctx);
+  if (input.tenant_id === undefined && input.environment === undefined)
+    return { tenant: caller.tenant, env: caller.env };
+  if (!caller.root) throw rootOnly("tenant_id", "Only the root key reads or changes another tenant's settings");
+  return { tenant: input.tenant_id ?? caller.tenant, env: input.environment ?? caller.env };
+}
+
+/**
+ * `tenant.get` / `tenant.update`, for the caller's own tenant and environment; the root key names any, and is
+ * the only one that sets storage quotas (a tenant never raises its own).
+ */
 export function tenantHandlers(deps: { store: TenantSettingsStore }) {
-  const get: Handler<typeof getTenant> = async (_input, ctx) => {
-    const space = spaceOf(ctx);
+  const get: Handler<typeof getTenant> = async (input, ctx) => {
+    const space = targetOf(input, ctx);
     return settingsOf(space, await deps.store.get(space));
   };
 
   const update: Handler<typeof updateTenant> = async (input, ctx) => {
-    const space = spaceOf(ctx);
+    const space = targetOf(input, ctx);
+    if (input.quota !== undefined && !callerOf(ctx).root) throw rootOnly("quota", "Only the root key sets quotas");
     const { set, remove } = changesOf(input);
     // Nothing sent changes nothing, like an empty memory patch.
-    if (Object.keys(set).length === 0 && remove.length === 0) return get({}, ctx);
+    if (Object.keys(set).length === 0 && remove.length === 0) return settingsOf(space, await deps.store.get(space));
     return settingsOf(space, await deps.store.update(space, set, remove));
   };
 

@@ -10,3 +10,9 @@ end
 local function expiry_cascades(key)
   return redis.call('HGET', key, 'retention:cascade') == '1'
 end
+
+-- The root key's overrides of the tenant's quotas of memories and of bytes: nil = the plan's default, 0 = no limit.
+local function quota_overrides(key)
+  local o = redis.call('HMGET', key, 'quota:memories', 'quota:bytes')
+  return tonumber(o[1]), tonumber(o[2])
+end

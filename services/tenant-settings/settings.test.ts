@@ -16,8 +16,8 @@ beforeAll(async () => {
 });
 
 const space = { tenant: "acme", env: "live" as const };
-const ctxOf = (tenant: string, env: "live" | "test" = "live"): HandlerContext => ({
-  caller: { tenant, env, keyId: "k", scopes: ["admin"] },
+const ctxOf = (tenant: string, env: "live" | "test" = "live", root = false): HandlerContext => ({
+  caller: { tenant, env, keyId: "k", scopes: ["admin"], root },
   requestId: "r",
   log: createLogger({}, "error"),
 });
@@ -35,7 +35,16 @@ describe("settings", () => {
       tenant_id: "acme",
       environment: "live",
       retention: { short: 30, medium: null, long: null, cascade: true },
+      quota: { memories: null, bytes: null },
       updated_at: "2023-11-14T22:13:20.000Z",
+    });
+    expect(changesOf({ quota: { memories: 0, bytes: null } })).toEqual({
+      set: { "quota:memories": "0" },
+      remove: ["quota:bytes"],
+    });
+    expect(settingsOf(space, { "quota:memories": "0", "quota:bytes": "5000" }).quota).toEqual({
+      memories: 0,
+      bytes: 5000,
     });
     expect(settingsOf(space, { "retention:long": "soon" }).retention.long).toBeNull();
   });
@@ -46,16 +55,18 @@ describe("settings", () => {
       await Bun.file(SETTINGS_LUA).text(),
       "redis.register_function{ function_name = 'settings_read', flags = { 'no-writes' },",
       "  callback = function(keys, args)",
-      "  return { retention_days(keys[1], args[1]) or -1, expiry_cascades(keys[1]) and 1 or 0 }",
+      "  local memories, bytes = quota_overrides(keys[1])",
+      "  return { retention_days(keys[1], args[1]) or -1, expiry_cascades(keys[1]) and 1 or 0, memories or -1,",
+      "    bytes or -1 }",
       "end }",
     ].join("\n");
     await redis.call("FUNCTION", "LOAD", "REPLACE", lib);
     const read = async (tier: string) => redis.fcall("settings_read", 1, settingsKey(space), tier);
-    expect(await read("short")).toEqual([-1, 0]);
-    const { set, remove } = changesOf({ retention: { short: 7, cascade: true } });
+    expect(await read("short")).toEqual([-1, 0, -1, -1]);
+    const { set, remove } = changesOf({ retention: { short: 7, cascade: true }, quota: { memories: 0, bytes: 5 } });
     await store.update(space, set, remove);
-    expect(await read("short")).toEqual([7, 1]);
-    expect(await read("long")).toEqual([-1, 1]);
+    expect(await read("short")).toEqual([7, 1, 0, 5]);
+    expect(await read("long")).toEqual([-1, 1, 0, 5]);
   });
 });
 
@@ -72,5 +83,21 @@ describe("tenant handlers", () => {
     expect((await h.get({}, ctxOf("t1", "test"))).retention.medium).toBeNull();
     expect((await h.get({}, ctxOf("t2"))).retention.medium).toBeNull();
     expect((await h.update({ retention: { medium: null } }, ctx)).retention.medium).toBeNull();
+  });
+
+  test("only the root key sets quotas, and it names any tenant and environment", async () => {
+    const h = tenantHandlers({ store });
+    const refused = await Promise.resolve(h.update({ quota: { memories: 5 } }, ctxOf("t3"))).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: "FORBIDDEN", details: { field: "quota" } });
+    const elsewhere = await Promise.resolve(h.get({ tenant_id: "t4" }, ctxOf("t3"))).catch((e: unknown) => e);
+    expect(elsewhere).toMatchObject({ code: "FORBIDDEN", details: { field: "tenant_id" } });
+    const root = ctxOf("default", "live", true);
+    const set = await h.update({ tenant_id: "t3", environment: "test", quota: { memories: 5, bytes: 0 } }, root);
+    expect(set).toMatchObject({ tenant_id: "t3", environment: "test", quota: { memories: 5, bytes: 0 } });
+    expect((await h.get({}, ctxOf("t3", "test"))).quota).toEqual({ memories: 5, bytes: 0 });
+    expect((await h.get({}, ctxOf("t3"))).quota).toEqual({ memories: null, bytes: null });
+    expect((await h.get({}, root)).quota).toEqual({ memories: null, bytes: null });
+    await h.update({ tenant_id: "t3", environment: "test", quota: { memories: null } }, root);
+    expect((await h.get({}, ctxOf("t3", "test"))).quota).toEqual({ memories: null, bytes: 0 });
   });
 });

@@ -1,5 +1,5 @@
 import { slot, type Space } from "../kit/space";
-import type { RetentionPatch, TenantSettings } from "../contract/tenant";
+import type { QuotaPatch, RetentionPatch, TenantSettings } from "../contract/tenant";
 import { RETENTION_TIERS } from "../contract/tenant";
 import { isoOfMs } from "../memory-data/memory-hash";
 
@@ -18,6 +18,8 @@ export const FIELDS = {
   retention: (tier: (typeof RETENTION_TIERS)[number]) => `retention:${tier}`,
   /** "1": a memory's expiry purges its descendants too. */
   cascade: "retention:cascade",
+  /** The root key's override of a storage quota (0 = no limit); read by the memories functions (settings.lua). */
+  quota: (quota: "memories" | "bytes") => `quota:${quota}`,
   /** ms of the last change. */
   updatedAt: "updated_at",
 } as const;
@@ -32,12 +34,22 @@ export function settingsOf(space: Space, h: Record<string, string>): TenantSetti
     tenant_id: space.tenant,
     environment: space.env,
     retention: { short: days("short"), medium: days("medium"), long: days("long"), cascade: h[FIELDS.cascade] === "1" },
+    quota: { memories: quotaOverrideOf(h, "memories"), bytes: quotaOverrideOf(h, "bytes") },
     updated_at: h[FIELDS.updatedAt] ? isoOfMs(h[FIELDS.updatedAt]) : null,
   };
 }
 
+/** The root key's override of a quota in a stored settings hash: null = none (the plan's), 0 = no limit. */
+export function quotaOverrideOf(h: Record<string, string>, quota: "memories" | "bytes"): number | null {
+  const v = Number(h[FIELDS.quota(quota)] ?? Number.NaN);
+  return Number.isInteger(v) && v >= 0 ? v : null;
+}
+
 /** A patch as the fields to set and the fields to remove (null = no default: no field). */
-export function changesOf(patch: { retention?: RetentionPatch }): { set: Record<string, string>; remove: string[] } {
+export function changesOf(patch: { retention?: RetentionPatch; quota?: QuotaPatch }): {
+  set: Record<string, string>;
+  remove: string[];
+} {
   const set: Record<string, string> = {};
   const remove: string[] = [];
   const r = patch.retention ?? {};
@@ -48,5 +60,10 @@ export function changesOf(patch: { retention?: RetentionPatch }): { set: Record<
   }
   if (r.cascade === true) set[FIELDS.cascade] = "1";
   if (r.cascade === false) remove.push(FIELDS.cascade);
+  for (const quota of ["memories", "bytes"] as const) {
+    const v = patch.quota?.[quota];
+    if (v === null) remove.push(FIELDS.quota(quota));
+    else if (v !== undefined) set[FIELDS.quota(quota)] = String(v);
+  }
   return { set, remove };
 }

@@ -153,6 +153,18 @@ export const percentile = (xs: number[], p: number) => {
 export async function medianOf(runs: number, spec: LoadSpec): Promise<LoadResult> {
   const results: LoadResult[] = [];
   for (let i = 0; i < runs; i++) results.push(await runLoad(spec));
+  return medianResult(results);
+}
+
+/** Runs specs in turn, `runs` rounds (a noisy machine's drift then weighs on each alike); the median of each. */
+export async function interleavedMedians(runs: number, specs: LoadSpec[]): Promise<LoadResult[]> {
+  const results: LoadResult[][] = specs.map(() => []);
+  for (let i = 0; i < runs; i++) for (const [j, spec] of specs.entries()) results[j]!.push(await runLoad(spec));
+  return results.map(medianResult);
+}
+
+/** The median of each figure of several runs (errors and requests summed). */
+function medianResult(results: LoadResult[]): LoadResult {
   return {
     rps: median(results.map((r) => r.rps)),
     p50: median(results.map((r) => r.p50)),

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import Redis from "ioredis";
 import { startStack } from "../../scripts/stack/launch";
 import { apiClient, newTenant } from "../api";
-import { fmt, medianOf, pool } from "./load";
+import { fmt, interleavedMedians, medianOf, pool } from "./load";
 import type { BenchSection } from "./sections";
 import { ratio } from "./sections";
 
@@ -29,14 +29,18 @@ export const memoriesSection: BenchSection = {
         JSON.stringify({ content: `${i} ${KIB_CONTENT}`, tier: ["short", "medium", "long"][i % 3] }),
       );
       const spec = { connections: ctx.connections, durationS: ctx.durationS };
-      const create = await medianOf(ctx.runs, {
-        ...spec,
-        url: `${stack.baseUrl}/v1/memories`,
-        method: "POST",
-        headers,
-        bodies,
-      });
-      console.log(`POST /v1/memories (1 KiB)            ${fmt(create)}   /hello ${ratio(create, ctx.baseline)}`);
+      // The same creates in a tenant with storage quotas set (far off), in turns with the unlimited tenant: what
+      // the quota check costs.
+      const q = await newTenant(stack.baseUrl, stack.adminKey, { scopes: ["*"], rate_limit: 10_000_000 });
+      const quota = { memories: 1_000_000_000, bytes: 1_000_000_000_000 };
+      await apiClient(stack.baseUrl, stack.adminKey).patch("/v1/tenant", { tenant_id: q.tenant, quota });
+      const creates = { ...spec, url: `${stack.baseUrl}/v1/memories`, method: "POST" as const, bodies };
+      const [create, limited] = await interleavedMedians(ctx.runs, [
+        { ...creates, headers },
+        { ...creates, headers: { ...headers, Authorization: `Bearer ${q.key}` } },
+      ]);
+      console.log(`POST /v1/memories (1 KiB)            ${fmt(create!)}   /hello ${ratio(create!, ctx.baseline)}`);
+      console.log(`POST /v1/memories (1 KiB, quotas)    ${fmt(limited!)}   /unlimited ${ratio(limited!, create!)}`);
       const get = await medianOf(ctx.runs, { ...spec, url: `${stack.baseUrl}/v1/memories/${id}`, headers });
       console.log(`GET /v1/memories/:id                 ${fmt(get)}   /hello ${ratio(get, ctx.baseline)}`);
       const list = await medianOf(ctx.runs, {

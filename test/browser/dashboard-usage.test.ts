@@ -20,6 +20,7 @@ describe("dashboard: usage", () => {
     async () => {
       const admin = await adminOfNewTenant();
       for (let i = 0; i < 5; i++) await admin.api.get("/v1/memories?limit=1");
+      await admin.api.post("/v1/memories", { content: "0123456789" });
       // The gateway publishes usage in batches: wait until the report counts these five.
       await eventually(async () => {
         const res = await admin.api.get(`/v1/usage?from=${today()}&to=${today()}`);
@@ -33,6 +34,8 @@ describe("dashboard: usage", () => {
         await totals.getByText(/Today: \d+ requests\./).waitFor();
         const todays = Number(/Today: (\d+) requests/.exec(await totals.innerText())![1]);
         expect(todays).toBeGreaterThanOrEqual(5);
+        const storage = "Storage: 1 memory, 12 bytes (content and metadata).";
+        await expect(page.getByTestId("usage-storage").innerText()).resolves.toBe(storage);
 
         // uPlot's legend shows the values of the day under the cursor: today is the right-most point.
         const plot = page.getByTestId("usage-chart").locator(".u-over");

@@ -143,7 +143,8 @@ describe("same operation, same data", () => {
     const report =
       'query($k: ID) { usage(from: "2025-01-01", to: "2025-01-31", keyId: $k) { from to keyId ' +
       "totals { requests errors rateLimited } byDay { day requests errors rateLimited } " +
-      "byEndpoint { endpoint requests errors rateLimited } byKey { keyId requests errors rateLimited } } }";
+      "byEndpoint { endpoint requests errors rateLimited } byKey { keyId requests errors rateLimited } " +
+      "storage { memories bytes limits { memories bytes } } } }";
     expect(toRest((await gql.request(report, { k: unused })).usage)).toEqual(
       (await api.get(`/v1/usage?from=2025-01-01&to=2025-01-31&key_id=${unused}`)).body.data,
     );

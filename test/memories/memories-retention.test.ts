@@ -19,6 +19,7 @@ describe("GET / PATCH /v1/tenant", () => {
       tenant_id: t.tenant,
       environment: "live",
       retention: defaults,
+      quota: { memories: null, bytes: null },
       updated_at: null,
     });
     const set = await ok(t.api.patch("/v1/tenant", { retention: { short: 30, long: 3650 } }));
@@ -56,7 +57,12 @@ describe("GET / PATCH /v1/tenant", () => {
         "retention.weekly is not an accepted field",
         { field: "retention.weekly", constraint: "unknown_field" },
       ],
-      [{ quota: 5 }, "quota is not an accepted field", { field: "quota", constraint: "unknown_field" }],
+      [{ quotas: 5 }, "quotas is not an accepted field", { field: "quotas", constraint: "unknown_field" }],
+      [
+        { quota: { memories: -1 } },
+        "quota.memories must be >= 0",
+        { field: "quota.memories", constraint: "minimum", min: 0 },
+      ],
     ];
     for (const [body, message, details] of cases)
       expectError(await api.patch("/v1/tenant", body), 400, "VALIDATION_ERROR", message, details);

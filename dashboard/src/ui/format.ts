@@ -35,3 +35,15 @@ export function jsonObject(text: string): Record<string, unknown> | undefined {
     throw new Error("Metadata must be a JSON object.");
   return value as Record<string, unknown>;
 }
+
+/** A byte count in decimal units (kB, MB, GB), as the storage quotas are set. */
+export function bytes(n: number): string {
+  const units = ["bytes", "kB", "MB", "GB", "TB"];
+  let i = 0;
+  let v = n;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return i === 0 ? `${n} bytes` : `${v.toFixed(v < 10 ? 2 : 1)} ${units[i]}`;
+}

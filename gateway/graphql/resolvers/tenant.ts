@@ -5,7 +5,7 @@ import type { Args } from "./shared";
 
 export const tenantResolvers = {
   Query: {
-    tenant: (_: unknown, _args: Args, ctx: GraphQLContext) => call(ctx, getTenant, {}),
+    tenant: (_: unknown, args: Args, ctx: GraphQLContext) => call(ctx, getTenant, toInput(args)),
   },
   Mutation: {
     updateTenant: (_: unknown, args: Args, ctx: GraphQLContext) => call(ctx, updateTenant, toInput(args)),

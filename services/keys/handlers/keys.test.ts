@@ -82,6 +82,7 @@ describe("keys handlers", () => {
       prefix: key.prefix,
       tenant: "acme",
       env: "live",
+      plan: "free",
       perMinute: 100,
       perDay: 1000,
     });

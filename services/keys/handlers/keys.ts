@@ -198,6 +198,7 @@ export function keyHandlers(deps: KeysDeps) {
       env: record.environment,
       scopes: record.scopes,
       root: record.root,
+      plan: record.plan,
       perMinute: limits.perMinute,
       perDay: limits.perDay,
       expiresAt,

@@ -1,6 +1,6 @@
-import { getUsage, type UsageReport } from "../../contract/usage";
+import { getUsage, type StorageUsage, type UsageReport } from "../../contract/usage";
 import { validationError } from "../../contract/errors";
-import { bind, callerOf, type Handler } from "../../kit/handler";
+import { bind, callerOf, type Handler, type HandlerContext } from "../../kit/handler";
 import type { KeyStore } from "../store";
 
 const DAY_MS = 86_400_000;
@@ -18,7 +18,14 @@ function add(t: Totals, statusClass: string, n: number) {
   else if (statusClass === "4xx" || statusClass === "5xx") t.errors += n;
 }
 
-export function usageHandler(store: KeyStore, now: () => Date = () => new Date()): Handler<typeof getUsage> {
+/** What the caller's tenant environment stores (the memories service keeps it), asked as the caller. */
+export type StorageOf = (ctx: HandlerContext) => Promise<StorageUsage>;
+
+export function usageHandler(
+  store: KeyStore,
+  storageOf: StorageOf,
+  now: () => Date = () => new Date(),
+): Handler<typeof getUsage> {
   return async (input, ctx) => {
     const caller = callerOf(ctx);
     const to = input.to ?? dayOf(now().getTime());
@@ -30,7 +37,7 @@ export function usageHandler(store: KeyStore, now: () => Date = () => new Date()
       throw validationError("from", "range", `A report covers at most ${MAX_DAYS} days`);
     const days: string[] = [];
     for (let ms = fromMs; ms <= toMs; ms += DAY_MS) days.push(dayOf(ms));
-    const hashes = await store.usageDays(caller.tenant, days);
+    const [hashes, storage] = await Promise.all([store.usageDays(caller.tenant, days), storageOf(ctx)]);
 
     const totals = zero();
     const byDay = new Map<string, Totals>();
@@ -64,9 +71,12 @@ export function usageHandler(store: KeyStore, now: () => Date = () => new Date()
         .sort(([, a], [, b]) => b.requests - a.requests)
         .map(([endpoint, t]) => ({ endpoint, ...t })),
       by_key: [...byKey].sort(([, a], [, b]) => b.requests - a.requests).map(([key_id, t]) => ({ key_id, ...t })),
+      storage,
     };
     return report;
   };
 }
 
-export const usageBindings = (store: KeyStore) => [bind(getUsage, usageHandler(store))];
+export const usageBindings = (store: KeyStore, storageOf: StorageOf) => [
+  bind(getUsage, usageHandler(store, storageOf)),
+];

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { ServiceError } from "../../contract/errors";
 import { codeOf, ctx, row, setup, snapshot } from "./handler.fixture";
+import { NO_PLAN_QUOTAS } from "../quota";
+import { storageLimitsOf } from "./memories";
 
 describe("memory handlers", () => {
   test("create applies the documented defaults, scopes the store to the caller and reports the change", async () => {
@@ -22,9 +24,25 @@ describe("memory handlers", () => {
         },
         64,
         {},
+        { memories: 0, bytes: 0 },
       ],
     });
     expect(changes).toEqual([[{ type: "created", memory: snapshot(row("new-id")) }]]);
+  });
+
+  test("create and update carry the storage limits of the caller's plan; configured plans read config", async () => {
+    const { h, calls } = setup({ createMemory: row("new-id"), updateMemory: { row: row("m"), changed: [] } });
+    const free = { ...ctx, caller: { ...ctx.caller!, plan: "free" as const } };
+    await h.create({ content: "hi" }, free);
+    await h.update({ id: "m", content: "longer" }, free);
+    expect(calls.map((c) => c.args.at(-1))).toEqual([
+      { memories: 10_000, bytes: 50_000_000 },
+      { memories: 10_000, bytes: 50_000_000 },
+    ]);
+    const quotas = { ...NO_PLAN_QUOTAS, QUOTA_ENTERPRISE_MEMORIES: 7 };
+    const enterprise = { ...ctx, caller: { ...ctx.caller!, plan: "enterprise" as const } };
+    expect(storageLimitsOf(enterprise, { quotas })).toEqual({ memories: 7, bytes: 0 });
+    expect(storageLimitsOf(ctx, { quotas })).toEqual({ memories: 0, bytes: 0 });
   });
 
   test("a refusal of the store is the handler's answer, and nothing is reported", async () => {

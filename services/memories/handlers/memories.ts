@@ -14,17 +14,20 @@ import {
   validateMemoryItem,
 } from "../../contract/memories";
 import { notFound, ServiceError, validationError } from "../../contract/errors";
-import { bind, type Handler } from "../../kit/handler";
+import { bind, type Handler, type HandlerContext } from "../../kit/handler";
 import { spaceOf } from "../../kit/space";
 import type { Created, MemoryFields, MemoryPatch, MemoryStore, NewMemory } from "../store";
 import type { MemoryRow, Removal } from "../record";
 import type { ChangePublisher, MemoryChange } from "../../memory-data/publisher";
 import { snapshotOfMemory, type DeleteReason } from "../../contract/events";
+import { NO_PLAN_QUOTAS, planStorageLimits, type QuotaSettings } from "../quota";
 
 export interface MemoriesDeps {
   store: MemoryStore;
   changes: ChangePublisher;
   newId?: () => string;
+  /** The limits of the plans an operator configures (quota.ts); absent: none. */
+  quotas?: QuotaSettings;
 }
 
 /** Store field names → the API's, for the `changed` list of events. */
@@ -89,8 +92,13 @@ function parentOf(
   return ids[ref]!;
 }
 
+/** The storage limits of the caller's plan (the tenant's override, if any, wins inside the write). */
+export const storageLimitsOf = (ctx: HandlerContext, deps: Pick<MemoriesDeps, "quotas">) =>
+  planStorageLimits(ctx.caller?.plan, deps.quotas ?? NO_PLAN_QUOTAS);
+
 export function memoryHandlers(deps: MemoriesDeps) {
   const newId = deps.newId ?? (() => crypto.randomUUID());
+  const limitsOf = (ctx: HandlerContext) => storageLimitsOf(ctx, deps);
 
   /**
    * The sweeper learns of a memory's expiry from its writer (expiry/sweeper.ts). The write has committed
@@ -105,7 +113,7 @@ export function memoryHandlers(deps: MemoriesDeps) {
 
   const create: Handler<typeof createMemory> = async (input, ctx) => {
     const { id, fields, life } = newMemory(input, newId(), input.parent_memory_id ?? null);
-    const row = await deps.store.createMemory(spaceOf(ctx), id, fields, MAX_HIERARCHY_DEPTH, life);
+    const row = await deps.store.createMemory(spaceOf(ctx), id, fields, MAX_HIERARCHY_DEPTH, life, limitsOf(ctx));
     await deps.changes.committed(ctx, createdChanges(row));
     await registerExpiry(ctx, row.memory.expires_at);
     return row.memory;
@@ -134,7 +142,7 @@ export function memoryHandlers(deps: MemoriesDeps) {
         results[i] = err;
       }
     });
-    const outcomes = await deps.store.createMemories(spaceOf(ctx), todo, MAX_HIERARCHY_DEPTH);
+    const outcomes = await deps.store.createMemories(spaceOf(ctx), todo, MAX_HIERARCHY_DEPTH, limitsOf(ctx));
     outcomes.forEach((outcome, k) => (results[at[k]!] = outcome));
     // A sent item whose parent item was refused is refused for that reason, whatever the store said of it.
     refs.forEach((ref, i) => {
@@ -183,7 +191,7 @@ export function memoryHandlers(deps: MemoriesDeps) {
     };
     const space = spaceOf(ctx);
     if (Object.values(patch).every((v) => v === undefined)) return get({ id }, ctx);
-    const result = await deps.store.updateMemory(space, id, patch, MAX_HIERARCHY_DEPTH);
+    const result = await deps.store.updateMemory(space, id, patch, MAX_HIERARCHY_DEPTH, limitsOf(ctx));
     const changed = result.changed.map((f) => API_FIELD[f] ?? f);
     const changes = [updated(result.row, changed)];
     if (result.superseded) changes.push(updated(result.superseded, ["valid_to"]));

@@ -1,12 +1,13 @@
 -- Creating one memory, shared by create.lua and create-batch.lua: every rule of a create holds for each
--- item of a batch. After helpers.lua and life.lua.
+-- item of a batch, quotas included. After helpers.lua, quota.lua and life.lua.
 -- `a`: { id, content, content_type, tier, memory_nature, parent ('' = root), external_id ('' = none),
---   metadata (JSON text), its life (JSON text of new_life's spec, life.lua) }; `at`: its creation time (ms).
+--   metadata (JSON text), its life (JSON text of new_life's spec, life.lua) }; `at`: its creation time (ms);
+--   `limits`: the tenant environment's quotas (quota.lua quota_limits).
 -- Returns { creation time (ms), occurred_at (ms), expires_at (ms, '' = never), supersedes ('' = none),
 --   read_memory(the memory it superseded) or false }: the caller has every other field, and reading the
 --   record back (1 KiB of content through Lua and cjson) was a third of the script's time. Or nil and a
 --   refusal, before anything of it is written.
-local function create_memory(a, at, max_depth, walk_max)
+local function create_memory(a, at, max_depth, walk_max, limits)
   local id, parent, ext = a[1], a[6], a[7]
   if parent ~= '' then
     if not visible(parent) then return nil, parent_missing() end
@@ -16,6 +17,9 @@ local function create_memory(a, at, max_depth, walk_max)
   -- Its life: when it happened, when it expires, what it replaces (life.lua).
   local life, refusal = new_life(cjson.decode(a[9]), a[4], walk_max, at)
   if not life then return nil, refusal end
+  local bytes = #a[2] + #a[8]
+  local over = quota_refusal(limits, 1, bytes)
+  if over then return nil, over end
 
   local fields = { 'content', a[2], 'content_type', a[3], 'tier', a[4], 'memory_nature', a[5],
     'metadata', a[8], 'created_at', at, 'updated_at', at, 'v', 1 }
@@ -34,5 +38,6 @@ local function create_memory(a, at, max_depth, walk_max)
     redis.call('ZADD', K.roots, at, id)
   end
   local replaced = begin_life(id, life)
+  storage_add(1, bytes)
   return { ms_string(at), life.occurred, life.expires, life.supersedes, replaced }
 end

@@ -8,10 +8,10 @@
 -- The keys of a call. Every function declares the tenant's index keys, in this order:
 --   KEYS[1] mi:{t:e}:created, [2] mi:{t:e}:updated, [3] mi:{t:e}:roots, [4] mi:{t:e}:ext,
 --   [5] ei:{t:e}:names, [6] ei:{t:e}:created, [7] mi:{t:e}:occurred, [8] mi:{t:e}:expiring,
---   [9] the tenant's settings (services/tenant-settings/)
+--   [9] the tenant's settings (services/tenant-settings/), [10] mi:{t:e}:storage (quota.lua)
 -- (list.lua adds its filter sets after them). Keys of single records (a memory, its link sets, a tag,
 -- an entity) are built from the ids met while running (keyspace.lua), in the slot of KEYS[1].
-local INDEX_KEYS = 9
+local INDEX_KEYS = 10
 local K = {
   memory = TK.memory,
   tags = TK.memory_tags,
@@ -32,7 +32,7 @@ local NOW = 0
 local function use_keys(keys)
   use_tenant_of(keys[1])
   K.created, K.updated, K.roots, K.ext, K.entNames, K.entCreated = keys[1], keys[2], keys[3], keys[4], keys[5], keys[6]
-  K.occurred, K.expiring, K.settings = keys[7], keys[8], keys[9]
+  K.occurred, K.expiring, K.settings, K.storage = keys[7], keys[8], keys[9], keys[10]
   NOW = now_ms()
 end
 

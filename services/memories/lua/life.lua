@@ -125,6 +125,7 @@ end
 local function remove_memory(vid, acc)
   local key = K.memory(vid)
   local f = redis.call('HMGET', key, 'content_type', 'tier', 'memory_nature', 'parent', 'external_id', 'v')
+  if f[1] then storage_add(-1, -stored_bytes(vid)) end
   local restored = unsupersede(vid)
   if restored then note(acc, restored, { 'superseded_by', 'valid_to' }) end
   for _, index in ipairs({ K.created, K.updated, K.roots, K.occurred, K.expiring }) do

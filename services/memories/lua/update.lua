@@ -2,7 +2,7 @@
 -- KEYS: the tenant's index keys (helpers.lua).
 -- ARGV: id, max depth, patch (JSON object of the fields to change among content, content_type, tier,
 --   memory_nature, parent, external_id (null = none for both), metadata (its JSON text), occurred_at (ms),
---   expires_at (ms, null = never)).
+--   expires_at (ms, null = never)), the plan's quota of memories and of bytes (quota.lua quota_limits).
 -- Returns { read_memory(id), names of the fields whose value changed, read_memory(the memory it replaced,
 --   whose valid_to followed a new occurred_at) or false }.
 use_keys(KEYS)
@@ -35,6 +35,13 @@ local ne = set.external_id
 if ne ~= nil and ne ~= '' and ne ~= old.external_id and external_id_held(ne, id) then return external_id_taken() end
 local nx = set.expires_at
 if nx ~= nil and nx ~= '' and tonumber(nx) <= NOW then return not_future('expires_at') end
+-- Content and metadata are never empty ('' stands for none only for the fields that may be absent).
+local grown = 0
+for _, f in ipairs({ 'content', 'metadata' }) do
+  if set[f] ~= nil then grown = grown + #set[f] - #old[f] end
+end
+local over = quota_refusal(quota_limits(ARGV[4], ARGV[5]), 0, grown)
+if over then return over end
 
 local now = NOW
 local changed, hset, hdel = {}, { 'updated_at', now }, {}
@@ -48,6 +55,7 @@ end
 redis.call('HSET', key, unpack(hset))
 if #hdel > 0 then redis.call('HDEL', key, unpack(hdel)) end
 bump_version(key)
+storage_add(0, grown)
 redis.call('ZADD', K.updated, now, id)
 local created = vals[10]
 for _, f in ipairs({ 'content_type', 'tier', 'memory_nature' }) do

@@ -276,26 +276,6 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
-    "/v1/memories/batch": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create up to 500 memories in one call; an item may name an earlier one as its parent
-         * @description Requires the `memories:write` scope.
-         */
-        post: operations["createMemories"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/search": {
         parameters: {
             query?: never;
@@ -400,7 +380,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * Usage report: totals and breakdowns by day, endpoint and key
+         * Usage report: totals and breakdowns by day, endpoint and key; what the environment stores
          * @description Requires the `admin` scope.
          */
         get: operations["getUsage"];
@@ -689,7 +669,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "IDEMPOTENCY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "STORAGE_FULL";
+                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "STORAGE_FULL";
                 details?: {
                     /** @description The rule it broke: `required`, `max_length`… */
                     constraint?: string;
@@ -837,6 +817,17 @@ export type components = {
             /** Format: date */
             from: string;
             key_id: string | null;
+            storage: {
+                /** @description Bytes of their content and metadata (JSON text), as stored. */
+                bytes: number;
+                /** @description The quotas: the plan's, or the root key's override for the tenant; null = no limit. */
+                limits: {
+                    bytes: number | null;
+                    memories: number | null;
+                };
+                /** @description Memories stored (expired ones until the expiry purge takes them). */
+                memories: number;
+            };
             /** Format: date */
             to: string;
             totals: {
@@ -895,42 +886,8 @@ export type components = {
         };
     };
     responses: {
-        /** @description FORBIDDEN */
+        /** @description FORBIDDEN, QUOTA_EXCEEDED */
         FORBIDDEN: {
-            headers: {
-                /** @description Requests allowed in the key's binding window. */
-                "X-RateLimit-Limit"?: number;
-                /** @description Requests left in that window. */
-                "X-RateLimit-Remaining"?: number;
-                /** @description Unix time (seconds) when the window next frees capacity. */
-                "X-RateLimit-Reset"?: number;
-                /** @description The request's id, as in `meta.request_id`. */
-                "X-Request-Id": string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description IDEMPOTENCY_IN_FLIGHT (retryable) */
-        IDEMPOTENCY_IN_FLIGHT: {
-            headers: {
-                /** @description Requests allowed in the key's binding window. */
-                "X-RateLimit-Limit"?: number;
-                /** @description Requests left in that window. */
-                "X-RateLimit-Remaining"?: number;
-                /** @description Unix time (seconds) when the window next frees capacity. */
-                "X-RateLimit-Reset"?: number;
-                /** @description The request's id, as in `meta.request_id`. */
-                "X-Request-Id": string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description IDEMPOTENCY_KEY_REUSED */
-        IDEMPOTENCY_KEY_REUSED: {
             headers: {
                 /** @description Requests allowed in the key's binding window. */
                 "X-RateLimit-Limit"?: number;
@@ -1089,10 +1046,7 @@ export interface operations {
     getContext: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -1193,10 +1147,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1218,8 +1168,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1276,10 +1224,7 @@ export interface operations {
     createEntity: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -1303,10 +1248,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1328,8 +1269,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1382,10 +1321,7 @@ export interface operations {
     deleteEntity: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -1396,10 +1332,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1426,8 +1358,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1438,10 +1368,7 @@ export interface operations {
     updateEntity: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -1465,10 +1392,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1490,8 +1413,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1502,10 +1423,7 @@ export interface operations {
     linkEntityMemories: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -1523,10 +1441,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1554,8 +1468,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1566,10 +1478,7 @@ export interface operations {
     unlinkEntityMemory: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
                 memoryId: string;
@@ -1581,10 +1490,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1612,8 +1517,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1777,10 +1680,7 @@ export interface operations {
     revokeKey: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -1791,10 +1691,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1823,8 +1719,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1835,10 +1729,7 @@ export interface operations {
     updateKey: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -1859,10 +1750,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1884,8 +1771,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2015,10 +1900,7 @@ export interface operations {
     createMemory: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2068,10 +1950,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2093,8 +1971,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2149,10 +2025,7 @@ export interface operations {
             query?: {
                 cascade?: boolean;
             };
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -2163,10 +2036,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2195,8 +2064,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2207,10 +2074,7 @@ export interface operations {
     updateMemory: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -2246,10 +2110,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2271,8 +2131,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2283,10 +2141,7 @@ export interface operations {
     attachTags: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -2304,10 +2159,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2336,8 +2187,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2348,10 +2197,7 @@ export interface operations {
     detachTag: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
                 tagId: string;
@@ -2363,10 +2209,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2394,118 +2236,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
-            429: components["responses"]["RATE_LIMITED"];
-            500: components["responses"]["INTERNAL_ERROR"];
-            503: components["responses"]["SERVICE_UNAVAILABLE"];
-            504: components["responses"]["TIMEOUT"];
-            507: components["responses"]["STORAGE_FULL"];
-        };
-    };
-    createMemories: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description 1 to 500 memories, each checked alone; created in this order. */
-                    items: {
-                        /** @description 1 to 100000 characters (UTF-16 code units). */
-                        content: string;
-                        /**
-                         * @default text
-                         * @enum {string}
-                         */
-                        content_type?: "text" | "conversation" | "document" | "event" | "fact";
-                        expires_at?: string | null;
-                        external_id?: string | null;
-                        /**
-                         * @default episodic
-                         * @enum {string}
-                         */
-                        memory_nature?: "episodic" | "semantic";
-                        /** @description Free-form JSON object; at most 16384 bytes serialized (UTF-8) and 5 levels deep (the object itself is level 1); no key, at any level, named `__proto__`, `constructor` or `prototype`. */
-                        metadata?: {
-                            [key: string]: unknown;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description When the thing happened (default: created_at); orders a thread.
-                         */
-                        occurred_at?: string;
-                        parent_memory_id?: string | null;
-                        /** @description The index of an earlier item of the same call: its memory is this one's parent. Not with parent_memory_id. */
-                        parent_ref?: number;
-                        /**
-                         * Format: uuid
-                         * @description A memory this one replaces (or the latest of its chain, followed from it).
-                         */
-                        supersedes?: string;
-                        /**
-                         * @default medium
-                         * @enum {string}
-                         */
-                        tier?: "short" | "medium" | "long";
-                        /** @description Expires this long after creation. */
-                        ttl_seconds?: number;
-                    }[];
-                };
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
-                    /** @description Requests allowed in the key's binding window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in that window. */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Unix time (seconds) when the window next frees capacity. */
-                    "X-RateLimit-Reset": number;
-                    /** @description The request's id, as in `meta.request_id`. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            created: number;
-                            failed: number;
-                            items: ({
-                                data: components["schemas"]["Memory"];
-                            } | {
-                                error: {
-                                    /** @enum {string} */
-                                    code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "IDEMPOTENCY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "STORAGE_FULL";
-                                    details?: {
-                                        [key: string]: unknown;
-                                    };
-                                    message: string;
-                                };
-                            })[];
-                        };
-                        meta: components["schemas"]["Meta"];
-                    };
-                };
-            };
-            400: components["responses"]["VALIDATION_ERROR"];
-            401: components["responses"]["UNAUTHORIZED"];
-            403: components["responses"]["FORBIDDEN"];
-            404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2516,10 +2246,7 @@ export interface operations {
     searchMemories: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2600,10 +2327,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2627,8 +2350,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2686,10 +2407,7 @@ export interface operations {
     createTag: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2707,10 +2425,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2732,8 +2446,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2786,10 +2498,7 @@ export interface operations {
     deleteTag: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -2800,10 +2509,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2830,8 +2535,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2842,10 +2545,7 @@ export interface operations {
     updateTag: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -2865,10 +2565,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2890,8 +2586,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2901,7 +2595,12 @@ export interface operations {
     };
     getTenant: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Root key only. */
+                environment?: "live" | "test";
+                /** @description Root key only. */
+                tenant_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2926,6 +2625,11 @@ export interface operations {
                         data: {
                             /** @enum {string} */
                             environment: "live" | "test";
+                            /** @description The root key's override of the plan's storage quotas: memories stored, and bytes of their content + metadata. null = the plan's default; 0 = no limit. */
+                            quota: {
+                                bytes: number | null;
+                                memories: number | null;
+                            };
                             /** @description Days a new memory of each tier lives when it is created without expires_at or ttl_seconds; null = forever. */
                             retention: {
                                 /** @description When a memory expires, its descendants are purged with it (false: they become roots). */
@@ -2955,16 +2659,23 @@ export interface operations {
     updateTenant: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description Root key only.
+                     * @enum {string}
+                     */
+                    environment?: "live" | "test";
+                    /** @description Root key only. Only the fields sent change; null = back to the plan's default, 0 = no limit. */
+                    quota?: {
+                        bytes?: number | null;
+                        memories?: number | null;
+                    };
                     /** @description Only the fields sent change; null = no default for that tier. */
                     retention?: {
                         cascade?: boolean;
@@ -2972,6 +2683,8 @@ export interface operations {
                         medium?: number | null;
                         short?: number | null;
                     };
+                    /** @description Root key only. */
+                    tenant_id?: string;
                 };
             };
         };
@@ -2979,10 +2692,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2998,6 +2707,11 @@ export interface operations {
                         data: {
                             /** @enum {string} */
                             environment: "live" | "test";
+                            /** @description The root key's override of the plan's storage quotas: memories stored, and bytes of their content + metadata. null = the plan's default; 0 = no limit. */
+                            quota: {
+                                bytes: number | null;
+                                memories: number | null;
+                            };
                             /** @description Days a new memory of each tier lives when it is created without expires_at or ttl_seconds; null = forever. */
                             retention: {
                                 /** @description When a memory expires, its descendants are purged with it (false: they become roots). */
@@ -3017,8 +2731,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -3208,10 +2920,7 @@ export interface operations {
     deleteWebhook: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -3222,10 +2931,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3252,8 +2957,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -3264,10 +2967,7 @@ export interface operations {
     updateWebhook: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -3290,10 +2990,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3315,8 +3011,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -3373,10 +3067,7 @@ export interface operations {
     retryWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 deliveryId: string;
                 id: string;
@@ -3392,10 +3083,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3417,8 +3104,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -3475,10 +3160,7 @@ export interface operations {
     testWebhook: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -3493,10 +3175,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3518,8 +3196,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];

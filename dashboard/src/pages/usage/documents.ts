@@ -28,6 +28,14 @@ export const UsageReportQuery = graphql(`
         errors
         rateLimited
       }
+      storage {
+        memories
+        bytes
+        limits {
+          memories
+          bytes
+        }
+      }
     }
     keys(limit: 100) {
       items {

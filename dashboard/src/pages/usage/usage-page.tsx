@@ -1,7 +1,7 @@
 import { useQuery } from "@urql/preact";
 import { useMemo, useState } from "preact/hooks";
 import { messageOf } from "../../ui/errors";
-import { utcDay } from "../../ui/format";
+import { bytes, utcDay } from "../../ui/format";
 import { ErrorLine, StatusLine } from "../../ui/notice";
 import { fillDays, UsageChart } from "./chart";
 import { UsageReportQuery } from "./documents";
@@ -41,7 +41,26 @@ function CountsTable({ caption, head, rows }: { caption: string; head: string; r
   );
 }
 
-/** Usage: requests, errors and rate-limited requests per day, by endpoint and by key, over a date range. */
+interface Storage {
+  memories: number;
+  bytes: number;
+  limits: { memories?: number | null; bytes?: number | null };
+}
+
+/** What the environment stores against its quotas (no limit: none shown). */
+function storageText(s: Storage): string {
+  const of = (limit: number | null | undefined, show: (n: number) => string) => (limit ? ` of ${show(limit)}` : "");
+  const count = (n: number) => n.toLocaleString("en");
+  return (
+    `Storage: ${count(s.memories)} ${s.memories === 1 ? "memory" : "memories"}${of(s.limits.memories, count)}, ` +
+    `${bytes(s.bytes)}${of(s.limits.bytes, bytes)} (content and metadata).`
+  );
+}
+
+/**
+ * Usage: requests, errors and rate-limited requests per day, by endpoint and by key, over a date range; what
+ * the environment stores against its quotas.
+ */
 export function UsagePage() {
   const [from, setFrom] = useState(utcDay(-13));
   const [to, setTo] = useState(utcDay());
@@ -92,6 +111,7 @@ export function UsagePage() {
               `${report.totals.rateLimited} rate-limited. Today: ${today?.requests ?? 0} requests.`
             }
           />
+          <StatusLine testId="usage-storage" text={storageText(report.storage)} />
           <figure>
             <UsageChart series={series} />
             <figcaption>Requests, errors and rate-limited requests per UTC day.</figcaption>
