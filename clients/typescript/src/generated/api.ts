@@ -276,6 +276,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/memories/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 500 memories in one call; an item may name an earlier one as its parent
+         * @description Requires the `memories:write` scope.
+         */
+        post: operations["createMemories"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/search": {
         parameters: {
             query?: never;
@@ -669,7 +689,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "STORAGE_FULL";
+                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "IDEMPOTENCY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "STORAGE_FULL";
                 details?: {
                     /** @description The rule it broke: `required`, `max_length`… */
                     constraint?: string;
@@ -903,6 +923,40 @@ export type components = {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description IDEMPOTENCY_IN_FLIGHT (retryable) */
+        IDEMPOTENCY_IN_FLIGHT: {
+            headers: {
+                /** @description Requests allowed in the key's binding window. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description Unix time (seconds) when the window next frees capacity. */
+                "X-RateLimit-Reset"?: number;
+                /** @description The request's id, as in `meta.request_id`. */
+                "X-Request-Id": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description IDEMPOTENCY_KEY_REUSED */
+        IDEMPOTENCY_KEY_REUSED: {
+            headers: {
+                /** @description Requests allowed in the key's binding window. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description Unix time (seconds) when the window next frees capacity. */
+                "X-RateLimit-Reset"?: number;
+                /** @description The request's id, as in `meta.request_id`. */
+                "X-Request-Id": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description INTERNAL_ERROR (retryable) */
         INTERNAL_ERROR: {
             headers: {
@@ -1046,7 +1100,10 @@ export interface operations {
     getContext: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1147,6 +1204,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1168,6 +1229,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1224,7 +1287,10 @@ export interface operations {
     createEntity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1248,6 +1314,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1269,6 +1339,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1321,7 +1393,10 @@ export interface operations {
     deleteEntity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1332,6 +1407,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1358,6 +1437,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1368,7 +1449,10 @@ export interface operations {
     updateEntity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1392,6 +1476,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1413,6 +1501,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1423,7 +1513,10 @@ export interface operations {
     linkEntityMemories: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1441,6 +1534,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1468,6 +1565,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1478,7 +1577,10 @@ export interface operations {
     unlinkEntityMemory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 memoryId: string;
@@ -1490,6 +1592,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1517,6 +1623,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1680,7 +1788,10 @@ export interface operations {
     revokeKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1691,6 +1802,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1719,6 +1834,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1729,7 +1846,10 @@ export interface operations {
     updateKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1750,6 +1870,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1771,6 +1895,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1900,7 +2026,10 @@ export interface operations {
     createMemory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1950,6 +2079,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1971,6 +2104,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2025,7 +2160,10 @@ export interface operations {
             query?: {
                 cascade?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2036,6 +2174,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2064,6 +2206,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2074,7 +2218,10 @@ export interface operations {
     updateMemory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2110,6 +2257,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2131,6 +2282,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2141,7 +2294,10 @@ export interface operations {
     attachTags: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2159,6 +2315,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2187,6 +2347,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2197,7 +2359,10 @@ export interface operations {
     detachTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 tagId: string;
@@ -2209,6 +2374,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2236,6 +2405,118 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
+        };
+    };
+    createMemories: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 500 memories, each checked alone; created in this order. */
+                    items: {
+                        /** @description 1 to 100000 characters (UTF-16 code units). */
+                        content: string;
+                        /**
+                         * @default text
+                         * @enum {string}
+                         */
+                        content_type?: "text" | "conversation" | "document" | "event" | "fact";
+                        expires_at?: string | null;
+                        external_id?: string | null;
+                        /**
+                         * @default episodic
+                         * @enum {string}
+                         */
+                        memory_nature?: "episodic" | "semantic";
+                        /** @description Free-form JSON object; at most 16384 bytes serialized (UTF-8) and 5 levels deep (the object itself is level 1); no key, at any level, named `__proto__`, `constructor` or `prototype`. */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description When the thing happened (default: created_at); orders a thread.
+                         */
+                        occurred_at?: string;
+                        parent_memory_id?: string | null;
+                        /** @description The index of an earlier item of the same call: its memory is this one's parent. Not with parent_memory_id. */
+                        parent_ref?: number;
+                        /**
+                         * Format: uuid
+                         * @description A memory this one replaces (or the latest of its chain, followed from it).
+                         */
+                        supersedes?: string;
+                        /**
+                         * @default medium
+                         * @enum {string}
+                         */
+                        tier?: "short" | "medium" | "long";
+                        /** @description Expires this long after creation. */
+                        ttl_seconds?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created: number;
+                            failed: number;
+                            items: ({
+                                data: components["schemas"]["Memory"];
+                            } | {
+                                error: {
+                                    /** @enum {string} */
+                                    code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "IDEMPOTENCY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "STORAGE_FULL";
+                                    details?: {
+                                        [key: string]: unknown;
+                                    };
+                                    message: string;
+                                };
+                            })[];
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2246,7 +2527,10 @@ export interface operations {
     searchMemories: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2327,6 +2611,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2350,6 +2638,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2407,7 +2697,10 @@ export interface operations {
     createTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2425,6 +2718,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2446,6 +2743,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2498,7 +2797,10 @@ export interface operations {
     deleteTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2509,6 +2811,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2535,6 +2841,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2545,7 +2853,10 @@ export interface operations {
     updateTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2565,6 +2876,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2586,6 +2901,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2659,7 +2976,10 @@ export interface operations {
     updateTenant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2692,6 +3012,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2731,6 +3055,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2920,7 +3246,10 @@ export interface operations {
     deleteWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2931,6 +3260,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2957,6 +3290,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2967,7 +3302,10 @@ export interface operations {
     updateWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2990,6 +3328,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3011,6 +3353,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -3067,7 +3411,10 @@ export interface operations {
     retryWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 deliveryId: string;
                 id: string;
@@ -3083,6 +3430,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3104,6 +3455,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -3160,7 +3513,10 @@ export interface operations {
     testWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3175,6 +3531,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3196,6 +3556,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
