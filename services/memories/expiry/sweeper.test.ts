@@ -55,7 +55,8 @@ describe("expiry sweeper", () => {
     const { published, changes } = recorder();
     const sweeper = startSweeper({ store, changes, log }, { intervalMs: 60_000, scanCount: 0 });
     try {
-      await Bun.sleep(50); // the first tick runs as it starts
+      // The first tick runs as it starts: wait for its publication (bounded), not a fixed time.
+      for (let i = 0; i < 100 && published.length === 0; i++) await Bun.sleep(50);
       expect(published).toEqual([
         {
           space: a,
