@@ -7,6 +7,8 @@ import { createMemoryStore } from "./store";
 import { createChangePublisher } from "../memory-data/publisher";
 import { memoryBindings } from "./handlers/memories";
 import { entityBindings } from "./handlers/entities";
+import { portabilityBindings } from "./handlers/portability";
+import { createPortabilityStore } from "./store-portability";
 import { tenantBindings } from "../tenant-settings/handlers";
 import { createTenantSettingsStore } from "../tenant-settings/store";
 import { startSweeper } from "./expiry/sweeper";
@@ -27,6 +29,7 @@ await runService(
       bindings: [
         ...memoryBindings(deps),
         ...entityBindings(deps),
+        ...portabilityBindings({ ...deps, port: createPortabilityStore(redis) }),
         ...tenantBindings({ store: createTenantSettingsStore(redis) }),
       ],
       onStop: () => sweeper.stop(),

@@ -1,0 +1,123 @@
+import type { RedisClient } from "../kit/redis-functions";
+import type { Space } from "../kit/space";
+import { foldName, keyspace } from "../memory-data/keyspace";
+import { hashOfPairs } from "../kit/redis-replies";
+import { isoOfMs } from "../memory-data/memory-hash";
+import type { ExportRecord, MemoryRecord } from "../contract/portability";
+import type { ENTITY_TYPES } from "../contract/entities";
+import { memoriesLibrary } from "./library";
+import { emptyTablesAsLists, indexKeys } from "./store";
+import { parseEntity, parseMemory, type MemoryRow, type ReadEntityReply, type ReadMemoryReply } from "./record";
+
+/** Where an export goes on (lua/export.lua): opaque to everyone but that function. */
+export type ExportPosition = Record<string, unknown>;
+
+type ExportReply = [
+  (["t", string, string[]] | ["e", ReadEntityReply] | ["m", ReadMemoryReply, string[], string])[],
+  string,
+];
+
+type EntityType = (typeof ENTITY_TYPES)[number];
+
+/** A memory as an export line: its links by name, and the parent the export wrote before it. */
+function memoryRecord(row: MemoryRow, entityPairs: string[], parent: string): MemoryRecord {
+  const m = row.memory;
+  const entities: MemoryRecord["entities"] = [];
+  for (let i = 0; i < entityPairs.length; i += 2)
+    entities.push({ type: entityPairs[i] as EntityType, name: entityPairs[i + 1]! });
+  entities.sort((a, b) => (a.type + a.name < b.type + b.name ? -1 : a.type + a.name > b.type + b.name ? 1 : 0));
+  return {
+    type: "memory",
+    id: m.id,
+    content: m.content,
+    content_type: m.content_type,
+    tier: m.tier,
+    memory_nature: m.memory_nature,
+    parent_memory_id: parent || null,
+    external_id: m.external_id,
+    metadata: m.metadata,
+    tags: m.tags.map((t) => t.name),
+    entities,
+    created_at: m.created_at,
+    updated_at: m.updated_at,
+    occurred_at: m.occurred_at,
+    expires_at: m.expires_at,
+    supersedes: m.supersedes,
+    superseded_by: m.superseded_by,
+    valid_to: m.valid_to,
+  };
+}
+
+function exportRecord(raw: ExportReply[0][number]): ExportRecord | null {
+  if (raw[0] === "t") {
+    const h = hashOfPairs(raw[2]);
+    if (!h.name) return null;
+    const description = h.description ?? null;
+    return {
+      type: "tag",
+      id: raw[1],
+      name: h.name,
+      color: h.color ?? null,
+      description,
+      created_at: isoOfMs(h.created_at),
+    };
+  }
+  if (raw[0] === "e") {
+    const e = parseEntity(raw[1]);
+    if (!e) return null;
+    const { id, name, type, description, metadata, created_at } = e;
+    return { type: "entity", id, name, entity_type: type, description, metadata, created_at };
+  }
+  const row = parseMemory(raw[1]);
+  return row ? memoryRecord(row, raw[2], raw[3]) : null;
+}
+
+/**
+ * The memories service's Redis calls for export and import (services/contract/portability.ts), through the same
+ * function library as its other writes: an import creates each memory with `create` (store.ts), like the API.
+ */
+export function createPortabilityStore(redis: RedisClient) {
+  const call = memoriesLibrary.on(redis);
+
+  return {
+    /** Up to `max` records after `from` (null: the start); `next` null when the export is complete. */
+    async exportPage(
+      space: Space,
+      from: ExportPosition | null,
+      max: number,
+    ): Promise<{ records: ExportRecord[]; next: ExportPosition | null }> {
+      const keys = [...indexKeys(space), keyspace(space).tagsByCreated];
+      const args = [from === null ? "" : JSON.stringify(from), max];
+      const [raws, next] = emptyTablesAsLists(JSON.parse((await call("export", keys, args)) as string)) as ExportReply;
+      const records = raws.map(exportRecord).filter((r): r is ExportRecord => r !== null);
+      return { records, next: next === "" ? null : (JSON.parse(next) as ExportPosition) };
+    },
+
+    /** The created_at (ms) of each id's memory, or null where none is visible. */
+    async probe(space: Space, ids: string[]): Promise<Map<string, number | null>> {
+      const out = new Map<string, number | null>();
+      if (ids.length === 0) return out;
+      const reply = JSON.parse((await call("import-probe", indexKeys(space), ids)) as string) as string[];
+      ids.forEach((id, i) => out.set(id, reply[i] ? Number(reply[i]) : null));
+      return out;
+    },
+
+    /** Links memory `id` to tags and entities by name; answers it as it now is, and the names unknown here. */
+    async linkByName(
+      space: Space,
+      id: string,
+      tags: string[],
+      entities: { type: string; name: string }[],
+    ): Promise<{ row: MemoryRow | null; missing: string[] }> {
+      const keys = [...indexKeys(space), keyspace(space).tagNames];
+      const args = [id, tags.length, ...tags.map(foldName), ...entities.map((e) => `${e.type}:${foldName(e.name)}`)];
+      const r = emptyTablesAsLists(JSON.parse((await call("import-links", keys, args)) as string)) as [
+        ReadMemoryReply,
+        string[],
+      ];
+      return { row: parseMemory(r[0]), missing: r[1] };
+    },
+  };
+}
+
+export type PortabilityStore = ReturnType<typeof createPortabilityStore>;
