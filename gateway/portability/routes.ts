@@ -1,6 +1,7 @@
 import type { GatewayDeps } from "../deps";
 import { exportRoute } from "./export";
 import { importRoute } from "./import";
+import { eraseRoute } from "./erase";
 
 /** The routes whose body or answer is a stream; rest/routes.ts holds the one-call ones. */
 export const portabilityRoutes: {
@@ -10,4 +11,5 @@ export const portabilityRoutes: {
 }[] = [
   { method: "GET", path: "/export", serve: exportRoute },
   { method: "POST", path: "/import", serve: importRoute },
+  { method: "DELETE", path: "/tenant", serve: eraseRoute },
 ];

@@ -1,6 +1,6 @@
 import { Type as T, type Static } from "@sinclair/typebox";
 import { op } from "./op";
-import { DateTime, Enum, ENVIRONMENTS, Nullable, Uuid } from "./common";
+import { DateTime, Enum, Nullable, Uuid } from "./common";
 import { Metadata } from "./metadata";
 import { CONTENT_MAX_LENGTH, CONTENT_TYPES, EXTERNAL_ID_MAX_LENGTH, MEMORY_NATURES, TIERS } from "./memories";
 import { ENTITY_DESCRIPTION_MAX, ENTITY_NAME_MAX, ENTITY_TYPES } from "./entities";
@@ -161,5 +161,3 @@ export const RECORD_VALIDATORS = {
   memory: compileValidator(MemoryRecord),
 } as const;
 export type RecordType = keyof typeof RECORD_VALIDATORS;
-
-export { ENVIRONMENTS };

@@ -7,6 +7,7 @@ import { KEY_CHANGED_SUBJECT, KEY_REVOKED_SUBJECT, PLANS, revokedNotice, type Ke
 import { Enum } from "../contract/common";
 import { encodeJson } from "../kit/wire";
 import { createKeyStore } from "./store";
+import { eraseBinding } from "./handlers/erase";
 import { keyBindings } from "./handlers/keys";
 import { usageBindings } from "./handlers/usage";
 import { startUsageConsumer } from "./usage-consumer";
@@ -38,6 +39,7 @@ await runService(
         announceChanged: (notice: KeyChanged) => nc.publish(KEY_CHANGED_SUBJECT, encodeJson(notice)),
       }),
       ...usageBindings(store),
+      eraseBinding({ store, announceRevoked }),
     ];
     return { bindings, onStop: stopConsumer };
   },

@@ -9,6 +9,7 @@ import { memoryBindings } from "./handlers/memories";
 import { entityBindings } from "./handlers/entities";
 import { portabilityBindings } from "./handlers/portability";
 import { createPortabilityStore } from "./store-portability";
+import { eraseBindings } from "./handlers/erase";
 import { tenantBindings } from "../tenant-settings/handlers";
 import { createTenantSettingsStore } from "../tenant-settings/store";
 import { startSweeper } from "./expiry/sweeper";
@@ -24,13 +25,16 @@ await runService(
   async ({ nc, redis, bus, log }) => {
     await ensureStream(nc, STREAMS.EVENTS, config.JETSTREAM_REPLICAS);
     const deps = { store: createMemoryStore(redis), changes: createChangePublisher(nc.jetstream(), bus) };
+    const port = createPortabilityStore(redis);
+    const settings = createTenantSettingsStore(redis);
     const sweeper = startSweeper({ ...deps, log }, { intervalMs: config.EXPIRY_SWEEP_INTERVAL_MS });
     return {
       bindings: [
         ...memoryBindings(deps),
         ...entityBindings(deps),
-        ...portabilityBindings({ ...deps, port: createPortabilityStore(redis) }),
-        ...tenantBindings({ store: createTenantSettingsStore(redis) }),
+        ...portabilityBindings({ ...deps, port }),
+        ...tenantBindings({ store: settings }),
+        ...eraseBindings({ port, settings, bus }),
       ],
       onStop: () => sweeper.stop(),
     };

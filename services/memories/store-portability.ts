@@ -1,6 +1,7 @@
 import type { RedisClient } from "../kit/redis-functions";
-import type { Space } from "../kit/space";
-import { foldName, keyspace } from "../memory-data/keyspace";
+import { slot, type Space } from "../kit/space";
+import { EXPIRY_REGISTRY, foldName, keyspace } from "../memory-data/keyspace";
+import { globLiteral, scanKeys, unlinkMatching } from "../kit/redis-scan";
 import { hashOfPairs } from "../kit/redis-replies";
 import { isoOfMs } from "../memory-data/memory-hash";
 import type { ExportRecord, MemoryRecord } from "../contract/portability";
@@ -73,6 +74,13 @@ function exportRecord(raw: ExportReply[0][number]): ExportRecord | null {
 }
 
 /**
+ * Erasures under way (contract/erase.ts): field `{tenant:env}` → the index in ERASE_STEPS of the step it is at.
+ * Its own hash tag, outside every space, so an erased space leaves nothing under its own; the field goes when the
+ * erase completes.
+ */
+export const ERASE_PROGRESS = "erase:{erase}:progress";
+
+/**
  * The memories service's Redis calls for export and import (services/contract/portability.ts), through the same
  * function library as its other writes: an import creates each memory with `create` (store.ts), like the API.
  */
@@ -91,6 +99,37 @@ export function createPortabilityStore(redis: RedisClient) {
       const [raws, next] = emptyTablesAsLists(JSON.parse((await call("export", keys, args)) as string)) as ExportReply;
       const records = raws.map(exportRecord).filter((r): r is ExportRecord => r !== null);
       return { records, next: next === "" ? null : (JSON.parse(next) as ExportPosition) };
+    },
+
+    /** One bounded step of erasing the space's memories, entities and their indexes, and its expiry registration. */
+    async erase(space: Space, budget: number): Promise<{ deleted: number; done: boolean }> {
+      const tag = globLiteral(slot(space));
+      const patterns = ["m", "mi", "e", "ei"].map((kind) => `${kind}:${tag}:*`);
+      const step = await unlinkMatching(redis, patterns, budget);
+      if (step.done)
+        await Promise.all([redis.zrem(EXPIRY_REGISTRY.due, slot(space)), redis.hdel(EXPIRY_REGISTRY.gen, slot(space))]);
+      return step;
+    },
+
+    /** The step an erase of the space is at, or null when none is under way. */
+    async eraseProgress(space: Space): Promise<number | null> {
+      const at = await redis.hget(ERASE_PROGRESS, slot(space));
+      return at === null ? null : Number(at);
+    },
+    /** Where an erase is (a step index), or null: it is complete. */
+    async setEraseProgress(space: Space, step: number | null): Promise<void> {
+      if (step === null) await redis.hdel(ERASE_PROGRESS, slot(space));
+      else await redis.hset(ERASE_PROGRESS, slot(space), step);
+    },
+
+    /** Keys left anywhere under the space's hash tag (what an erase must leave none of), at most `max`. */
+    async keysOfSpace(space: Space, max: number): Promise<string[]> {
+      const out: string[] = [];
+      for await (const keys of scanKeys(redis, `*${globLiteral(slot(space))}*`)) {
+        out.push(...keys);
+        if (out.length >= max) break;
+      }
+      return out.slice(0, max);
     },
 
     /** The created_at (ms) of each id's memory, or null where none is visible. */

@@ -8,6 +8,8 @@ import { createNotifier } from "./notify";
 import { tagBindings } from "./handlers/tags";
 import { linkBindings } from "./handlers/links";
 import { importBindings } from "./handlers/import";
+import { eraseStepBinding } from "../kit/erase-step";
+import { ERASE_STEP_OPS } from "../contract/erase";
 
 const config = loadServiceConfig({});
 
@@ -23,6 +25,7 @@ await runService(
         ...tagBindings({ store, notify }),
         ...linkBindings({ store, notify }),
         ...importBindings({ store, notify }),
+        eraseStepBinding(ERASE_STEP_OPS.tags, store.erase),
       ],
     };
   },
