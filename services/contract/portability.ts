@@ -95,7 +95,7 @@ export const exportPage = op({
   input: T.Object(
     {
       cursor: T.Optional(T.String({ minLength: 1, maxLength: CURSOR_MAX, description: "Absent: from the start." })),
-      limit: T.Optional(T.Integer({ minimum: 1, maximum: EXPORT_PAGE_MAX, default: 500 })),
+      limit: T.Optional(T.Integer({ minimum: 1, maximum: EXPORT_PAGE_MAX, default: EXPORT_PAGE_MAX })),
     },
     { additionalProperties: false },
   ),

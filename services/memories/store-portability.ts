@@ -141,20 +141,30 @@ export function createPortabilityStore(redis: RedisClient) {
       return out;
     },
 
-    /** Links memory `id` to tags and entities by name; answers it as it now is, and the names unknown here. */
+    /**
+     * Links memories to tags and entities by name, in one call; answers each memory as it now is (null: it is not
+     * here), and the names that name nothing here.
+     */
     async linkByName(
       space: Space,
-      id: string,
-      tags: string[],
-      entities: { type: string; name: string }[],
-    ): Promise<{ row: MemoryRow | null; missing: string[] }> {
+      links: { id: string; tags: string[]; entities: { type: string; name: string }[] }[],
+    ): Promise<{ row: MemoryRow | null; missing: string[] }[]> {
+      if (links.length === 0) return [];
       const keys = [...indexKeys(space), keyspace(space).tagNames];
-      const args = [id, tags.length, ...tags.map(foldName), ...entities.map((e) => `${e.type}:${foldName(e.name)}`)];
+      const args: (string | number)[] = [links.length];
+      for (const l of links)
+        args.push(
+          l.id,
+          l.tags.length,
+          l.entities.length,
+          ...l.tags.map(foldName),
+          ...l.entities.map((e) => `${e.type}:${foldName(e.name)}`),
+        );
       const r = emptyTablesAsLists(JSON.parse((await call("import-links", keys, args)) as string)) as [
         ReadMemoryReply,
         string[],
-      ];
-      return { row: parseMemory(r[0]), missing: r[1] };
+      ][];
+      return r.map(([raw, missing]) => ({ row: parseMemory(raw), missing }));
     },
   };
 }

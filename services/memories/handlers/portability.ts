@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import {
   exportPage,
+  EXPORT_PAGE_MAX,
   importRecords,
   type EntityRecord,
   type LineResult,
@@ -78,7 +79,7 @@ export function portabilityHandlers(deps: PortabilityDeps) {
 
   const page: Handler<typeof exportPage> = async (input, ctx) => {
     const from = input.cursor === undefined ? null : decodeCursor(input.cursor);
-    const { records, next } = await deps.port.exportPage(spaceOf(ctx), from, input.limit ?? 500);
+    const { records, next } = await deps.port.exportPage(spaceOf(ctx), from, input.limit ?? EXPORT_PAGE_MAX);
     return { records, cursor: next === null ? null : encodeCursor(next) };
   };
 
@@ -104,9 +105,12 @@ export function portabilityHandlers(deps: PortabilityDeps) {
   const importLines: Handler<typeof importRecords> = async (input, ctx) => {
     const space = spaceOf(ctx);
     const memories = input.lines.flatMap((l) => (l.record.type === "memory" ? [l.record] : []));
+    // Parents and superseded memories of earlier lines of the chunk are settled as those lines are.
+    const inChunk = new Set(memories.map((m) => m.id));
     const refs = new Set<string>();
     for (const m of memories)
-      for (const id of [m.id, m.parent_memory_id, m.supersedes]) if (id) refs.add(id).add(derivedId(space, id));
+      for (const id of [m.id, m.parent_memory_id, m.supersedes])
+        if (id && (id === m.id || !inChunk.has(id))) refs.add(id).add(derivedId(space, id));
     const known = await deps.port.probe(space, [...refs]);
     const entityIds = input.lines.flatMap((l) => (l.record.type === "entity" ? [l.record.id] : []));
     const entities = await deps.store.getEntities(space, entityIds);
@@ -124,8 +128,11 @@ export function portabilityHandlers(deps: PortabilityDeps) {
       if (r.type === "entity") return importEntity(space, line, r, takenEntity.has(r.id));
       const derived = derivedId(space, r.id);
       const held = known.get(r.id);
-      if (here.has(r.id) || known.get(derived) != null || held === Date.parse(r.created_at))
-        return { line, status: "exists", id: here.get(r.id) ?? (known.get(derived) != null ? derived : r.id) };
+      if (here.has(r.id) || known.get(derived) != null || held === Date.parse(r.created_at)) {
+        const id = here.get(r.id) ?? (known.get(derived) != null ? derived : r.id);
+        here.set(r.id, id);
+        return { line, status: "exists", id };
+      }
       const id = held == null ? r.id : derived;
       const parent = r.parent_memory_id === null ? null : resolve(r.parent_memory_id);
       here.set(r.id, id);
@@ -169,13 +176,13 @@ export function portabilityHandlers(deps: PortabilityDeps) {
     results: LineResult[],
     changes: MemoryChange[],
   ) {
-    const linked = await Promise.all(
-      created.map((c) =>
-        c.record.tags.length + c.record.entities.length === 0
-          ? null
-          : deps.port.linkByName(space, c.id, c.record.tags, c.record.entities),
-      ),
+    const withLinks = created.filter((c) => c.record.tags.length + c.record.entities.length > 0);
+    const answers = await deps.port.linkByName(
+      space,
+      withLinks.map((c) => ({ id: c.id, tags: c.record.tags, entities: c.record.entities })),
     );
+    const answerOf = new Map(withLinks.map((c, i) => [c, answers[i]!]));
+    const linked = created.map((c) => answerOf.get(c) ?? null);
     const byId = new Map(linked.flatMap((l) => (l?.row ? [[l.row.memory.id, l.row] as const] : [])));
     for (const change of changes) {
       if (change.type !== "created") continue;
