@@ -112,6 +112,7 @@ describe("serving", () => {
         "testWebhook",
         "retryWebhookDelivery",
         "updateTenant",
+        "eraseTenant",
       ].sort(),
     );
   });

@@ -4,6 +4,7 @@ import { apiClient, newTenant } from "../api";
 import type { RedisClient } from "../../services/kit/redis-functions";
 import { ERASE_PROGRESS } from "../../services/memories/store-portability";
 import { exportLines, portTenant, seed } from "./portability-helpers";
+import { gqlClient } from "../graphql/graphql-helpers";
 
 let redis: RedisClient;
 
@@ -118,5 +119,25 @@ describe("DELETE /v1/tenant", () => {
     expect(await underTag(live.tenant)).toEqual([]);
     expect((await test.api.get(`/v1/memories/${kept.body.data.id}`)).status).toBe(200);
     expect((await apiClient(stack.baseUrl, stack.adminKey).get("/v1/tenant")).status).toBe(200);
+  });
+});
+
+describe("mutation eraseTenant", () => {
+  test("needs the typed confirmation, then erases as DELETE /v1/tenant does", async () => {
+    const t = await fullTenant();
+    const gql = gqlClient(t.baseUrl, t.key);
+    const refused = await gql.raw(`mutation { eraseTenant { tenantId } }`);
+    expect(refused.errors![0]!.extensions).toMatchObject({ code: "VALIDATION_ERROR", details: { field: "confirm" } });
+    const done = await gql.request(
+      `mutation { eraseTenant(confirm: "${t.tenant}:live") { tenantId environment erased resumed deleted { keys } } }`,
+    );
+    expect(done.eraseTenant).toEqual({
+      tenantId: t.tenant,
+      environment: "LIVE",
+      erased: true,
+      resumed: false,
+      deleted: { keys: 1 },
+    });
+    expect(await underTag(t.tenant)).toEqual([]);
   });
 });
