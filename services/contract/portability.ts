@@ -6,6 +6,7 @@ import { CONTENT_MAX_LENGTH, CONTENT_TYPES, EXTERNAL_ID_MAX_LENGTH, MEMORY_NATUR
 import { ENTITY_DESCRIPTION_MAX, ENTITY_NAME_MAX, ENTITY_TYPES } from "./entities";
 import { MAX_TAGS_PER_MEMORY, TAG_DESCRIPTION_MAX, TAG_NAME_MAX } from "./tags";
 import { compileValidator } from "./validation";
+import { toServiceError, validationError } from "./errors";
 
 /**
  * A tenant environment's data as NDJSON (`GET /v1/export`, `POST /v1/import`): one typed record per line, tags
@@ -121,12 +122,21 @@ export type LineResult = Static<typeof LineResult>;
 
 /** Lines one import call takes: the gateway cuts a streamed body into chunks this size. */
 export const IMPORT_CHUNK_MAX = 500;
-const Lines = <S extends typeof TagRecord | typeof EntityRecord | typeof MemoryRecord>(record: S) =>
-  T.Array(T.Object({ line: T.Integer({ minimum: 1 }), record }), { maxItems: IMPORT_CHUNK_MAX });
+/**
+ * Lines as the file holds them, each checked by the service against its record's schema (RECORD_VALIDATORS), so a
+ * bad line fails alone and each line is checked once.
+ */
+const Lines = T.Array(
+  T.Object({
+    line: T.Integer({ minimum: 1 }),
+    record: T.Unknown({ description: "A TagRecord, EntityRecord or MemoryRecord (by `type`)." }),
+  }),
+  { maxItems: IMPORT_CHUNK_MAX },
+);
 
 export const importTags = op({
   subject: "tags.import",
-  input: T.Object({ lines: Lines(TagRecord) }, { additionalProperties: false }),
+  input: T.Object({ lines: Lines }, { additionalProperties: false }),
   output: T.Object({ results: T.Array(LineResult) }),
   scope: "admin",
   summary: "Internal (POST /v1/import): tags by name; a name that exists is reported, not changed",
@@ -134,10 +144,7 @@ export const importTags = op({
 
 export const importRecords = op({
   subject: "memories.import",
-  input: T.Object(
-    { lines: T.Array(T.Object({ line: T.Integer({ minimum: 1 }), record: T.Union([EntityRecord, MemoryRecord]) })) },
-    { additionalProperties: false },
-  ),
+  input: T.Object({ lines: Lines }, { additionalProperties: false }),
   output: T.Object({ results: T.Array(LineResult) }),
   scope: "admin",
   summary: "Internal (POST /v1/import): entities and memories, in order, through the same create as the API",
@@ -149,15 +156,39 @@ export const ImportReport = T.Object({
   existing: T.Object({ tags: T.Integer(), entities: T.Integer(), memories: T.Integer() }),
   failed: T.Integer(),
   errors: T.Array(T.Object({ line: T.Integer(), code: T.String(), message: T.String(), details: T.Unknown() }), {
-    description: "The first 1000 failed lines.",
+    description: "Failed lines (and notes on lines that went in), by line number; at most 1000.",
   }),
 });
 export type ImportReport = Static<typeof ImportReport>;
 
 /** The schema of each record type a line may hold, checked line by line so one bad line fails alone. */
+const RECORDS = { tag: TagRecord, entity: EntityRecord, memory: MemoryRecord } as const;
 export const RECORD_VALIDATORS = {
   tag: compileValidator(TagRecord),
   entity: compileValidator(EntityRecord),
   memory: compileValidator(MemoryRecord),
 } as const;
 export type RecordType = keyof typeof RECORD_VALIDATORS;
+
+/**
+ * Each line's record checked against its type's schema: the valid ones, and a failed LineResult (with the
+ * `details` the API gives for the same fault) for each other one, in `failed`.
+ */
+export function checkLines<K extends RecordType>(
+  lines: { line: number; record: unknown }[],
+  types: readonly K[],
+): { valid: { line: number; record: Static<(typeof RECORDS)[K]> }[]; failed: LineResult[] } {
+  const valid: { line: number; record: Static<(typeof RECORDS)[K]> }[] = [];
+  const failed: LineResult[] = [];
+  for (const { line, record } of lines) {
+    const type = (record as { type?: unknown } | null)?.type as K;
+    try {
+      if (!types.includes(type)) throw validationError("type", "enum", `type must be one of: ${types.join(", ")}`);
+      valid.push({ line, record: RECORD_VALIDATORS[type](record) as Static<(typeof RECORDS)[K]> });
+    } catch (err) {
+      const e = toServiceError(err);
+      failed.push({ line, status: "failed", error: { code: e.code, message: e.message, details: e.details ?? {} } });
+    }
+  }
+  return { valid, failed };
+}

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import {
+  checkLines,
   exportPage,
   EXPORT_PAGE_MAX,
   importRecords,
@@ -104,7 +105,8 @@ export function portabilityHandlers(deps: PortabilityDeps) {
    */
   const importLines: Handler<typeof importRecords> = async (input, ctx) => {
     const space = spaceOf(ctx);
-    const memories = input.lines.flatMap((l) => (l.record.type === "memory" ? [l.record] : []));
+    const { valid, failed: refused } = checkLines(input.lines, ["entity", "memory"] as const);
+    const memories = valid.flatMap((l) => (l.record.type === "memory" ? [l.record] : []));
     // Parents and superseded memories of earlier lines of the chunk are settled as those lines are.
     const inChunk = new Set(memories.map((m) => m.id));
     const refs = new Set<string>();
@@ -112,7 +114,7 @@ export function portabilityHandlers(deps: PortabilityDeps) {
       for (const id of [m.id, m.parent_memory_id, m.supersedes])
         if (id && (id === m.id || !inChunk.has(id))) refs.add(id).add(derivedId(space, id));
     const known = await deps.port.probe(space, [...refs]);
-    const entityIds = input.lines.flatMap((l) => (l.record.type === "entity" ? [l.record.id] : []));
+    const entityIds = valid.flatMap((l) => (l.record.type === "entity" ? [l.record.id] : []));
     const entities = await deps.store.getEntities(space, entityIds);
     const takenEntity = new Set(entityIds.filter((_, i) => entities[i] !== null));
     const here = new Map<string, string>();
@@ -124,7 +126,7 @@ export function portabilityHandlers(deps: PortabilityDeps) {
 
     const created: { line: number; id: string; record: MemoryRecord }[] = [];
     const changes: MemoryChange[] = [];
-    const writes = input.lines.map(async ({ line, record: r }): Promise<LineResult> => {
+    const writes = valid.map(async ({ line, record: r }): Promise<LineResult> => {
       if (r.type === "entity") return importEntity(space, line, r, takenEntity.has(r.id));
       const derived = derivedId(space, r.id);
       const held = known.get(r.id);
@@ -160,6 +162,7 @@ export function portabilityHandlers(deps: PortabilityDeps) {
     });
     const results = await Promise.all(writes);
     await linkAll(space, created, results, changes);
+    results.push(...refused);
     await deps.changes.committed(ctx, changes);
     const expiries = created.flatMap((c) => (c.record.expires_at ? [Date.parse(c.record.expires_at)] : []));
     if (expiries.length > 0)

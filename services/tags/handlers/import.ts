@@ -1,4 +1,4 @@
-import { importTags, type LineResult } from "../../contract/portability";
+import { checkLines, importTags, type LineResult } from "../../contract/portability";
 import { MAX_TAGS_PER_TENANT } from "../../contract/tags";
 import { ServiceError, toServiceError } from "../../contract/errors";
 import { bind, type Handler } from "../../kit/handler";
@@ -17,11 +17,12 @@ export function importHandlers(deps: TagsDeps) {
 
   const importLines: Handler<typeof importTags> = async (input, ctx) => {
     const space = spaceOf(ctx);
+    const { valid, failed } = checkLines(input.lines, ["tag"] as const);
     const held = await deps.store.rows(
       space,
-      input.lines.map((l) => l.record.id),
+      valid.map((l) => l.record.id),
     );
-    const results = input.lines.map(async ({ line, record: r }, i): Promise<LineResult> => {
+    const results = valid.map(async ({ line, record: r }, i): Promise<LineResult> => {
       const id = held[i] ? crypto.randomUUID() : r.id;
       const at = Math.min(Date.parse(r.created_at), now());
       const tag = { id, name: r.name, lname: foldName(r.name), color: r.color, description: r.description };
@@ -36,7 +37,7 @@ export function importHandlers(deps: TagsDeps) {
         return { line, status: "failed", error: { code: e.code, message: e.message, ...details } };
       }
     });
-    return { results: await Promise.all(results) };
+    return { results: [...(await Promise.all(results)), ...failed] };
   };
 
   return { importLines };
