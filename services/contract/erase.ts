@@ -64,7 +64,7 @@ const stepOp = (service: EraseStep) =>
       deleted: T.Integer({ description: "What this call deleted." }),
       done: T.Boolean({ description: "false: call again, more is left." }),
     }),
-    summary: `Internal (tenant.erase): one bounded step of erasing the ${service} service's data of a tenant environment`,
+    summary: `Internal (tenant.erase): one bounded step of erasing what the ${service} service holds of a space`,
   });
 
 export const ERASE_STEP_OPS = {
