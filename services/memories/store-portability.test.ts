@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { memoryStoreFixture, space, fields } from "./store.fixture";
-import { createPortabilityStore, type ExportPosition } from "./store-portability";
+import { createPortabilityStore, EXPORT_PAGE_BYTES, type ExportPosition } from "./store-portability";
 import type { Space } from "../kit/space";
 import type { ExportRecord } from "../contract/portability";
 
@@ -41,6 +41,15 @@ describe("export pages (lua/export.lua)", () => {
       const contents = (await exportAll(s, max)).map((r) => (r.type === "memory" ? r.content : r.type));
       expect(contents).toEqual(["a", "b1", "b2", "d", "c"]);
     }
+  });
+
+  test("a page of large memories stops at EXPORT_PAGE_BYTES, past its first record", async () => {
+    const s = space();
+    const big = "x".repeat(300_000);
+    for (let i = 0; i < 8; i++) await fx.store.createMemory(s, crypto.randomUUID(), fields({ content: big }), 64);
+    const first = await port().exportPage(s, null, 1000);
+    expect(first.records).toHaveLength(Math.ceil(EXPORT_PAGE_BYTES / 300_000));
+    expect((await exportAll(s, 1000)).length).toBe(8);
   });
 
   test("a memory deleted after its page is passed over: the walk goes on after its place", async () => {

@@ -10,6 +10,12 @@ import { memoriesLibrary } from "./library";
 import { emptyTablesAsLists, indexKeys } from "./store";
 import { parseEntity, parseMemory, type MemoryRow, type ReadEntityReply, type ReadMemoryReply } from "./record";
 
+/**
+ * Stored bytes one export page holds at most (past one record): a page is one NATS message (8 MB at most), and
+ * its JSON is a little larger than what it holds.
+ */
+export const EXPORT_PAGE_BYTES = 1024 * 1024;
+
 /** Where an export goes on (lua/export.lua): opaque to everyone but that function. */
 export type ExportPosition = Record<string, unknown>;
 
@@ -95,7 +101,7 @@ export function createPortabilityStore(redis: RedisClient) {
       max: number,
     ): Promise<{ records: ExportRecord[]; next: ExportPosition | null }> {
       const keys = [...indexKeys(space), keyspace(space).tagsByCreated];
-      const args = [from === null ? "" : JSON.stringify(from), max];
+      const args = [from === null ? "" : JSON.stringify(from), max, EXPORT_PAGE_BYTES];
       const [raws, next] = emptyTablesAsLists(JSON.parse((await call("export", keys, args)) as string)) as ExportReply;
       const records = raws.map(exportRecord).filter((r): r is ExportRecord => r !== null);
       return { records, next: next === "" ? null : (JSON.parse(next) as ExportPosition) };

@@ -3,7 +3,9 @@
 -- import meets every record its line names before that line.
 -- KEYS: the tenant's index keys (helpers.lua), then the tags' by-created zset (ti:{t:e}:created).
 -- ARGV: where to go on (JSON: { phase 't'|'e'|'m', after = {score, id} in the phase's zset, stack = the
---   memory walk's frames }, or '' from the start), records at most.
+--   memory walk's frames }, or '' from the start), records at most, bytes at most (of the stored values: a page
+--   is one NATS message, so a page of large memories stops early).
+-- A page stops at whichever bound comes first, after at least one record.
 -- A frame is { parent id ('' = the roots), 1 if that parent was exported (else its children go out as
 -- roots: an expired parent is not exported), score and id of the last child visited ('' = none) }.
 -- Returns { records, where to go on (JSON, '' = done) }; a record is { 't', id, flat hash } (a tag),
@@ -11,8 +13,18 @@
 use_keys(KEYS)
 local tags_created = KEYS[INDEX_KEYS + 1]
 local at = ARGV[1] == '' and { phase = 't', after = { '', '' } } or cjson.decode(ARGV[1])
-local max = tonumber(ARGV[2])
-local out = {}
+local max, max_bytes = tonumber(ARGV[2]), tonumber(ARGV[3])
+local out, bytes = {}, 0
+
+-- Whether the page has room for another record.
+local function room()
+  return #out < max and bytes < max_bytes
+end
+
+-- Counts a flat hash's values against the page's bytes.
+local function count(flat)
+  for i = 2, #flat, 2 do bytes = bytes + #flat[i] end
+end
 
 -- The member after (score, id) in `key`'s order, with its score; nil at the end. A member gone since
 -- (deleted during the export) is found again by its score, ties after it by id.
@@ -42,7 +54,7 @@ end
 
 -- Tags and entities: one zset each, walked by creation.
 local function walk_flat(key, emit)
-  while #out < max do
+  while room() do
     local id, score = next_after(key, at.after[1], at.after[2])
     if not id then return true end
     at.after = { score, id }
@@ -53,15 +65,20 @@ end
 
 if at.phase == 't' then
   local done = walk_flat(tags_created, function(id)
-    out[#out + 1] = { 't', id, redis.call('HGETALL', K.tag(id)) }
+    local h = redis.call('HGETALL', K.tag(id))
+    count(h)
+    out[#out + 1] = { 't', id, h }
   end)
   if done then at = { phase = 'e', after = { '', '' } } end
 end
 
-if at.phase == 'e' and #out < max then
+if at.phase == 'e' and room() then
   local done = walk_flat(K.entCreated, function(id)
     local e = read_entity(id)
-    if e then out[#out + 1] = { 'e', e } end
+    if e then
+      count(e[2])
+      out[#out + 1] = { 'e', e }
+    end
   end)
   if done then at = { phase = 'm', stack = { { '', 1, '', '' } } } end
 end
@@ -78,7 +95,7 @@ end
 
 if at.phase == 'm' then
   local stack = at.stack
-  while #out < max and #stack > 0 do
+  while room() and #stack > 0 do
     local f = stack[#stack]
     local key = f[1] == '' and K.roots or K.kids(f[1])
     local id, score = next_after(key, f[3], f[4])
@@ -87,7 +104,10 @@ if at.phase == 'm' then
     else
       f[3], f[4] = score, id
       local m = read_memory(id)
-      if m then out[#out + 1] = { 'm', m, entity_names(m[4]), f[2] == 1 and f[1] or '' } end
+      if m then
+        count(m[2])
+        out[#out + 1] = { 'm', m, entity_names(m[4]), f[2] == 1 and f[1] or '' }
+      end
       stack[#stack + 1] = { id, m and 1 or 0, '', '' }
     end
   end
