@@ -68,6 +68,10 @@ describe("DELETE /v1/tenant", () => {
     expect(await underTag(victim.tenant)).toContainEqual(expect.stringMatching(/^s:.*:v:/));
     await Bun.sleep(1500); // the usage batch of the requests above reaches the keys service
     expect((await usageOf(victim.tenant, victim.keyId)).length).toBeGreaterThan(0);
+    // Deliveries live in partitions of their own hash tag: they must go with their endpoint.
+    const [hook] = (await victim.api.get("/v1/webhooks")).body.data;
+    const deliveries = () => keysMatching(redis, `whlog:*:${hook.id}`);
+    expect(await deliveries()).toHaveLength(1);
 
     const res = await erase(victim.baseUrl, victim.key, { confirm: `${victim.tenant}:live` });
     expect(res.status).toBe(200);
@@ -82,6 +86,7 @@ describe("DELETE /v1/tenant", () => {
     expect(res.body.data.deleted.keys).toBe(1);
 
     expect(await underTag(victim.tenant)).toEqual([]);
+    expect(await deliveries()).toEqual([]);
     expect(await redis.hget(ERASE_PROGRESS, `{${victim.tenant}:live}`)).toBeNull();
     expect(await keysMatching(redis, `apikey:{${victim.tenant}}:*`)).toEqual([]);
     expect(await usageOf(victim.tenant, victim.keyId)).toEqual([]);
