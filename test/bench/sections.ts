@@ -6,6 +6,7 @@ import { graphqlSection } from "./graphql";
 import { searchSection } from "./search";
 import { mcpSection } from "./mcp";
 import { webhooksSection } from "./webhooks";
+import { clusterSection } from "./cluster";
 import { portabilitySection } from "./portability";
 
 export interface BenchContext {
@@ -47,5 +48,6 @@ export const benchSections: BenchSection[] = [
   searchSection,
   mcpSection,
   webhooksSection,
+  clusterSection,
   portabilitySection,
 ];
