@@ -152,7 +152,17 @@ async function* linesOf(request: Request): AsyncGenerator<{ line: number; text: 
     tooLong = false;
     return out;
   };
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+  const chunks = (request.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<Uint8Array>;
+    try {
+      next = await chunks.next();
+    } catch {
+      // The client went away mid-body: what was sent on before stays in, the rest is its to send again.
+      throw validationError("body", "incomplete", "The request body ended before it was complete");
+    }
+    if (next.done) break;
+    const chunk = next.value;
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf(10, start);
