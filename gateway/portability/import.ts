@@ -41,14 +41,12 @@ async function serveImport(deps: GatewayDeps, request: Request, admitted: Admitt
   const send = chunkSender(deps, admitted.caller, admitted.requestId, report);
   let pending: Pending[] = [];
   let pendingBytes = 0;
-  // One chunk in flight while the next is read: reading overlaps the services' work, and chunks still go one
-  // after another, in file order.
-  let inFlight: Promise<void> = Promise.resolve();
+  const flying = new InFlight();
   const flush = async () => {
-    await inFlight;
-    if (pending.length > 0) inFlight = send(pending);
+    const chunk = pending;
     pending = [];
     pendingBytes = 0;
+    if (chunk.length > 0) await flying.send(chunk, () => send(chunk));
   };
   for await (const { line, text, tooLong } of linesOf(request)) {
     if (text.trim() === "" && !tooLong) continue;
@@ -66,11 +64,42 @@ async function serveImport(deps: GatewayDeps, request: Request, admitted: Admitt
     if (pending.length >= IMPORT_CHUNK_MAX || pendingBytes >= CHUNK_MAX_BYTES) await flush();
   }
   await flush();
-  await inFlight;
+  await flying.settled();
   report.errors.sort((a, b) => a.line - b.line);
   const data = new TextEncoder().encode(JSON.stringify(report));
   const meta = { request_id: admitted.requestId, latency_ms: roundMs(performance.now() - started) };
   return rawSuccessResponse(data, meta, admitted.headers);
+}
+
+/** Chunks of memories sent at once at most, when none names a memory of another. */
+const IN_FLIGHT_MAX = 3;
+
+/**
+ * Which chunks are in flight. A chunk of memories goes at once, beside others, when none of its lines names (as
+ * parent or superseded memory) a memory of a chunk still in flight; anything else waits for every chunk in flight
+ * first, and tags and entities (which later lines link to by name) are waited for before anything goes after them.
+ * So a line always finds what it names written, and the services work on a few chunks at once.
+ */
+class InFlight {
+  private readonly chunks = new Map<Promise<void>, Set<string>>();
+  private barrier = false;
+
+  async send(chunk: Pending[], send: () => Promise<void>): Promise<void> {
+    const memories = chunk.every((p) => p.record.type === "memory");
+    const names = (p: Pending) => [p.record.parent_memory_id, p.record.supersedes] as unknown[];
+    const dependent = () =>
+      [...this.chunks.values()].some((ids) => chunk.some((p) => names(p).some((n) => ids.has(n as string))));
+    if (this.barrier || !memories || dependent()) await this.settled();
+    while (this.chunks.size >= IN_FLIGHT_MAX) await Promise.race(this.chunks.keys());
+    const ids = new Set(chunk.map((p) => p.record.id as string));
+    const sent: Promise<void> = send().finally(() => this.chunks.delete(sent));
+    this.chunks.set(sent, ids);
+    this.barrier = !memories;
+  }
+
+  async settled(): Promise<void> {
+    await Promise.all(this.chunks.keys());
+  }
 }
 
 function newReport(): ImportReport {

@@ -166,6 +166,42 @@ describe("POST /v1/import", () => {
     ]);
   });
 
+  test("chunks sent side by side: threads cut by chunk boundaries keep their parents, roots their order", async () => {
+    const target = await portTenant();
+    const at = Date.parse("2025-01-01T00:00:00.000Z");
+    const lines: any[] = [];
+    let root = "";
+    for (let i = 0; i < 1300; i++) {
+      const id = crypto.randomUUID();
+      if (i % 7 === 0) root = id;
+      const time = new Date(at + i).toISOString();
+      lines.push({
+        type: "memory",
+        id,
+        content: `memory ${i}`,
+        content_type: "text",
+        tier: "short",
+        memory_nature: "episodic",
+        parent_memory_id: i % 7 === 0 ? null : root,
+        external_id: null,
+        metadata: {},
+        tags: [],
+        entities: [],
+        created_at: time,
+        updated_at: time,
+        occurred_at: time,
+        expires_at: null,
+        supersedes: null,
+        superseded_by: null,
+        valid_to: null,
+      });
+    }
+    const res = await importText(target.baseUrl, target.key, ndjson(lines));
+    expect(res.body.data).toMatchObject({ created: { memories: 1300 }, failed: 0 });
+    const again = dataOf(await exportLines(target.baseUrl, target.key));
+    expect(modIds(again)).toEqual(modIds(lines));
+  });
+
   test("bad lines are reported by number with details; the good ones go in", async () => {
     const target = await portTenant();
     const root = dataOf(exported).find((r) => r.type === "memory" && r.parent_memory_id === null);
