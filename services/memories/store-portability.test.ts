@@ -43,6 +43,18 @@ describe("export pages (lua/export.lua)", () => {
     }
   });
 
+  test("an expired memory is not exported, and its children go out as roots (as its purge would make them)", async () => {
+    const s = space();
+    const soon = new Date(Date.now() + 150).toISOString();
+    const parent = await fx.store.createMemory(s, crypto.randomUUID(), fields({ content: "p" }), 64, {
+      expires_at: soon,
+    });
+    await fx.store.createMemory(s, crypto.randomUUID(), fields({ content: "k", parent: parent.memory.id }), 64);
+    await Bun.sleep(250);
+    const records = await exportAll(s, 1000);
+    expect(records.map((r) => (r.type === "memory" ? [r.content, r.parent_memory_id] : []))).toEqual([["k", null]]);
+  });
+
   test("a page of large memories stops at EXPORT_PAGE_BYTES, past its first record", async () => {
     const s = space();
     const big = "x".repeat(300_000);
