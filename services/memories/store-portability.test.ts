@@ -23,8 +23,22 @@ async function exportAll(s: Space, max: number, between: (page: ExportRecord[]) 
 describe("export pages (lua/export.lua)", () => {
   test("depth first, parent before child, a thread in occurred_at order, whatever the page size", async () => {
     const s = space();
-    const a = await fx.store.createMemory(s, crypto.randomUUID(), fields({ content: "a" }), 64);
-    const c = await fx.store.createMemory(s, crypto.randomUUID(), fields({ content: "c" }), 64);
+    // Roots by creation: given times, so two created in one millisecond still come in a known order.
+    const at = (created_at: string) => ({ created_at });
+    const a = await fx.store.createMemory(
+      s,
+      crypto.randomUUID(),
+      fields({ content: "a" }),
+      64,
+      at("2024-01-01T00:00:00.000Z"),
+    );
+    const c = await fx.store.createMemory(
+      s,
+      crypto.randomUUID(),
+      fields({ content: "c" }),
+      64,
+      at("2024-01-01T00:00:01.000Z"),
+    );
     const late = { occurred_at: "2024-01-02T00:00:00.000Z" };
     const early = { occurred_at: "2024-01-01T00:00:00.000Z" };
     const b2 = await fx.store.createMemory(
@@ -43,7 +57,7 @@ describe("export pages (lua/export.lua)", () => {
     }
   });
 
-  test("an expired memory is not exported, and its children go out as roots (as its purge would make them)", async () => {
+  test("an expired memory is not exported; its children go out as roots (as its purge makes them)", async () => {
     const s = space();
     const soon = new Date(Date.now() + 150).toISOString();
     const parent = await fx.store.createMemory(s, crypto.randomUUID(), fields({ content: "p" }), 64, {
