@@ -78,6 +78,9 @@ export function eraseHandlers(deps: EraseDeps) {
           await Bun.sleep(settleMs);
           for (const step of data) await run(step);
         }
+        // Keys no step deletes (a key family without its service's erase step) are a bug to see, not to hide.
+        const left = await deps.port.keysOfSpace(space, 10);
+        if (left.length > 0) ctx.log.error("erase left keys under the space's hash tag", { keys: left.join(" ") });
       }
       await run(ERASE_STEPS[i]!);
     }
