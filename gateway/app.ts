@@ -11,6 +11,7 @@ import { graphqlHandler } from "./graphql/handle";
 import { GRAPHQL_PATH } from "./graphql/yoga";
 import { MCP_PATH, mcpHandler } from "./mcp/handle";
 import { restRoutes } from "./rest/routes";
+import { portabilityRoutes } from "./portability/routes";
 import { sessionRoutes } from "./session/routes";
 import { pageResponder, webRoutes } from "./web/routes";
 
@@ -37,6 +38,15 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
     for (const r of restRoutes) {
       const handler = ({ request, params }: { request: Request; params: Record<string, string> }) =>
         handleRest(deps, r, request, params);
+      app.route(r.method, prefix + r.path, handler, { parse: "none" });
+    }
+  }
+
+  // Export, import and erase: streamed bodies, beyond the one-call REST adapter (portability/).
+  for (const prefix of API_PREFIXES) {
+    for (const r of portabilityRoutes) {
+      const handler = ({ request }: { request: Request }) =>
+        r.serve(deps, request).then((res) => settleConnection(request, res));
       app.route(r.method, prefix + r.path, handler, { parse: "none" });
     }
   }

@@ -7,6 +7,7 @@ import { KEY_CHANGED_SUBJECT, KEY_REVOKED_SUBJECT, PLANS, revokedNotice, type Ke
 import { Enum } from "../contract/common";
 import { encodeJson } from "../kit/wire";
 import { createKeyStore } from "./store";
+import { eraseBinding } from "./handlers/erase";
 import { keyBindings } from "./handlers/keys";
 import { usageBindings } from "./handlers/usage";
 import { startUsageConsumer } from "./usage-consumer";
@@ -39,6 +40,7 @@ await runService(
         announceChanged: (notice: KeyChanged) => nc.publish(KEY_CHANGED_SUBJECT, encodeJson(notice)),
       }),
       ...usageBindings(store, (ctx) => bus.call(getStorageUsage, {}, { requestId: ctx.requestId, caller: ctx.caller })),
+      eraseBinding({ store, announceRevoked }),
     ];
     return { bindings, onStop: stopConsumer };
   },

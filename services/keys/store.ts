@@ -2,6 +2,7 @@ import { execBatch } from "../kit/slot-moves";
 import type { RedisClient } from "../kit/redis-functions";
 import type { UsageRow } from "../contract/usage";
 import { defineLibrary } from "../kit/redis-functions";
+import { globLiteral, scanKeys } from "../kit/redis-scan";
 import { hashesOf, type KeyRecord } from "./record";
 
 /**
@@ -143,6 +144,38 @@ export function createKeyStore(redis: RedisClient) {
           return pipe.exec();
         }),
       );
+    },
+
+    /**
+     * One step of erasing a tenant environment's keys (contract/erase.ts): up to `budget` keys of `env`, but never
+     * the root key. Usage counters go first, so a step cut short still finds, by its record, each key whose counters
+     * may be left. Answers the records erased.
+     */
+    async eraseEnvironment(
+      tenant: string,
+      env: string,
+      budget: number,
+    ): Promise<{ erased: KeyRecord[]; done: boolean }> {
+      const ids = await redis.zrange(listKey(tenant), "0", "-1");
+      const raws = ids.length === 0 ? [] : await redis.mget(ids.map((id) => recordKey(tenant, id)));
+      const all = raws.flatMap((raw) => (raw ? [JSON.parse(raw) as KeyRecord] : []));
+      const matching = all.filter((r) => r.environment === env && !r.root);
+      const erased = matching.slice(0, budget);
+      if (erased.length === 0) return { erased, done: true };
+      const prefixes = erased.map((r) => `${r.id}|`);
+      for await (const keys of scanKeys(redis, `usage:${globLiteral(`{${tenant}}`)}:*`)) {
+        for (const key of keys) {
+          const fields = (await redis.hkeys(key)).filter((f) => prefixes.some((p) => f.startsWith(p)));
+          if (fields.length > 0) await redis.hdel(key, ...fields);
+        }
+      }
+      for (const rec of erased) {
+        await Promise.all(hashesOf(rec).map((h) => redis.del(hashKey(h))));
+        await redis.del(idKey(rec.id));
+        await redis.multi().hdel(usedKey(tenant), rec.id).zrem(listKey(tenant), rec.id).exec();
+        await redis.del(recordKey(tenant, rec.id));
+      }
+      return { erased, done: erased.length === matching.length };
     },
 
     async usageDays(tenant: string, days: string[]): Promise<Record<string, string>[]> {

@@ -46,3 +46,31 @@ export async function scanPage(
   if (next !== "0") return { cursor: `${index}:${next}`, keys };
   return { cursor: index + 1 < nodes.length ? `${index + 1}:0` : "0", keys };
 }
+
+/**
+ * Deletes keys matching the patterns (UNLINK: freed in the background), at most about `budget` per call, every
+ * primary of a cluster walked. `done` is false when the budget ran out first: call again, the walk starts over
+ * and finds only what is left. Made for the keys of one space (one hash tag): each page's keys share a slot.
+ */
+export async function unlinkMatching(
+  redis: RedisClient,
+  patterns: string[],
+  budget: number,
+): Promise<{ deleted: number; done: boolean }> {
+  let deleted = 0;
+  for (const pattern of patterns) {
+    for (const node of await primariesOf(redis)) {
+      let cursor = "0";
+      do {
+        const [next, keys] = await node.scan(cursor, "MATCH", pattern, "COUNT", 1000);
+        cursor = next;
+        if (keys.length > 0) deleted += await node.unlink(...keys);
+        if (deleted >= budget) return { deleted, done: false };
+      } while (cursor !== "0");
+    }
+  }
+  return { deleted, done: true };
+}
+
+/** A pattern that matches `text` literally in SCAN's glob syntax. */
+export const globLiteral = (text: string) => text.replace(/[*?[\]\\]/g, "\\$&");

@@ -33,6 +33,9 @@ export const memoriesLibrary = await defineLibrary({
     "entity-unlink": "write",
     "entity-get": "read",
     "entity-list": "read",
+    export: "read",
+    "import-probe": "read",
+    "import-links": "write",
   },
 });
 

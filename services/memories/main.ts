@@ -7,6 +7,9 @@ import { createMemoryStore } from "./store";
 import { createChangePublisher } from "../memory-data/publisher";
 import { memoryBindings } from "./handlers/memories";
 import { entityBindings } from "./handlers/entities";
+import { portabilityBindings } from "./handlers/portability";
+import { createPortabilityStore } from "./store-portability";
+import { eraseBindings } from "./handlers/erase";
 import { tenantBindings } from "../tenant-settings/handlers";
 import { createTenantSettingsStore } from "../tenant-settings/store";
 import { startSweeper } from "./expiry/sweeper";
@@ -30,13 +33,17 @@ await runService(
       changes: createChangePublisher(nc.jetstream(), bus),
       quotas: config,
     };
+    const port = createPortabilityStore(redis);
+    const settings = createTenantSettingsStore(redis);
     const sweeper = startSweeper({ ...deps, log }, { intervalMs: config.EXPIRY_SWEEP_INTERVAL_MS });
     return {
       bindings: [
         ...memoryBindings(deps),
         ...entityBindings(deps),
-        ...tenantBindings({ store: createTenantSettingsStore(redis) }),
+        ...portabilityBindings({ ...deps, port }),
+        ...tenantBindings({ store: settings }),
         ...storageBindings({ storage: createStorageStore(redis), quotas: config }),
+        ...eraseBindings({ port, settings, bus }),
       ],
       onStop: () => sweeper.stop(),
     };

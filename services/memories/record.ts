@@ -39,13 +39,15 @@ export function parseMemory(raw: ReadMemoryReply): MemoryRow | null {
   return { version: stored.version, memory: memoryOf(id, stored, tags, [...entityIds].sort()) };
 }
 
-/** What create.lua answers: creation ms, occurred_at ms, expires_at ms ('' = never), supersedes ('' = none). */
-export type CreatedReply = [string, string, string, string, ReadMemoryReply];
+/**
+ * What create.lua answers: creation ms, update ms, occurred_at ms, expires_at ms ('' = never), supersedes ('' =
+ * none), the memory it superseded.
+ */
+export type CreatedReply = [string, string, string, string, string, ReadMemoryReply];
 
 /** The row of a memory just created (version 1, no tags or entities yet), from its fields and create's reply. */
 export function newMemoryRow(id: string, f: MemoryFields, reply: CreatedReply): MemoryRow {
-  const [createdMs, occurredMs, expiresMs, supersedes] = reply;
-  const at = isoOfMs(createdMs);
+  const [createdMs, updatedMs, occurredMs, expiresMs, supersedes] = reply;
   const lifecycle: Lifecycle = {
     occurredAt: isoOfMs(occurredMs),
     expiresAt: expiresMs ? isoOfMs(expiresMs) : null,
@@ -53,7 +55,15 @@ export function newMemoryRow(id: string, f: MemoryFields, reply: CreatedReply): 
     supersededBy: null,
     validTo: null,
   };
-  return { version: 1, memory: memoryOf(id, { fields: f, lifecycle, createdAt: at, updatedAt: at }, [], []) };
+  return {
+    version: 1,
+    memory: memoryOf(
+      id,
+      { fields: f, lifecycle, createdAt: isoOfMs(createdMs), updatedAt: isoOfMs(updatedMs) },
+      [],
+      [],
+    ),
+  };
 }
 
 /** Memories removed (delete, purge): each at the version of its deletion. */

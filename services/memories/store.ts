@@ -30,6 +30,8 @@ export interface EntityFields {
   type: string;
   description: string | null;
   metadata: Record<string, unknown>;
+  /** An import's creation time (ms), kept unless still to come; absent: now. */
+  created_at?: number;
 }
 
 export type MemoryFilter = Omit<ListMemoriesInput, "limit" | "offset" | "sort" | "order"> & {
@@ -46,6 +48,8 @@ export interface NewLife {
   expires_at?: string | null;
   ttl_seconds?: number;
   supersedes?: string;
+  /** An import's: the creation time it keeps (an instant to come is taken as now). */
+  created_at?: string;
 }
 
 /** The fields of a patch: a memory's own, and the times of its life (ISO 8601; expires_at null = never). */
@@ -74,6 +78,7 @@ function createArgs({ id, fields: f, life }: NewMemory): string[] {
   if (life.expires_at !== undefined) spec.expires_at = life.expires_at === null ? null : msOf(life.expires_at);
   if (life.ttl_seconds !== undefined) spec.ttl_ms = life.ttl_seconds * 1000;
   if (life.supersedes !== undefined) spec.supersedes = life.supersedes;
+  if (life.created_at !== undefined) spec.created_at = msOf(life.created_at);
   const { content, content_type, tier, memory_nature } = f;
   const ext = f.external_id ?? "";
   return [
@@ -91,7 +96,7 @@ function createArgs({ id, fields: f, life }: NewMemory): string[] {
 
 /** The row of a memory from create_memory's answer. */
 function created({ id, fields }: NewMemory, reply: CreatedReply): Created {
-  const superseded = parseMemory(reply[4]);
+  const superseded = parseMemory(reply[5]);
   return superseded ? { ...newMemoryRow(id, fields, reply), superseded } : newMemoryRow(id, fields, reply);
 }
 
@@ -113,7 +118,7 @@ export function emptyTablesAsLists(x: unknown): unknown {
 const NAME_KEY = (type: string, folded: string) => `${type}:${folded}`;
 
 /** What every function declares first: the tenant's index keys, in helpers.lua's order. */
-const indexKeys = (space: Space) => {
+export const indexKeys = (space: Space) => {
   const ks = keyspace(space);
   return [
     ks.byCreated,
@@ -317,7 +322,7 @@ export function createMemoryStore(redis: RedisClient) {
       memoryIds: string[],
     ): Promise<{ entity: Entity; linked: MemoryRow[] }> {
       const nameKey = NAME_KEY(f.type, foldName(f.name));
-      const optional = JSON.stringify({ description: f.description });
+      const optional = JSON.stringify({ description: f.description, created_at: f.created_at ?? null });
       const args = [id, f.name, f.type, nameKey, JSON.stringify(f.metadata), optional, ...memoryIds];
       const r = await run<[ReadEntityReply, ReadMemoryReply[]]>("entity-create", space, args);
       return { entity: parseEntity(r[0])!, linked: parseMemories(r[1]) };

@@ -8,6 +8,8 @@ import { startIndexer } from "./indexer";
 import { indexBindings } from "./handlers/index-memories";
 import { searchBindings } from "./handlers/search";
 import { contextBindings } from "./handlers/context";
+import { eraseStepBinding } from "../kit/erase-step";
+import { ERASE_STEP_OPS } from "../contract/erase";
 
 const config = loadServiceConfig(SearchConfig);
 
@@ -20,7 +22,12 @@ await runService(
     const stopIndexer = await startIndexer(nc, parts.apply, log);
     const deps = { retrieve: parts.retrieve, reader: parts.reader, rebuilder: parts.rebuilder };
     return {
-      bindings: [...indexBindings(parts.apply), ...searchBindings(deps), ...contextBindings(deps)],
+      bindings: [
+        ...indexBindings(parts.apply),
+        ...searchBindings(deps),
+        ...contextBindings(deps),
+        eraseStepBinding(ERASE_STEP_OPS.search, parts.store.admin.erase),
+      ],
       onStop: async () => {
         await stopIndexer();
         await closeSearch(parts);

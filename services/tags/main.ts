@@ -7,6 +7,9 @@ import { createChangePublisher } from "../memory-data/publisher";
 import { createNotifier } from "./notify";
 import { tagBindings } from "./handlers/tags";
 import { linkBindings } from "./handlers/links";
+import { importBindings } from "./handlers/import";
+import { eraseStepBinding } from "../kit/erase-step";
+import { ERASE_STEP_OPS } from "../contract/erase";
 
 const config = loadServiceConfig({});
 
@@ -17,6 +20,13 @@ await runService(
     await ensureStream(nc, STREAMS.EVENTS, config.JETSTREAM_REPLICAS);
     const store = createTagStore(redis);
     const notify = createNotifier({ store, changes: createChangePublisher(nc.jetstream(), bus) });
-    return { bindings: [...tagBindings({ store, notify }), ...linkBindings({ store, notify })] };
+    return {
+      bindings: [
+        ...tagBindings({ store, notify }),
+        ...linkBindings({ store, notify }),
+        ...importBindings({ store, notify }),
+        eraseStepBinding(ERASE_STEP_OPS.tags, store.erase),
+      ],
+    };
   },
 );

@@ -1,8 +1,9 @@
+import { globLiteral, unlinkMatching } from "../kit/redis-scan";
 import type { RedisClient } from "../kit/redis-functions";
 import { execBatch } from "../kit/slot-moves";
 import { keyspace } from "../memory-data/keyspace";
 import { MEMORY_DATA_LUA } from "../memory-data/lua";
-import type { Space } from "../kit/space";
+import { slot, type Space } from "../kit/space";
 import { defineLibrary } from "../kit/redis-functions";
 import { hashOfPairs } from "../kit/redis-replies";
 import type { TagRef } from "../contract/tags";
@@ -69,6 +70,12 @@ export function createTagStore(redis: RedisClient) {
 
   return {
     rows,
+
+    /** One bounded step of erasing the space's tags and their indexes (contract/erase.ts). */
+    async erase(space: Space, budget: number): Promise<{ deleted: number; done: boolean }> {
+      const tag = globLiteral(slot(space));
+      return unlinkMatching(redis, [`t:${tag}:*`, `ti:${tag}:*`], budget);
+    },
 
     async create(space: Space, t: NewTag): Promise<void> {
       const ks = keyspace(space);

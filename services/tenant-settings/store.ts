@@ -18,6 +18,10 @@ export function createTenantSettingsStore(redis: RedisClient) {
     async get(space: Space): Promise<Record<string, string>> {
       return redis.hgetall(settingsKey(space));
     },
+    /** Erasing the tenant environment (contract/erase.ts). */
+    async erase(space: Space): Promise<number> {
+      return redis.unlink(settingsKey(space));
+    },
     async update(space: Space, set: Record<string, string>, remove: string[]): Promise<Record<string, string>> {
       const flat = (await call(
         "update",

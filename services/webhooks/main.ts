@@ -11,6 +11,8 @@ import { startDeliveryWorker } from "./delivery/worker";
 import { startDispatcher } from "./delivery/dispatcher";
 import { endpointBindings } from "./handlers/endpoints";
 import { deliveryBindings } from "./handlers/deliveries";
+import { eraseStepBinding } from "../kit/erase-step";
+import { ERASE_STEP_OPS } from "../contract/erase";
 
 const config = loadServiceConfig(WebhooksConfig);
 
@@ -33,7 +35,11 @@ await runService(
     const stopDispatcher = await startDispatcher(nc, { store, log, enqueued: worker.wake });
     const deps = { store, allowed, wake: worker.wake };
     return {
-      bindings: [...endpointBindings(deps), ...deliveryBindings(deps)],
+      bindings: [
+        ...endpointBindings(deps),
+        ...deliveryBindings(deps),
+        eraseStepBinding(ERASE_STEP_OPS.webhooks, store.erase),
+      ],
       onStop: async () => {
         await stopDispatcher();
         await worker.stop();

@@ -8,6 +8,7 @@ import { mcpSection } from "./mcp";
 import { webhooksSection } from "./webhooks";
 import { clusterSection } from "./cluster";
 import { ingestSection } from "./ingest";
+import { portabilitySection } from "./portability";
 
 export interface BenchContext {
   stack: Stack;
@@ -50,4 +51,5 @@ export const benchSections: BenchSection[] = [
   mcpSection,
   webhooksSection,
   clusterSection,
+  portabilitySection,
 ];

@@ -113,6 +113,7 @@ describe("serving", () => {
         "testWebhook",
         "retryWebhookDelivery",
         "updateTenant",
+        "eraseTenant",
       ].sort(),
     );
   });

@@ -1,4 +1,5 @@
 import { getTenant, updateTenant } from "../../../services/contract/tenant";
+import { eraseTenant } from "../../../services/contract/erase";
 import { call, type GraphQLContext } from "../context";
 import { toInput } from "../args";
 import type { Args } from "./shared";
@@ -9,5 +10,6 @@ export const tenantResolvers = {
   },
   Mutation: {
     updateTenant: (_: unknown, args: Args, ctx: GraphQLContext) => call(ctx, updateTenant, toInput(args)),
+    eraseTenant: (_: unknown, args: Args, ctx: GraphQLContext) => call(ctx, eraseTenant, toInput(args)),
   },
 };

@@ -1,10 +1,11 @@
 -- Creating one memory, shared by create.lua and create-batch.lua: every rule of a create holds for each
 -- item of a batch, quotas included. After helpers.lua, quota.lua and life.lua.
 -- `a`: { id, content, content_type, tier, memory_nature, parent ('' = root), external_id ('' = none),
---   metadata (JSON text), its life (JSON text of new_life's spec, life.lua) }; `at`: its creation time (ms);
+--   metadata (JSON text), its life (JSON text of new_life's spec, life.lua) }; `at`: the time of the call (ms):
+--   its creation time unless an import gives an earlier one in its life, and its update time;
 --   `limits`: the tenant environment's quotas (quota.lua quota_limits).
--- Returns { creation time (ms), occurred_at (ms), expires_at (ms, '' = never), supersedes ('' = none),
---   read_memory(the memory it superseded) or false }: the caller has every other field, and reading the
+-- Returns { creation time (ms), update time (ms), occurred_at (ms), expires_at (ms, '' = never),
+--   supersedes ('' = none), read_memory(the memory it superseded) or false }: the caller has every other field, and reading the
 --   record back (1 KiB of content through Lua and cjson) was a third of the script's time. Or nil and a
 --   refusal, before anything of it is written.
 local function create_memory(a, at, max_depth, walk_max, limits)
@@ -21,23 +22,24 @@ local function create_memory(a, at, max_depth, walk_max, limits)
   local over = quota_refusal(limits, 1, bytes)
   if over then return nil, over end
 
+  local created = life.created
   local fields = { 'content', a[2], 'content_type', a[3], 'tier', a[4], 'memory_nature', a[5],
-    'metadata', a[8], 'created_at', at, 'updated_at', at, 'v', 1 }
+    'metadata', a[8], 'created_at', created, 'updated_at', at, 'v', 1 }
   if parent ~= '' then push_all(fields, { 'parent', parent }) end
   if ext ~= '' then push_all(fields, { 'external_id', ext }) end
   redis.call('HSET', K.memory(id), unpack(fields))
   if ext ~= '' then redis.call('HSET', K.ext, ext, id) end
-  redis.call('ZADD', K.created, at, id)
+  redis.call('ZADD', K.created, created, id)
   redis.call('ZADD', K.updated, at, id)
-  redis.call('ZADD', K.content_type(a[3]), at, id)
-  redis.call('ZADD', K.tier(a[4]), at, id)
-  redis.call('ZADD', K.memory_nature(a[5]), at, id)
+  redis.call('ZADD', K.content_type(a[3]), created, id)
+  redis.call('ZADD', K.tier(a[4]), created, id)
+  redis.call('ZADD', K.memory_nature(a[5]), created, id)
   if parent ~= '' then
     redis.call('ZADD', K.kids(parent), life.occurred, id)
   else
-    redis.call('ZADD', K.roots, at, id)
+    redis.call('ZADD', K.roots, created, id)
   end
   local replaced = begin_life(id, life)
   storage_add(1, bytes)
-  return { ms_string(at), life.occurred, life.expires, life.supersedes, replaced }
+  return { ms_string(created), ms_string(at), life.occurred, life.expires, life.supersedes, replaced }
 end

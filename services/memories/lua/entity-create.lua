@@ -1,7 +1,7 @@
 -- Create an entity, optionally linked to memories, in one step.
 -- KEYS: the tenant's index keys (helpers.lua).
 -- ARGV: id, name, type, name key ('<type>:<lower name>'), metadata (JSON text),
---   optional fields (JSON object: description, missing or null = none), then memory ids (distinct)
+--   optional fields (JSON object: description, created_at ms; missing or null = none), then memory ids (distinct)
 -- Returns { read_entity(id), {read_memory(linked) ...} }.
 use_keys(KEYS)
 local id, nk = ARGV[1], ARGV[4]
@@ -17,7 +17,9 @@ local owner = redis.call('HGET', K.entNames, nk)
 if owner then return entity_name_taken(owner) end
 redis.call('HSET', K.entNames, nk, id)
 
+-- An import's created_at is kept, unless it is still to come.
 local now = now_ms()
+if tonumber(optional.created_at) then now = math.min(tonumber(optional.created_at), now) end
 local fields = { 'name', ARGV[2], 'type', ARGV[3], 'nk', nk, 'metadata', ARGV[5], 'created_at', now, 'updated_at', now }
 if type(optional.description) == 'string' then push_all(fields, { 'description', optional.description }) end
 redis.call('HSET', K.entity(id), unpack(fields))

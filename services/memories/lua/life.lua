@@ -32,11 +32,13 @@ local function supersede(old, new, occurred)
   redis.call('ZADD', K.updated, NOW, old)
 end
 
--- The life of a memory created at `at` (ms) in `tier`, from create's `spec` (each field optional): occurred_at
--- (ms), expires_at (ms, or null: never), ttl_ms, supersedes (an id). Returns { occurred, expires ('' =
--- never), supersedes (the latest of the named memory's chain, '' = none) }, or nil and a refusal.
+-- The life of a memory created at `at` (ms) in `tier`, from create's `spec` (each field optional): created_at
+-- (ms, an import's: kept when not after `at`), occurred_at (ms), expires_at (ms, or null: never), ttl_ms,
+-- supersedes (an id). Returns { created (ms), occurred, expires ('' = never), supersedes (the latest of the
+-- named memory's chain, '' = none) }, or nil and a refusal.
 local function new_life(spec, tier, walk_max, at)
-  local life = { occurred = spec.occurred_at or ms_string(at), expires = '', supersedes = '' }
+  local created = spec.created_at and math.min(tonumber(spec.created_at), at) or at
+  local life = { created = created, occurred = spec.occurred_at or ms_string(created), expires = '', supersedes = '' }
   if spec.expires_at == cjson.null then
     life.expires = ''
   elseif spec.expires_at ~= nil then

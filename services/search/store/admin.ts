@@ -1,5 +1,5 @@
 import type { RedisClient } from "../../kit/redis-functions";
-import { scanKeys } from "../../kit/redis-scan";
+import { globLiteral, scanKeys, unlinkMatching } from "../../kit/redis-scan";
 import type { Space } from "../../kit/space";
 import { DOC, META } from "./fields";
 import { META_KEY_PATTERN, searchKeys, spaceOfMetaKey } from "./keyspace";
@@ -62,6 +62,14 @@ export function createAdminStore(redis: RedisClient, call: Functions) {
         const ats = await Promise.all(ids.map((id) => redis.hget(k.doc(id), DOC.indexedMs)));
         yield ids.map((id, i) => ({ id, at: Number(ats[i] ?? 0) }));
       } while (cursor !== "0");
+    },
+
+    /**
+     * One bounded step of erasing the space's whole index: documents, postings, filter sets, vector sets, meta
+     * and stats (contract/erase.ts).
+     */
+    async erase(space: Space, budget: number): Promise<{ deleted: number; done: boolean }> {
+      return unlinkMatching(redis, [`${globLiteral(searchKeys(space).prefix)}*`], budget);
     },
 
     async size(space: Space): Promise<number> {

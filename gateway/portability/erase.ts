@@ -1,0 +1,34 @@
+import { eraseTenant } from "../../services/contract/erase";
+import { coerceQuery } from "../../services/contract/validation";
+import { rawData } from "../../services/kit/wire";
+import { readJsonObject } from "../http/body";
+import { rawSuccessResponse, roundMs } from "../http/envelope";
+import { parseQuery } from "../http/query";
+import type { GatewayDeps } from "../deps";
+import { streamRoute } from "./admit";
+
+/** An erase runs as long as the tenant's data takes to delete; past this the client asks again and it resumes. */
+const ERASE_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * `DELETE /v1/tenant`: `tenant.erase`, its input as a JSON body (`{"confirm": "<tenant>:<env>"}`) or the query.
+ * Its own route rather than the REST adapter's: a DELETE there takes the query only, and an erase outlasts the
+ * adapter's timeout.
+ */
+export function eraseRoute(deps: GatewayDeps, request: Request): Promise<Response> {
+  return streamRoute(deps, request, { method: "DELETE", path: "/tenant", scope: "admin" }, async (admitted) => {
+    const started = performance.now();
+    const hasBody =
+      request.body !== null &&
+      (request.headers.has("transfer-encoding") || Number(request.headers.get("content-length") ?? 0) > 0);
+    const input = hasBody
+      ? await readJsonObject(request, deps.config.BODY_LIMIT_BYTES)
+      : coerceQuery(eraseTenant.input, parseQuery(request.url));
+    const ctx = { requestId: admitted.requestId, caller: admitted.caller };
+    const reply = await deps.bus.callRaw(eraseTenant, input as never, ctx, { timeoutMs: ERASE_TIMEOUT_MS });
+    const data = rawData(reply);
+    if (!data) throw new Error("tenant.erase answered something other than data");
+    const meta = { request_id: admitted.requestId, latency_ms: roundMs(performance.now() - started) };
+    return rawSuccessResponse(data, meta, admitted.headers);
+  });
+}

@@ -1,0 +1,210 @@
+import { createHash } from "node:crypto";
+import {
+  checkLines,
+  exportPage,
+  EXPORT_PAGE_MAX,
+  importRecords,
+  type EntityRecord,
+  type LineResult,
+  type MemoryRecord,
+} from "../../contract/portability";
+import { MAX_HIERARCHY_DEPTH } from "../../contract/memories";
+import { ServiceError, toServiceError, validationError } from "../../contract/errors";
+import { snapshotOfMemory } from "../../contract/events";
+import { bind, type Handler } from "../../kit/handler";
+import { slot, spaceOf, type Space } from "../../kit/space";
+import type { MemoryChange } from "../../memory-data/publisher";
+import type { ExportPosition, PortabilityStore } from "../store-portability";
+import { type MemoriesDeps, storageLimitsOf } from "./memories";
+
+export interface PortabilityDeps extends MemoriesDeps {
+  port: PortabilityStore;
+}
+
+/** An export cursor: where lua/export.lua goes on, as base64url JSON (opaque to clients). */
+export const encodeCursor = (at: ExportPosition) => Buffer.from(JSON.stringify(at)).toString("base64url");
+
+function decodeCursor(cursor: string): ExportPosition {
+  const bad = () => validationError("cursor", "format", "cursor must be one an export answered");
+  let at: unknown;
+  try {
+    at = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw bad();
+  }
+  if (!isPosition(at)) throw bad();
+  return at;
+}
+
+const str = (x: unknown) => typeof x === "string" && x.length <= 64;
+const pair = (x: unknown) => Array.isArray(x) && x.length === 2 && x.every(str);
+const frame = (x: unknown) =>
+  Array.isArray(x) && x.length === 4 && str(x[0]) && (x[1] === 0 || x[1] === 1) && str(x[2]) && str(x[3]);
+
+/** The shapes export.lua writes, and nothing else: a client's cursor reaches a Redis function. */
+function isPosition(at: unknown): at is ExportPosition {
+  if (at === null || typeof at !== "object" || Array.isArray(at)) return false;
+  const { phase, after, stack } = at as Record<string, unknown>;
+  if ((phase === "t" || phase === "e") && pair(after)) return Object.keys(at).length === 2;
+  return (
+    phase === "m" &&
+    Array.isArray(stack) &&
+    stack.length <= MAX_HIERARCHY_DEPTH + 2 &&
+    stack.every(frame) &&
+    Object.keys(at).length === 2
+  );
+}
+
+/**
+ * The id an imported memory takes when its own is held by another memory here: derived from the space and
+ * the exported id, so a resumed import finds it again and a child's parent follows it without a stored map.
+ */
+export function derivedId(space: Space, id: string): string {
+  const h = createHash("sha256")
+    .update(`${slot(space)}:${id}`)
+    .digest("hex");
+  const variant = ((Number.parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+const failed = (line: number, err: unknown): LineResult => {
+  const e = toServiceError(err);
+  return { line, status: "failed", error: { code: e.code, message: e.message, ...detailsOf(e) } };
+};
+const detailsOf = (e: ServiceError) => (e.details ? { details: e.details as Record<string, unknown> } : {});
+const isTaken = (err: unknown, field: string) =>
+  err instanceof ServiceError && err.details?.field === field && err.details?.constraint === "unique";
+
+export function portabilityHandlers(deps: PortabilityDeps) {
+  const newId = deps.newId ?? (() => crypto.randomUUID());
+
+  const page: Handler<typeof exportPage> = async (input, ctx) => {
+    const from = input.cursor === undefined ? null : decodeCursor(input.cursor);
+    const { records, next } = await deps.port.exportPage(spaceOf(ctx), from, input.limit ?? EXPORT_PAGE_MAX);
+    return { records, cursor: next === null ? null : encodeCursor(next) };
+  };
+
+  /** An entity keeps its id when no other entity here holds it (`taken`); memories name it by type and name. */
+  async function importEntity(space: Space, line: number, r: EntityRecord, taken: boolean): Promise<LineResult> {
+    const { name, description, metadata } = r;
+    const fields = { name, type: r.entity_type, description, metadata, created_at: Date.parse(r.created_at) };
+    try {
+      const { entity } = await deps.store.createEntity(space, taken ? newId() : r.id, fields, []);
+      return { line, status: "created", id: entity.id };
+    } catch (err) {
+      if (!isTaken(err, "name")) return failed(line, err);
+      return { line, status: "exists", id: (err as ServiceError).details!.existing_id as string };
+    }
+  }
+
+  /**
+   * A chunk of lines in file order. Ids are settled first, from one probe: an exported id is kept when free
+   * here; one held by a memory created at the same instant is that memory (imported before: `exists`); one
+   * held by another memory is replaced by its derived id. Then every write is sent at once, in line order,
+   * on the one connection of the space's slot, so a parent is written before its children.
+   */
+  const importLines: Handler<typeof importRecords> = async (input, ctx) => {
+    const space = spaceOf(ctx);
+    const limits = storageLimitsOf(ctx, deps);
+    const { valid, failed: refused } = checkLines(input.lines, ["entity", "memory"] as const);
+    const memories = valid.flatMap((l) => (l.record.type === "memory" ? [l.record] : []));
+    // Parents and superseded memories of earlier lines of the chunk are settled as those lines are.
+    const inChunk = new Set(memories.map((m) => m.id));
+    const refs = new Set<string>();
+    for (const m of memories)
+      for (const id of [m.id, m.parent_memory_id, m.supersedes])
+        if (id && (id === m.id || !inChunk.has(id))) refs.add(id).add(derivedId(space, id));
+    const known = await deps.port.probe(space, [...refs]);
+    const entityIds = valid.flatMap((l) => (l.record.type === "entity" ? [l.record.id] : []));
+    const entities = await deps.store.getEntities(space, entityIds);
+    const takenEntity = new Set(entityIds.filter((_, i) => entities[i] !== null));
+    const here = new Map<string, string>();
+    const resolve = (id: string) => {
+      const derived = derivedId(space, id);
+      return here.get(id) ?? (known.get(derived) != null ? derived : id);
+    };
+    const exists = (id: string) => here.has(id) || known.get(resolve(id)) != null;
+
+    const created: { line: number; id: string; record: MemoryRecord }[] = [];
+    const changes: MemoryChange[] = [];
+    const writes = valid.map(async ({ line, record: r }): Promise<LineResult> => {
+      if (r.type === "entity") return importEntity(space, line, r, takenEntity.has(r.id));
+      const derived = derivedId(space, r.id);
+      const held = known.get(r.id);
+      if (here.has(r.id) || known.get(derived) != null || held === Date.parse(r.created_at)) {
+        const id = here.get(r.id) ?? (known.get(derived) != null ? derived : r.id);
+        here.set(r.id, id);
+        return { line, status: "exists", id };
+      }
+      const id = held == null ? r.id : derived;
+      const parent = r.parent_memory_id === null ? null : resolve(r.parent_memory_id);
+      here.set(r.id, id);
+      const { content, content_type, tier, memory_nature, external_id, metadata } = r;
+      const fields = { content, content_type, tier, memory_nature, parent, external_id, metadata };
+      const life = {
+        created_at: r.created_at,
+        occurred_at: r.occurred_at,
+        expires_at: r.expires_at,
+        ...(r.supersedes !== null && exists(r.supersedes) ? { supersedes: resolve(r.supersedes) } : {}),
+      };
+      try {
+        const row = await deps.store.createMemory(space, id, fields, MAX_HIERARCHY_DEPTH, life, limits);
+        changes.push({ type: "created", memory: snapshotOfMemory(row.memory, row.version) });
+        if (row.superseded) {
+          const snapshot = snapshotOfMemory(row.superseded.memory, row.superseded.version);
+          changes.push({ type: "updated", memory: snapshot, changed: ["superseded_by", "valid_to"] });
+        }
+        created.push({ line, id, record: r });
+        return { line, status: "created", id };
+      } catch (err) {
+        here.delete(r.id);
+        return isTaken(err, "external_id") ? { line, status: "exists" } : failed(line, err);
+      }
+    });
+    const results = await Promise.all(writes);
+    await linkAll(space, created, results, changes);
+    results.push(...refused);
+    await deps.changes.committed(ctx, changes);
+    const expiries = created.flatMap((c) => (c.record.expires_at ? [Date.parse(c.record.expires_at)] : []));
+    if (expiries.length > 0)
+      await deps.store
+        .registerExpiry(space, Math.min(...expiries))
+        .catch((err) => ctx.log.error("expiry not registered", { message: (err as Error).message }));
+    return { results };
+  };
+
+  /** Tags and entities of the memories just created, by name; the `created` event carries them. */
+  async function linkAll(
+    space: Space,
+    created: { line: number; id: string; record: MemoryRecord }[],
+    results: LineResult[],
+    changes: MemoryChange[],
+  ) {
+    const withLinks = created.filter((c) => c.record.tags.length + c.record.entities.length > 0);
+    const answers = await deps.port.linkByName(
+      space,
+      withLinks.map((c) => ({ id: c.id, tags: c.record.tags, entities: c.record.entities })),
+    );
+    const answerOf = new Map(withLinks.map((c, i) => [c, answers[i]!]));
+    const linked = created.map((c) => answerOf.get(c) ?? null);
+    const byId = new Map(linked.flatMap((l) => (l?.row ? [[l.row.memory.id, l.row] as const] : [])));
+    for (const change of changes) {
+      if (change.type !== "created") continue;
+      const row = byId.get(change.memory.id);
+      if (row) change.memory = snapshotOfMemory(row.memory, row.version);
+    }
+    linked.forEach((l, i) => {
+      if (!l || l.missing.length === 0) return;
+      const result = results.find((r) => r.line === created[i]!.line)!;
+      const message = "Some of its tags or entities name nothing here; the memory was created without them";
+      result.error = { code: "NOT_FOUND", message, details: { missing: l.missing } };
+    });
+  }
+
+  return { page, importLines };
+}
+
+export const portabilityBindings = (deps: PortabilityDeps) => {
+  const h = portabilityHandlers(deps);
+  return [bind(exportPage, h.page), bind(importRecords, h.importLines)];
+};

@@ -1,0 +1,178 @@
+import type { RedisClient } from "../kit/redis-functions";
+import { slot, type Space } from "../kit/space";
+import { EXPIRY_REGISTRY, foldName, keyspace } from "../memory-data/keyspace";
+import { globLiteral, scanKeys, unlinkMatching } from "../kit/redis-scan";
+import { hashOfPairs } from "../kit/redis-replies";
+import { isoOfMs } from "../memory-data/memory-hash";
+import type { ExportRecord, MemoryRecord } from "../contract/portability";
+import type { ENTITY_TYPES } from "../contract/entities";
+import { memoriesLibrary } from "./library";
+import { emptyTablesAsLists, indexKeys } from "./store";
+import { parseEntity, parseMemory, type MemoryRow, type ReadEntityReply, type ReadMemoryReply } from "./record";
+
+/**
+ * Stored bytes one export page holds at most (past one record): a page is one NATS message (8 MB at most), and
+ * its JSON is a little larger than what it holds.
+ */
+export const EXPORT_PAGE_BYTES = 1024 * 1024;
+
+/** Where an export goes on (lua/export.lua): opaque to everyone but that function. */
+export type ExportPosition = Record<string, unknown>;
+
+type ExportReply = [
+  (["t", string, string[]] | ["e", ReadEntityReply] | ["m", ReadMemoryReply, string[], string])[],
+  string,
+];
+
+type EntityType = (typeof ENTITY_TYPES)[number];
+
+/** A memory as an export line: its links by name, and the parent the export wrote before it. */
+function memoryRecord(row: MemoryRow, entityPairs: string[], parent: string): MemoryRecord {
+  const m = row.memory;
+  const entities: MemoryRecord["entities"] = [];
+  for (let i = 0; i < entityPairs.length; i += 2)
+    entities.push({ type: entityPairs[i] as EntityType, name: entityPairs[i + 1]! });
+  entities.sort((a, b) => (a.type + a.name < b.type + b.name ? -1 : a.type + a.name > b.type + b.name ? 1 : 0));
+  return {
+    type: "memory",
+    id: m.id,
+    content: m.content,
+    content_type: m.content_type,
+    tier: m.tier,
+    memory_nature: m.memory_nature,
+    parent_memory_id: parent || null,
+    external_id: m.external_id,
+    metadata: m.metadata,
+    tags: m.tags.map((t) => t.name),
+    entities,
+    created_at: m.created_at,
+    updated_at: m.updated_at,
+    occurred_at: m.occurred_at,
+    expires_at: m.expires_at,
+    supersedes: m.supersedes,
+    superseded_by: m.superseded_by,
+    valid_to: m.valid_to,
+  };
+}
+
+function exportRecord(raw: ExportReply[0][number]): ExportRecord | null {
+  if (raw[0] === "t") {
+    const h = hashOfPairs(raw[2]);
+    if (!h.name) return null;
+    const description = h.description ?? null;
+    return {
+      type: "tag",
+      id: raw[1],
+      name: h.name,
+      color: h.color ?? null,
+      description,
+      created_at: isoOfMs(h.created_at),
+    };
+  }
+  if (raw[0] === "e") {
+    const e = parseEntity(raw[1]);
+    if (!e) return null;
+    const { id, name, type, description, metadata, created_at } = e;
+    return { type: "entity", id, name, entity_type: type, description, metadata, created_at };
+  }
+  const row = parseMemory(raw[1]);
+  return row ? memoryRecord(row, raw[2], raw[3]) : null;
+}
+
+/**
+ * Erasures under way (contract/erase.ts): field `{tenant:env}` → the index in ERASE_STEPS of the step it is at.
+ * Its own hash tag, outside every space, so an erased space leaves nothing under its own; the field goes when the
+ * erase completes.
+ */
+export const ERASE_PROGRESS = "erase:{erase}:progress";
+
+/**
+ * The memories service's Redis calls for export and import (services/contract/portability.ts), through the same
+ * function library as its other writes: an import creates each memory with `create` (store.ts), like the API.
+ */
+export function createPortabilityStore(redis: RedisClient) {
+  const call = memoriesLibrary.on(redis);
+
+  return {
+    /** Up to `max` records after `from` (null: the start); `next` null when the export is complete. */
+    async exportPage(
+      space: Space,
+      from: ExportPosition | null,
+      max: number,
+    ): Promise<{ records: ExportRecord[]; next: ExportPosition | null }> {
+      const keys = [...indexKeys(space), keyspace(space).tagsByCreated];
+      const args = [from === null ? "" : JSON.stringify(from), max, EXPORT_PAGE_BYTES];
+      const [raws, next] = emptyTablesAsLists(JSON.parse((await call("export", keys, args)) as string)) as ExportReply;
+      const records = raws.map(exportRecord).filter((r): r is ExportRecord => r !== null);
+      return { records, next: next === "" ? null : (JSON.parse(next) as ExportPosition) };
+    },
+
+    /** One bounded step of erasing the space's memories, entities and their indexes, and its expiry registration. */
+    async erase(space: Space, budget: number): Promise<{ deleted: number; done: boolean }> {
+      const tag = globLiteral(slot(space));
+      const patterns = ["m", "mi", "e", "ei"].map((kind) => `${kind}:${tag}:*`);
+      const step = await unlinkMatching(redis, patterns, budget);
+      if (step.done)
+        await Promise.all([redis.zrem(EXPIRY_REGISTRY.due, slot(space)), redis.hdel(EXPIRY_REGISTRY.gen, slot(space))]);
+      return step;
+    },
+
+    /** The step an erase of the space is at, or null when none is under way. */
+    async eraseProgress(space: Space): Promise<number | null> {
+      const at = await redis.hget(ERASE_PROGRESS, slot(space));
+      return at === null ? null : Number(at);
+    },
+    /** Where an erase is (a step index), or null: it is complete. */
+    async setEraseProgress(space: Space, step: number | null): Promise<void> {
+      if (step === null) await redis.hdel(ERASE_PROGRESS, slot(space));
+      else await redis.hset(ERASE_PROGRESS, slot(space), step);
+    },
+
+    /** Keys left anywhere under the space's hash tag (what an erase must leave none of), at most `max`. */
+    async keysOfSpace(space: Space, max: number): Promise<string[]> {
+      const out: string[] = [];
+      for await (const keys of scanKeys(redis, `*${globLiteral(slot(space))}*`)) {
+        out.push(...keys);
+        if (out.length >= max) break;
+      }
+      return out.slice(0, max);
+    },
+
+    /** The created_at (ms) of each id's memory, or null where none is visible. */
+    async probe(space: Space, ids: string[]): Promise<Map<string, number | null>> {
+      const out = new Map<string, number | null>();
+      if (ids.length === 0) return out;
+      const reply = JSON.parse((await call("import-probe", indexKeys(space), ids)) as string) as string[];
+      ids.forEach((id, i) => out.set(id, reply[i] ? Number(reply[i]) : null));
+      return out;
+    },
+
+    /**
+     * Links memories to tags and entities by name, in one call; answers each memory as it now is (null: it is not
+     * here), and the names that name nothing here.
+     */
+    async linkByName(
+      space: Space,
+      links: { id: string; tags: string[]; entities: { type: string; name: string }[] }[],
+    ): Promise<{ row: MemoryRow | null; missing: string[] }[]> {
+      if (links.length === 0) return [];
+      const keys = [...indexKeys(space), keyspace(space).tagNames];
+      const args: (string | number)[] = [links.length];
+      for (const l of links)
+        args.push(
+          l.id,
+          l.tags.length,
+          l.entities.length,
+          ...l.tags.map(foldName),
+          ...l.entities.map((e) => `${e.type}:${foldName(e.name)}`),
+        );
+      const r = emptyTablesAsLists(JSON.parse((await call("import-links", keys, args)) as string)) as [
+        ReadMemoryReply,
+        string[],
+      ][];
+      return r.map(([raw, missing]) => ({ row: parseMemory(raw), missing }));
+    },
+  };
+}
+
+export type PortabilityStore = ReturnType<typeof createPortabilityStore>;
