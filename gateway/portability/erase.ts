@@ -28,6 +28,8 @@ export function eraseRoute(deps: GatewayDeps, request: Request): Promise<Respons
     const reply = await deps.bus.callRaw(eraseTenant, input as never, ctx, { timeoutMs: ERASE_TIMEOUT_MS });
     const data = rawData(reply);
     if (!data) throw new Error("tenant.erase answered something other than data");
+    const erased = JSON.parse(new TextDecoder().decode(data)) as { tenant_id: string; environment: string };
+    await deps.idempotency.erase(erased.tenant_id, erased.environment);
     const meta = { request_id: admitted.requestId, latency_ms: roundMs(performance.now() - started) };
     return rawSuccessResponse(data, meta, admitted.headers);
   });

@@ -23,7 +23,8 @@ async function fullTenant() {
   ok(await t.api.patch("/v1/tenant", { retention: { short: 30 } }));
   ok(await t.api.post("/v1/webhooks", { url: "https://hooks.example.com/in", events: ["memory.created"] }));
   ok(await t.api.post("/v1/search", { query: "turn thread" }));
-  ok(await t.api.post("/v1/memories", { content: "one more, for a delivery" }));
+  // A kept answer for Idempotency-Key replays holds a memory's content: it goes with the tenant too.
+  ok(await t.api.post("/v1/memories", { content: "one more, for a delivery" }, { "Idempotency-Key": "erase-me" }));
   return t;
 }
 
@@ -77,6 +78,7 @@ describe("DELETE /v1/tenant", () => {
     const dataKeys = async (tenant: string) => (await underTag(tenant)).filter((k) => !k.startsWith("s:")).sort();
     const bystanderKeys = await dataKeys(bystander.tenant);
     expect(await underTag(victim.tenant)).toContainEqual(expect.stringMatching(/^s:.*:v:/));
+    expect(await underTag(victim.tenant)).toContainEqual(expect.stringMatching(/^idem:/));
     // The usage batches of the requests above reach the keys service; the dispatcher makes the deliveries, which
     // live in partitions of their own hash tag: they must go with their endpoint.
     expect(await eventually(async () => (await usageOf(victim.tenant, victim.keyId)).length > 0)).toBe(true);

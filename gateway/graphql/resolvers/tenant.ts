@@ -10,6 +10,11 @@ export const tenantResolvers = {
   },
   Mutation: {
     updateTenant: (_: unknown, args: Args, ctx: GraphQLContext) => call(ctx, updateTenant, toInput(args)),
-    eraseTenant: (_: unknown, args: Args, ctx: GraphQLContext) => call(ctx, eraseTenant, toInput(args)),
+    eraseTenant: async (_: unknown, args: Args, ctx: GraphQLContext) => {
+      const erased = await call(ctx, eraseTenant, toInput(args));
+      // The gateway's own records of the space: answers kept for Idempotency-Key replays.
+      await ctx.deps.idempotency.erase(erased.tenant_id, erased.environment);
+      return erased;
+    },
   },
 };

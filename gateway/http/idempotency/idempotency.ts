@@ -3,6 +3,7 @@ import { ServiceError } from "../../../services/contract/errors";
 import { defineLibrary, type RedisClient } from "../../../services/kit/redis-functions";
 import { errorFields, type Logger } from "../../../services/kit/log";
 import { isStorageFull } from "../../../services/kit/connect";
+import { globLiteral, unlinkMatching } from "../../../services/kit/redis-scan";
 import { bytesResponse } from "../envelope";
 
 /**
@@ -41,6 +42,16 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
     `idem:{${caller.tenant}:${caller.env}}:${caller.keyId}:${Bun.CryptoHasher.hash("sha256", key, "hex")}`;
 
   return {
+    /** Deletes every kept answer of a tenant environment (its erase): they hold what its memories said. */
+    async erase(tenant: string, env: string): Promise<number> {
+      let deleted = 0;
+      for (;;) {
+        const step = await unlinkMatching(redis, [`idem:{${globLiteral(tenant)}:${env}}:*`], 10_000);
+        deleted += step.deleted;
+        if (step.done) return deleted;
+      }
+    },
+
     /**
      * Claims `key` for this request, or answers an earlier request's answer (`replay`, with `headers` and this
      * request's id). Refuses IDEMPOTENCY_KEY_REUSED and IDEMPOTENCY_IN_FLIGHT; a Redis that cannot answer is a
