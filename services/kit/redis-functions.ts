@@ -117,9 +117,12 @@ function caller<F extends string>(
   access: Record<F, Access>,
 ): Call<F> {
   let loading: Promise<unknown> | null = null;
+  /** Loads completed so far: a call sent before the latest one finished needs no load of its own. */
+  let loads = 0;
   /** Calls that miss the library together share one load. */
   const load = () =>
     (loading ??= loadEverywhere(redis, code).finally(() => {
+      loads++;
       loading = null;
     }));
   const fcall = async (fn: F, keys: readonly Arg[], args: readonly Arg[]) => {
@@ -129,11 +132,12 @@ function caller<F extends string>(
     return reply;
   };
   return async (fn, keys, args) => {
+    const loadsBefore = loads;
     try {
       return await fcall(fn, keys, args);
     } catch (err) {
       if (!MISSING.test((err as Error).message ?? "")) throw refusalOf(err) ?? err;
-      await load();
+      if (loads === loadsBefore) await load();
       try {
         return await fcall(fn, keys, args);
       } catch (again) {
