@@ -94,7 +94,8 @@ export function createEventHub(nc: NatsConnection, log: Logger, isStopping: () =
         const off = listen(identity.caller, (e) => {
           if ((!types || types.has(e.type)) && (!ids || ids.has(e.memory_id))) void push(e);
         });
-        const held = { keyId: identity.caller.keyId, hash: identity.hash, expiresAt: identity.expiresAt, scope };
+        const { caller, hash, expiresAt } = identity;
+        const held = { keyId: caller.keyId, hash, expiresAt, scope, token: caller.token !== undefined };
         const unwatchKey = keyEnds.watch(held, () => {
           buffer.clear();
           stop();

@@ -86,13 +86,7 @@ export function graphqlHandler(
       }
     }
     const caller = admission.identity?.caller;
-    if (caller)
-      deps.usage.record(
-        caller.tenant,
-        caller.keyId,
-        `${request.method === "GET" ? "GET" : "POST"} /graphql`,
-        res.status,
-      );
+    if (caller) deps.usage.record(caller, `${request.method === "GET" ? "GET" : "POST"} /graphql`, res.status);
     return res;
   };
   return handle;

@@ -9,15 +9,22 @@ export type Admission =
 
 /**
  * The one door every API request passes (REST, GraphQL and the dashboard's session alike): authenticate, then
- * count the request against the key's sliding windows. Scopes are checked per operation with `requireScope`.
+ * count the request against the key's sliding windows, and a browser token's request against its own too.
+ * Scopes are checked per operation with `requireScope`.
  */
 export function createGuard(auth: Authenticator, limiter: RateLimiter) {
   async function admitIdentity(identify: () => Promise<Identity>): Promise<Admission> {
     let identity: Identity | null = null;
     try {
       identity = await identify();
-      const result = await limiter.check(identity.caller.keyId, identity.limits);
-      const headers = rateLimitHeaders(result);
+      // A token's own window first: a request it refuses does not count against the key's budget.
+      const own = identity.token?.perMinute;
+      const byToken = own ? await limiter.check(`tok:${identity.token!.id}`, { perMinute: own, perDay: 0 }) : null;
+      const result =
+        byToken && !byToken.allowed ? byToken : await limiter.check(identity.caller.keyId, identity.limits);
+      // The headers tell of the window that binds: the refusing one, else the one with less left.
+      const binding = byToken && byToken.remaining < result.remaining ? byToken : result;
+      const headers = rateLimitHeaders(binding);
       if (!result.allowed) {
         return {
           ok: false,

@@ -1,8 +1,8 @@
 import type { TSchema, Static } from "@sinclair/typebox";
 import { compileValidator, type Validator } from "./validation";
 
-/** The scopes of spec section 5; `*` grants all. */
-export const SCOPES = ["memories:read", "memories:write", "search:read", "admin", "*"] as const;
+/** The scopes of spec section 5, and `tokens:create` (browser tokens); `*` grants all. */
+export const SCOPES = ["memories:read", "memories:write", "search:read", "admin", "tokens:create", "*"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /**
@@ -46,6 +46,21 @@ export interface Caller {
   scopes: Scope[];
   /** The bootstrap admin key: the only one that may mint keys in other tenants. */
   root?: boolean;
+  /**
+   * Set when the request carries a browser token minted by `keyId`: its id, and what it may reach
+   * (null: the whole tenant). Each service enforces `restrict` in its handlers.
+   */
+  token?: { id: string; restrict: Restriction | null };
+}
+
+/** What a browser token may reach: memories matching every field given (services/contract/tokens.ts). */
+export interface Restriction {
+  /** Equality on top-level metadata keys. */
+  metadata?: Record<string, string | number | boolean>;
+  /** The subtree under this memory (itself included). */
+  root_memory_id?: string;
+  /** Memories carrying any of these tags. */
+  tag_ids?: string[];
 }
 
 export const hasScope = (caller: Pick<Caller, "scopes">, scope: Scope | undefined) =>

@@ -372,6 +372,26 @@ export type paths = {
         patch: operations["updateTenant"];
         trace?: never;
     };
+    "/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a short-lived browser token, restricted and never holding more than the minting key
+         * @description Requires the `tokens:create` scope.
+         */
+        post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -544,7 +564,7 @@ export type components = {
             prefix: string;
             rate_limit: number | null;
             revoked_at: string | null;
-            scopes: ("memories:read" | "memories:write" | "search:read" | "admin" | "*")[];
+            scopes: ("memories:read" | "memories:write" | "search:read" | "admin" | "tokens:create" | "*")[];
             tenant_id: string;
         };
         ContextOutput: {
@@ -625,7 +645,7 @@ export type components = {
             prefix: string;
             rate_limit: number | null;
             revoked_at: string | null;
-            scopes: ("memories:read" | "memories:write" | "search:read" | "admin" | "*")[];
+            scopes: ("memories:read" | "memories:write" | "search:read" | "admin" | "tokens:create" | "*")[];
             tenant_id: string;
         };
         CreatedWebhook: {
@@ -1586,7 +1606,7 @@ export interface operations {
                     /** @description Requests per minute, at most the minting key's limit (the default when the plan's is higher). */
                     rate_limit?: number;
                     /** @description Default: memories:read, memories:write, search:read. Only scopes the minting key holds (`*` from `*`). */
-                    scopes?: ("memories:read" | "memories:write" | "search:read" | "admin" | "*")[];
+                    scopes?: ("memories:read" | "memories:write" | "search:read" | "admin" | "tokens:create" | "*")[];
                     /** @description Root key only. */
                     tenant_id?: string;
                 };
@@ -1731,7 +1751,7 @@ export interface operations {
                     name?: string;
                     rate_limit?: number | null;
                     /** @description Replaces the key's scopes: only scopes the calling key holds (`*` from `*`). */
-                    scopes?: ("memories:read" | "memories:write" | "search:read" | "admin" | "*")[];
+                    scopes?: ("memories:read" | "memories:write" | "search:read" | "admin" | "tokens:create" | "*")[];
                 };
             };
         };
@@ -2684,6 +2704,92 @@ export interface operations {
                             };
                             tenant_id: string;
                             updated_at: string | null;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Browser origins allowed to use the token; none: the tenant's CORS allow-list applies. */
+                    origins?: string[];
+                    /** @description The token's own requests per minute, counted besides the minting key's; at most its limit. */
+                    rate_limit?: number;
+                    /** @description What the token may reach: memories matching every field given. */
+                    restrict?: {
+                        /** @description Equality on top-level metadata keys, e.g. {"user_id": "u_42"}. */
+                        metadata?: {
+                            [key: string]: string | number | boolean;
+                        };
+                        /**
+                         * Format: uuid
+                         * @description The subtree under this memory, itself included.
+                         */
+                        root_memory_id?: string;
+                        /** @description Memories carrying any of them. */
+                        tag_ids?: string[];
+                    };
+                    /** @description Default: memories:read, search:read. Only scopes the minting key holds; never admin or tokens:create. */
+                    scopes?: ("memories:read" | "memories:write" | "search:read" | "admin" | "tokens:create" | "*")[];
+                    /** @default 900 */
+                    ttl_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            expires_at: string;
+                            restrict: {
+                                /** @description Equality on top-level metadata keys, e.g. {"user_id": "u_42"}. */
+                                metadata?: {
+                                    [key: string]: string | number | boolean;
+                                };
+                                /**
+                                 * Format: uuid
+                                 * @description The subtree under this memory, itself included.
+                                 */
+                                root_memory_id?: string;
+                                /** @description Memories carrying any of them. */
+                                tag_ids?: string[];
+                            } | null;
+                            scopes: ("memories:read" | "memories:write" | "search:read" | "admin" | "tokens:create" | "*")[];
+                            /** @description `svc_tok_…`: send it as `Authorization: Bearer <token>`. */
+                            token: string;
                         };
                         meta: components["schemas"]["Meta"];
                     };
