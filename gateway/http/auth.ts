@@ -15,7 +15,7 @@ export interface Identity {
   limits: { perMinute: number; perDay: number };
   /** When the secret presented stops working (ms since epoch); null = never. Open streams end then. */
   expiresAt: number | null;
-  /** SHA-256 of the secret presented (a token's: its minting secret): how a key change names the secrets it concerns. */
+  /** SHA-256 of the secret presented (a token's minting secret): how a key change names the secrets it concerns. */
   hash: string;
   /** A previous secret of a rotated key, still in its grace. */
   replaced?: boolean;

@@ -70,7 +70,7 @@ describe("minting", () => {
     expect((await api.post("/v1/tokens", {})).status).toBe(403); // a token never mints
   });
 
-  test("scopes beyond the key, admin and tokens:create are refused with 403; a key without the scope mints none", async () => {
+  test("scopes beyond the key, admin and tokens:create: 403; a key without the scope mints none", async () => {
     const t = await newTenant(stack.baseUrl, stack.adminKey, { scopes: ["memories:read", "tokens:create"] });
     const beyond = await t.api.post("/v1/tokens", { scopes: ["memories:write"] });
     expect(beyond.status).toBe(403);
@@ -161,7 +161,7 @@ describe("verification", () => {
     }
   });
 
-  test("claims re-signed with a wrong secret, or a past expiry, give 401; the same claims signed right verify", async () => {
+  test("claims signed with a wrong secret or past expiry give 401; the same claims signed right verify", async () => {
     const t = await newTenant(stack.baseUrl, stack.adminKey);
     const token = await mint(t.api);
     const { secrets } = await bus.call(tokenSecrets, {}, { requestId: "test" });
