@@ -8,6 +8,7 @@ import { STREAMS } from "../services/contract/streams";
 import { createAuthenticator } from "./http/auth";
 import { createRateLimiter } from "./http/rate-limit";
 import { createGuard } from "./http/guard";
+import { createOriginPolicy } from "./http/cors";
 import { createUsageRecorder } from "./http/usage-recorder";
 import { createApp } from "./app";
 import { createMetrics, serveMetrics } from "./http/metrics";
@@ -33,7 +34,8 @@ const limiter = createRateLimiter(redis, {
   timeoutMs: config.RATE_LIMIT_REDIS_TIMEOUT_MS,
   log,
 });
-const guard = createGuard(auth, limiter);
+const origins = createOriginPolicy(bus);
+const guard = createGuard(auth, limiter, origins);
 const sessionStore = createSessionStore(redis, { idleMs: config.SESSION_IDLE_MS });
 const signInPerMinute = config.SIGNIN_ATTEMPTS_PER_MINUTE;
 const deps: GatewayDeps = {
@@ -47,6 +49,7 @@ const deps: GatewayDeps = {
   log,
   sessions: createSessions({ guard, store: sessionStore, limiter, signInPerMinute }),
   web,
+  origins,
 };
 const state = { stopping: false };
 const app = createApp(deps, state).listen({ port: config.PORT, hostname: config.HOST });

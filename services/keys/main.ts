@@ -13,6 +13,7 @@ import { startUsageConsumer } from "./usage-consumer";
 import { registerRootKey } from "./bootstrap";
 import { tokenBindings, tokenHandlers } from "./handlers/tokens";
 import { TOKEN_SECRETS_SUBJECT } from "../contract/tokens";
+import { registerOrigins } from "../contract/tenant";
 
 const config = loadServiceConfig({
   BOOTSTRAP_ADMIN_KEY: T.Optional(T.String({ pattern: "^svc_live_[A-Za-z0-9_-]{32}$" })),
@@ -33,7 +34,7 @@ const ROTATION_CHECK_MS = 3_600_000;
 await runService(
   { name: "keys", version: "1.0.0", description: "API keys, verification and usage" },
   config,
-  async ({ config, nc, redis, log }) => {
+  async ({ config, nc, redis, bus, log }) => {
     const store = createKeyStore(redis);
     const announceRevoked = (key: { id: string; hash: string }) =>
       nc.publish(KEY_REVOKED_SUBJECT, encodeJson(revokedNotice(key)));
@@ -46,6 +47,9 @@ await runService(
       defaultPlan: config.DEFAULT_PLAN,
       selfHosted,
       announceSecrets: () => nc.publish(TOKEN_SECRETS_SUBJECT),
+      registerOrigins: async (origins, until_ms, requestId) => {
+        await bus.call(registerOrigins, { origins, until_ms }, { requestId });
+      },
     });
     const rotateOld = () =>
       tokens.rotate(config.TOKEN_SECRET_ROTATION_HOURS * 3_600_000).catch((err: Error) => {

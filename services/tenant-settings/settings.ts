@@ -1,5 +1,5 @@
 import { slot, type Space } from "../kit/space";
-import type { RetentionPatch, TenantSettings } from "../contract/tenant";
+import type { TenantSettings, UpdateTenantInput } from "../contract/tenant";
 import { RETENTION_TIERS } from "../contract/tenant";
 import { isoOfMs } from "../memory-data/memory-hash";
 
@@ -18,6 +18,8 @@ export const FIELDS = {
   retention: (tier: (typeof RETENTION_TIERS)[number]) => `retention:${tier}`,
   /** "1": a memory's expiry purges its descendants too. */
   cascade: "retention:cascade",
+  /** JSON array of the browser origins allowed to call with a token that names none (absent: none). */
+  corsOrigins: "cors:origins",
   /** ms of the last change. */
   updatedAt: "updated_at",
 } as const;
@@ -32,12 +34,23 @@ export function settingsOf(space: Space, h: Record<string, string>): TenantSetti
     tenant_id: space.tenant,
     environment: space.env,
     retention: { short: days("short"), medium: days("medium"), long: days("long"), cascade: h[FIELDS.cascade] === "1" },
+    cors: { allowed_origins: originsOf(h) },
     updated_at: h[FIELDS.updatedAt] ? isoOfMs(h[FIELDS.updatedAt]) : null,
   };
 }
 
+/** The tenant's CORS allow-list in a stored settings hash. */
+export function originsOf(h: Record<string, string>): string[] {
+  try {
+    const list = JSON.parse(h[FIELDS.corsOrigins] ?? "[]");
+    return Array.isArray(list) ? list.filter((o) => typeof o === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
 /** A patch as the fields to set and the fields to remove (null = no default: no field). */
-export function changesOf(patch: { retention?: RetentionPatch }): { set: Record<string, string>; remove: string[] } {
+export function changesOf(patch: UpdateTenantInput): { set: Record<string, string>; remove: string[] } {
   const set: Record<string, string> = {};
   const remove: string[] = [];
   const r = patch.retention ?? {};
@@ -48,5 +61,8 @@ export function changesOf(patch: { retention?: RetentionPatch }): { set: Record<
   }
   if (r.cascade === true) set[FIELDS.cascade] = "1";
   if (r.cascade === false) remove.push(FIELDS.cascade);
+  const origins = patch.cors?.allowed_origins;
+  if (origins?.length) set[FIELDS.corsOrigins] = JSON.stringify(origins);
+  else if (origins) remove.push(FIELDS.corsOrigins);
   return { set, remove };
 }

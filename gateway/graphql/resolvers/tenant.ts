@@ -8,6 +8,10 @@ export const tenantResolvers = {
     tenant: (_: unknown, _args: Args, ctx: GraphQLContext) => call(ctx, getTenant, {}),
   },
   Mutation: {
-    updateTenant: (_: unknown, args: Args, ctx: GraphQLContext) => call(ctx, updateTenant, toInput(args)),
+    updateTenant: (_: unknown, { input }: Args, ctx: GraphQLContext) => {
+      // `cors` holds a name to map too (toInput does not walk values).
+      const { cors, ...rest } = input ?? {};
+      return call(ctx, updateTenant, toInput({ input: rest, ...(cors ? { cors: toInput(cors) } : {}) }));
+    },
   },
 };

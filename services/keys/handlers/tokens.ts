@@ -17,6 +17,8 @@ export interface TokensDeps {
   selfHosted: Limits;
   /** Tells every gateway replica to fetch the signing secrets again. */
   announceSecrets: () => void;
+  /** Makes preflights from a token's origins succeed until it expires (tenant settings keep the list). */
+  registerOrigins: (origins: string[], untilMs: number, requestId: string) => Promise<void>;
   now?: () => Date;
 }
 
@@ -64,6 +66,7 @@ export function tokenHandlers(deps: TokensDeps) {
     const keyEnd = issuer.expires_at ? Date.parse(issuer.expires_at) : Infinity;
     const exp = Math.floor(Math.min(at.getTime() + ttlMs, keyEnd) / 1000);
     const restrict = restrictionOf(input.restrict);
+    if (input.origins?.length) await deps.registerOrigins(input.origins, exp * 1000, ctx.requestId);
     const { current } = await secrets();
     const token = signToken(
       {

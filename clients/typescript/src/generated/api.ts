@@ -2627,6 +2627,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            cors: {
+                                /** @description Browser origins that may call the API with a token that names no origins of its own. */
+                                allowed_origins: string[];
+                            };
                             /** @enum {string} */
                             environment: "live" | "test";
                             /** @description Days a new memory of each tier lives when it is created without expires_at or ttl_seconds; null = forever. */
@@ -2665,6 +2669,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    cors?: {
+                        /** @description Replaces the whole list; [] allows no origin. */
+                        allowed_origins?: string[];
+                    };
                     /** @description Only the fields sent change; null = no default for that tier. */
                     retention?: {
                         cascade?: boolean;
@@ -2692,6 +2700,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            cors: {
+                                /** @description Browser origins that may call the API with a token that names no origins of its own. */
+                                allowed_origins: string[];
+                            };
                             /** @enum {string} */
                             environment: "live" | "test";
                             /** @description Days a new memory of each tier lives when it is created without expires_at or ttl_seconds; null = forever. */
