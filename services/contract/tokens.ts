@@ -33,7 +33,11 @@ export const Restriction = T.Object(
 
 /** A browser origin as the `Origin` header sends it: scheme, host and an optional port, nothing else. */
 export const ORIGIN_RE = /^https?:\/\/[A-Za-z0-9.-]+(:[0-9]{1,5})?$/;
-export const Origin = T.String({ maxLength: 200, pattern: ORIGIN_RE.source, description: "e.g. https://app.example.com" });
+export const Origin = T.String({
+  maxLength: 200,
+  pattern: ORIGIN_RE.source,
+  description: "e.g. https://app.example.com",
+});
 
 export const CreateTokenInput = T.Object(
   {

@@ -7,6 +7,7 @@ import { createChangePublisher } from "../memory-data/publisher";
 import { createNotifier } from "./notify";
 import { tagBindings } from "./handlers/tags";
 import { linkBindings } from "./handlers/links";
+import { linkRestriction } from "./restriction";
 
 const config = loadServiceConfig({});
 
@@ -17,6 +18,8 @@ await runService(
     await ensureStream(nc, STREAMS.EVENTS, config.JETSTREAM_REPLICAS);
     const store = createTagStore(redis);
     const notify = createNotifier({ store, changes: createChangePublisher(nc.jetstream(), bus) });
-    return { bindings: [...tagBindings({ store, notify }), ...linkBindings({ store, notify })] };
+    return {
+      bindings: [...tagBindings({ store, notify }), ...linkBindings({ store, notify, mayLink: linkRestriction(bus) })],
+    };
   },
 );

@@ -17,6 +17,7 @@ import type { MemoryFields, MemoryPatch, MemoryStore } from "../store";
 import type { MemoryRow, Removal } from "../record";
 import type { ChangePublisher, MemoryChange } from "../../memory-data/publisher";
 import { snapshotOfMemory, type DeleteReason } from "../../contract/events";
+import { restrictionChecks, restrictionOf } from "../restriction";
 
 export interface MemoriesDeps {
   store: MemoryStore;
@@ -42,6 +43,7 @@ export const removalChanges = (removal: Removal, reason: DeleteReason): MemoryCh
 
 export function memoryHandlers(deps: MemoriesDeps) {
   const newId = deps.newId ?? (() => crypto.randomUUID());
+  const restricted = restrictionChecks(deps.store);
 
   /**
    * The sweeper learns of a memory's expiry from its writer (expiry/sweeper.ts). The write has committed
@@ -57,14 +59,22 @@ export function memoryHandlers(deps: MemoriesDeps) {
   const create: Handler<typeof createMemory> = async (input, ctx) => {
     if (input.expires_at !== undefined && input.ttl_seconds !== undefined)
       throw validationError("ttl_seconds", "exclusive", "Give expires_at or ttl_seconds, not both");
+    const space = spaceOf(ctx);
+    const parent = input.parent_memory_id ?? null;
+    const { supersedes } = input;
+    const metadata = await restricted.forCreate(space, restrictionOf(ctx), {
+      metadata: input.metadata ?? {},
+      parent,
+      supersedes,
+    });
     const fields: MemoryFields = {
       content: input.content,
       content_type: input.content_type ?? MEMORY_DEFAULTS.content_type,
       tier: input.tier ?? MEMORY_DEFAULTS.tier,
       memory_nature: input.memory_nature ?? MEMORY_DEFAULTS.memory_nature,
-      parent: input.parent_memory_id ?? null,
+      parent,
       external_id: input.external_id ?? null,
-      metadata: input.metadata ?? {},
+      metadata,
     };
     const life = {
       occurred_at: input.occurred_at,
@@ -72,7 +82,7 @@ export function memoryHandlers(deps: MemoriesDeps) {
       ttl_seconds: input.ttl_seconds,
       supersedes: input.supersedes,
     };
-    const row = await deps.store.createMemory(spaceOf(ctx), newId(), fields, MAX_HIERARCHY_DEPTH, life);
+    const row = await deps.store.createMemory(space, newId(), fields, MAX_HIERARCHY_DEPTH, life);
     const changes: MemoryChange[] = [{ type: "created", memory: snapshotOfMemory(row.memory, row.version) }];
     if (row.superseded) changes.push(updated(row.superseded, ["superseded_by", "valid_to"]));
     await deps.changes.committed(ctx, changes);
@@ -80,27 +90,23 @@ export function memoryHandlers(deps: MemoriesDeps) {
     return row.memory;
   };
 
-  const get: Handler<typeof getMemory> = async (input, ctx) => {
-    const [row] = await deps.store.getMemories(spaceOf(ctx), [input.id]);
-    if (!row) throw notFound("Memory");
-    return row.memory;
-  };
+  const get: Handler<typeof getMemory> = async (input, ctx) =>
+    (await restricted.readable(spaceOf(ctx), input.id, restrictionOf(ctx))).memory;
 
   const getMany: Handler<typeof getMemories> = async (input, ctx) => {
-    const rows = await deps.store.getMemories(spaceOf(ctx), input.ids);
+    const space = spaceOf(ctx);
+    const rows = await restricted.visible(space, await deps.store.getMemories(space, input.ids), restrictionOf(ctx));
     return { items: rows.map((r) => r?.memory ?? null) };
   };
 
   const list: Handler<typeof listMemories> = async (input, ctx) => {
     const limit = input.limit ?? 50;
     const offset = input.offset ?? 0;
-    const { total, rows } = await deps.store.listMemories(spaceOf(ctx), {
-      ...input,
-      limit,
-      offset,
-      sort: input.sort ?? "created_at",
-      order: input.order ?? "desc",
-    });
+    const q = { ...input, limit, offset, sort: input.sort ?? "created_at", order: input.order ?? "desc" };
+    const r = restrictionOf(ctx);
+    const { total, rows } = r
+      ? await restricted.list(spaceOf(ctx), r, q)
+      : await deps.store.listMemories(spaceOf(ctx), q);
     return { items: rows.map((r) => r.memory), total, limit, offset };
   };
 
@@ -112,6 +118,8 @@ export function memoryHandlers(deps: MemoriesDeps) {
     };
     const space = spaceOf(ctx);
     if (Object.values(patch).every((v) => v === undefined)) return get({ id }, ctx);
+    const metadata = await restricted.forUpdate(space, restrictionOf(ctx), id, patch);
+    if (metadata !== undefined) patch.metadata = metadata;
     const result = await deps.store.updateMemory(space, id, patch, MAX_HIERARCHY_DEPTH);
     const changed = result.changed.map((f) => API_FIELD[f] ?? f);
     const changes = [updated(result.row, changed)];
@@ -123,6 +131,7 @@ export function memoryHandlers(deps: MemoriesDeps) {
 
   const remove: Handler<typeof deleteMemory> = async (input, ctx) => {
     const cascade = input.cascade === true;
+    await restricted.forDelete(spaceOf(ctx), restrictionOf(ctx), input.id, cascade);
     const result = await deps.store.deleteMemory(spaceOf(ctx), input.id, cascade);
     await deps.changes.committed(ctx, removalChanges(result, "deleted"));
     return cascade
@@ -130,15 +139,30 @@ export function memoryHandlers(deps: MemoriesDeps) {
       : { id: input.id, deleted: true as const };
   };
 
+  /** Under a restriction: the ancestors inside it only (a subtree's stop at its root). */
   const ancestors: Handler<typeof memoryAncestors> = async (input, ctx) => {
-    const ids = await deps.store.ancestors(spaceOf(ctx), input.id, MAX_HIERARCHY_DEPTH);
+    const space = spaceOf(ctx);
+    const r = restrictionOf(ctx);
+    if (r) await restricted.readable(space, input.id, r);
+    const ids = await deps.store.ancestors(space, input.id, MAX_HIERARCHY_DEPTH);
     if (!ids) throw notFound("Memory");
-    return { id: input.id, ancestor_ids: ids };
+    if (!r) return { id: input.id, ancestor_ids: ids };
+    const rows = await restricted.visible(space, await deps.store.getMemories(space, ids), r);
+    return { id: input.id, ancestor_ids: ids.filter((_, i) => rows[i]) };
   };
 
+  /** Under a restriction: the memory inside it, and its siblings inside it only. */
   const siblings: Handler<typeof memorySiblings> = async (input, ctx) => {
-    const around = await deps.store.siblings(spaceOf(ctx), input.id, input.count);
-    return { before: around.before.map((r) => r.memory), after: around.after.map((r) => r.memory) };
+    const space = spaceOf(ctx);
+    const r = restrictionOf(ctx);
+    if (r) await restricted.readable(space, input.id, r);
+    const around = await deps.store.siblings(space, input.id, input.count);
+    const [before, after] = await Promise.all([
+      restricted.visible(space, around.before, r),
+      restricted.visible(space, around.after, r),
+    ]);
+    const memories = (rows: (MemoryRow | null)[]) => rows.flatMap((row) => (row ? [row.memory] : []));
+    return { before: memories(before), after: memories(after) };
   };
 
   return { create, get, getMany, list, update, remove, ancestors, siblings };
