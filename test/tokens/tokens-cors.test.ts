@@ -95,7 +95,7 @@ describe("actual requests", () => {
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
   });
 
-  test("a secret key from another origin is refused with 403 telling to use a token; same origin is served", async () => {
+  test("a secret key from another origin is a 403 telling to use a token; same origin is served", async () => {
     const t = await newTenant(stack.baseUrl, stack.adminKey);
     const res = await from(t.key, origin())("GET", "/v1/memories");
     expect(res.status).toBe(403);
