@@ -6,6 +6,7 @@ import { graphqlSection } from "./graphql";
 import { searchSection } from "./search";
 import { mcpSection } from "./mcp";
 import { webhooksSection } from "./webhooks";
+import { tokensSection } from "./tokens";
 
 export interface BenchContext {
   stack: Stack;
@@ -46,4 +47,5 @@ export const benchSections: BenchSection[] = [
   searchSection,
   mcpSection,
   webhooksSection,
+  tokensSection,
 ];
