@@ -112,6 +112,7 @@ describe("serving", () => {
         "testWebhook",
         "retryWebhookDelivery",
         "updateTenant",
+        "createToken",
       ].sort(),
     );
   });
@@ -121,7 +122,9 @@ describe("serving", () => {
       (
         await gql.request(`query($n: String!) { __type(name: $n) { enumValues { name } } }`, { n: name })
       ).__type.enumValues.map((v: { name: string }) => v.name);
-    expect(await values("Scope")).toEqual(["memories:read", "memories:write", "search:read", "admin", "*"].map(E));
+    expect(await values("Scope")).toEqual(
+      ["memories:read", "memories:write", "search:read", "admin", "tokens:create", "*"].map(E),
+    );
     expect(await values("ContentType")).toEqual(["TEXT", "CONVERSATION", "DOCUMENT", "EVENT", "FACT"]);
   });
 });

@@ -19,6 +19,7 @@ describe("GET / PATCH /v1/tenant", () => {
       tenant_id: t.tenant,
       environment: "live",
       retention: defaults,
+      cors: { allowed_origins: [] },
       updated_at: null,
     });
     const set = await ok(t.api.patch("/v1/tenant", { retention: { short: 30, long: 3650 } }));
