@@ -86,6 +86,12 @@ describe("k8s prod overlay", () => {
     expect(objs.filter((o) => o.kind === "StatefulSet")).toEqual([]);
   });
 
+  test("the apps treat Redis as a Redis Cluster, without replica waits unless turned on", () => {
+    const data = get(objects("prod"), "ConfigMap", "memory-service-config").data;
+    expect([data.REDIS_CLUSTER, data.REDIS_WAIT_REPLICAS]).toEqual(["1", "0"]);
+    expect(get(objects("dev"), "ConfigMap", "memory-service-config").data.REDIS_CLUSTER).toBeUndefined();
+  });
+
   test("pinned registry images, at least 3 replicas, higher ceilings, PDB minAvailable 2", () => {
     const objs = objects("prod");
     for (const name of APP) {

@@ -1,12 +1,39 @@
+import type { FunctionComponent } from "preact";
 import { Provider } from "@urql/preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { graphqlClient } from "./client";
 import { Layout } from "./layout";
-import { Memories } from "./pages/memories";
-import { Placeholder } from "./pages/placeholder";
+import { EntitiesPage } from "./pages/entities/entities-page";
+import { KeysPage } from "./pages/keys/keys-page";
+import { LivePage } from "./pages/live/live-page";
+import { MemoriesPage } from "./pages/memories/memories-page";
+import { SearchPage } from "./pages/search/search-page";
 import { SignIn } from "./pages/sign-in";
+import { TagsPage } from "./pages/tags/tags-page";
+import { UsagePage } from "./pages/usage/usage-page";
 import { PAGES, useRoute } from "./router";
 import { currentSession, type Session, signOut } from "./session";
+import { SessionContext } from "./session-context";
+
+/** Each page's component, by its path segment. */
+const CONTENT: Record<string, FunctionComponent> = {
+  keys: KeysPage,
+  usage: UsagePage,
+  memories: MemoriesPage,
+  tags: TagsPage,
+  entities: EntitiesPage,
+  search: SearchPage,
+  live: LivePage,
+};
+
+function NotAvailable() {
+  return (
+    <>
+      <h1>Not available</h1>
+      <p>This page needs a key with the admin scope.</p>
+    </>
+  );
+}
 
 type State = { phase: "loading" } | { phase: "signed-out" } | { phase: "signed-in"; session: Session };
 
@@ -37,16 +64,14 @@ export function App() {
     setState({ phase: "signed-out" });
   };
 
-  let content;
-  if (hidden) content = <Placeholder title="Not available" text="This page needs a key with the admin scope." />;
-  else if (page.path === "memories") content = <Memories />;
-  else content = <Placeholder title={page.title} />;
-
+  const Content = hidden ? NotAvailable : CONTENT[page.path]!;
   return (
-    <Provider value={client}>
-      <Layout session={session} pages={pages} current={page.path} onSignOut={end}>
-        {content}
-      </Layout>
-    </Provider>
+    <SessionContext.Provider value={session}>
+      <Provider value={client}>
+        <Layout session={session} pages={pages} current={page.path} onSignOut={end}>
+          <Content key={page.path} />
+        </Layout>
+      </Provider>
+    </SessionContext.Provider>
   );
 }

@@ -22,10 +22,10 @@ export interface StackOptions {
   /** Services not to start (e.g. a benchmark "before embeddings" runs without search). */
   without?: ServiceName[];
   /**
-   * Private infrastructure as clusters: a Redis Cluster (3 primaries, 1 replica each) and 3 NATS nodes,
-   * with JetStream streams replicated 3 times.
+   * Private infrastructure as clusters: a Redis Cluster (3 primaries, 1 replica each unless `redisReplicas`
+   * says otherwise) and 3 NATS nodes, with JetStream streams replicated 3 times.
    */
-  cluster?: boolean;
+  cluster?: boolean | { redisReplicas: number };
 }
 
 /** One child process of the stack (a service replica or the gateway). */
@@ -101,7 +101,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const dataDir = resolve(opts.dataDir);
   const logDir = join(dataDir, "logs");
   mkdirSync(logDir, { recursive: true });
-  const clusters = opts.cluster ? await startClusters(dataDir) : null;
+  const clusters = opts.cluster
+    ? await startClusters(dataDir, typeof opts.cluster === "object" ? opts.cluster.redisReplicas : 1)
+    : null;
   const redis = process.env.REDIS_URL || clusters ? null : await startRedis({ dataDir });
   const nats = process.env.NATS_URL || clusters ? null : await startNats({ dataDir });
   const redisUrl = clusters?.redis.url ?? redis?.url ?? process.env.REDIS_URL!;
@@ -210,8 +212,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   return stack;
 }
 
-async function startClusters(dataDir: string) {
-  const [redis, nats] = await Promise.allSettled([startRedisCluster({ dataDir }), startNatsCluster({ dataDir })]);
+async function startClusters(dataDir: string, replicas: number) {
+  const [redis, nats] = await Promise.allSettled([
+    startRedisCluster({ dataDir, replicas }),
+    startNatsCluster({ dataDir }),
+  ]);
   if (redis.status === "fulfilled" && nats.status === "fulfilled") return { redis: redis.value, nats: nats.value };
   if (redis.status === "fulfilled") await redis.value.stop();
   if (nats.status === "fulfilled") await nats.value.stop();

@@ -1,3 +1,4 @@
+import { execBatch } from "../kit/slot-moves";
 import type { RedisClient } from "../kit/redis-functions";
 import type { UsageRow } from "../contract/usage";
 import { defineLibrary } from "../kit/redis-functions";
@@ -37,11 +38,12 @@ export function createKeyStore(redis: RedisClient) {
   const call = keysLibrary.on(redis);
   return {
     async insert(rec: KeyRecord): Promise<void> {
-      await redis
-        .multi()
-        .set(recordKey(rec.tenant_id, rec.id), JSON.stringify(rec))
-        .zadd(listKey(rec.tenant_id), Date.parse(rec.created_at), rec.id)
-        .exec();
+      await execBatch(() =>
+        redis
+          .multi()
+          .set(recordKey(rec.tenant_id, rec.id), JSON.stringify(rec))
+          .zadd(listKey(rec.tenant_id), Date.parse(rec.created_at), rec.id),
+      );
       await redis.set(idKey(rec.id), rec.tenant_id);
       await redis.set(hashKey(rec.hash), `${rec.tenant_id} ${rec.id}`);
     },
@@ -158,13 +160,11 @@ export function createKeyStore(redis: RedisClient) {
     },
 
     async usageDays(tenant: string, days: string[]): Promise<Record<string, string>[]> {
-      const pipe = redis.pipeline();
-      for (const day of days) pipe.hgetall(usageKey(tenant, day));
-      const results = (await pipe.exec()) ?? [];
-      return results.map(([err, value]) => {
-        if (err) throw err;
-        return value as Record<string, string>;
-      });
+      return (await execBatch(() => {
+        const pipe = redis.pipeline();
+        for (const day of days) pipe.hgetall(usageKey(tenant, day));
+        return pipe;
+      })) as Record<string, string>[];
     },
   };
 }

@@ -8,6 +8,10 @@ export const BaseConfig = {
   REDIS_URL: T.String({ pattern: "^rediss?://", default: "redis://127.0.0.1:6379" }),
   /** Treat a single REDIS_URL as a seed node of a Redis Cluster (a list always is one). */
   REDIS_CLUSTER: T.Boolean({ default: false }),
+  /** After each data write, wait for this many replicas to have it (`WAIT`); 0 = asynchronous replication. */
+  REDIS_WAIT_REPLICAS: T.Integer({ minimum: 0, maximum: 5, default: 0 }),
+  /** How long a write waits for those replicas before it answers 503. */
+  REDIS_WAIT_TIMEOUT_MS: T.Integer({ minimum: 1, maximum: 60_000, default: 1000 }),
   LOG_LEVEL: T.Union([T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error")], {
     default: "info",
   }),

@@ -1,6 +1,7 @@
 import { connect, type NatsConnection } from "nats";
 import Redis, { Cluster } from "ioredis";
 import type { RedisClient } from "./redis-functions";
+import { setReplicaWait, type ReplicaWait } from "./replica-wait";
 import type { Logger } from "./log";
 import { coalesceWritesPerTurn } from "./nats-writes";
 
@@ -77,6 +78,8 @@ export interface RedisConnectOptions {
   cluster?: boolean;
   /** Queue commands until connected, for a one-shot tool. */
   offlineQueue?: boolean;
+  /** Write functions called through this client wait for replicas (replica-wait.ts). */
+  replicaWait?: ReplicaWait;
 }
 
 /**
@@ -94,6 +97,10 @@ export function connectRedis(url: string, log: Logger, name = "redis", opts: Red
         ...CLUSTER_RETRIES,
         enableOfflineQueue,
         enableAutoPipelining: true,
+        // An auto-pipeline whose commands meet different answers while a slot moves (some ASK, some TRYAGAIN,
+        // some served) hands those errors to the callers; a function call sent alone is redirected and
+        // retried by the client.
+        autoPipeliningIgnoredCommands: ["fcall", "fcall_ro"],
         lazyConnect: true,
         clusterRetryStrategy: retry,
         // A restarted node (same address, same slots) is reconnected to instead of waiting for a MOVED.
@@ -114,6 +121,7 @@ export function connectRedis(url: string, log: Logger, name = "redis", opts: Red
         retryStrategy: retry,
         lazyConnect: true,
       });
+  if (opts.replicaWait) setReplicaWait(redis, opts.replicaWait);
   let down = false;
   redis.on("error", (err: Error) => {
     if (!down) log.warn("redis error", { error: err.message });

@@ -3,6 +3,8 @@ import type Redis from "ioredis";
 import type { Cluster } from "ioredis";
 import { isErrorCode, ServiceError } from "../contract/errors";
 import { primariesOf } from "./redis-scan";
+import { confirmReplicas } from "./replica-wait";
+import { acrossSlotMoves } from "./slot-moves";
 
 /**
  * Redis function libraries (`FUNCTION LOAD`, `FCALL`): the one way this codebase runs Lua in Redis.
@@ -81,7 +83,7 @@ export async function defineLibrary<F extends string>(spec: LibrarySpec<F>): Pro
     ].join("\n");
   const name = `${spec.name}_${version}`;
   const code = [`#!lua name=${name}`, ...shared, ...names.map((fn, i) => register(fn, bodies[i]!))].join("\n");
-  return { name, code, functionName, on: (redis) => caller(redis, code, functionName) };
+  return { name, code, functionName, on: (redis) => caller(redis, code, functionName, spec.functions) };
 }
 
 const MISSING = /function not found/i;
@@ -108,16 +110,23 @@ export function assertOneSlot(fn: string, keys: readonly Arg[]): void {
   if (other !== undefined) throw new Error(`${fn}: keys of different cluster slots (${keys[0]}, ${other})`);
 }
 
-function caller<F extends string>(redis: RedisClient, code: string, functionName: (fn: F) => string): Call<F> {
+function caller<F extends string>(
+  redis: RedisClient,
+  code: string,
+  functionName: (fn: F) => string,
+  access: Record<F, Access>,
+): Call<F> {
   let loading: Promise<unknown> | null = null;
   /** Calls that miss the library together share one load. */
   const load = () =>
     (loading ??= loadEverywhere(redis, code).finally(() => {
       loading = null;
     }));
-  const fcall = (fn: F, keys: readonly Arg[], args: readonly Arg[]) => {
+  const fcall = async (fn: F, keys: readonly Arg[], args: readonly Arg[]) => {
     if (CHECK_SLOTS) assertOneSlot(functionName(fn), keys);
-    return redis.fcall(functionName(fn), keys.length, ...keys, ...args) as Promise<unknown>;
+    const reply = await acrossSlotMoves(() => redis.fcall(functionName(fn), keys.length, ...keys, ...args));
+    if (access[fn] === "write" && keys.length > 0) await confirmReplicas(redis, String(keys[0]));
+    return reply;
   };
   return async (fn, keys, args) => {
     try {

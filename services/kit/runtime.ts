@@ -32,7 +32,10 @@ export async function runService<C extends BaseSettings>(
   setup: (deps: ServiceDeps<C>) => Promise<ServiceSetup> | ServiceSetup,
 ): Promise<void> {
   const log = createLogger({ service: info.name, pid: process.pid }, config.LOG_LEVEL);
-  const redis = connectRedis(config.REDIS_URL, log, info.name, { cluster: config.REDIS_CLUSTER });
+  const redis = connectRedis(config.REDIS_URL, log, info.name, {
+    cluster: config.REDIS_CLUSTER,
+    replicaWait: { replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS },
+  });
   await redisReady(redis, log);
   const nc = await connectNats(config.NATS_URL, info.name, log);
   const bus = createBus(nc, { timeoutMs: config.NATS_REQUEST_TIMEOUT_MS });

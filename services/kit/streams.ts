@@ -3,8 +3,29 @@ import type { STREAMS } from "../contract/streams";
 
 type StreamDef = (typeof STREAMS)[keyof typeof STREAMS];
 
-/** Creates the stream if missing; idempotent, safe to call from every replica at start. */
+/** How long a process waits for a forming NATS cluster to have the peers a replicated stream needs. */
+const PLACEMENT_WAIT_MS = 30_000;
+/** JetStream's "no suitable peers for placement": fewer nodes up than the stream's replicas, yet. */
+const NO_PEERS = 10005;
+
+/**
+ * Creates the stream if missing; idempotent, safe to call from every replica at start. A NATS cluster
+ * whose nodes are still joining cannot place a replicated stream: that is retried, not fatal.
+ */
 export async function ensureStream(nc: NatsConnection, def: StreamDef, replicas = 1): Promise<void> {
+  const deadline = Date.now() + PLACEMENT_WAIT_MS;
+  for (;;) {
+    try {
+      return await ensureStreamOnce(nc, def, replicas);
+    } catch (err) {
+      const code = (err as { api_error?: { err_code?: number } }).api_error?.err_code;
+      if (code !== NO_PEERS || Date.now() > deadline) throw err;
+      await Bun.sleep(250);
+    }
+  }
+}
+
+async function ensureStreamOnce(nc: NatsConnection, def: StreamDef, replicas: number): Promise<void> {
   const jsm = await nc.jetstreamManager();
   const config = {
     name: def.name,

@@ -1,5 +1,5 @@
 import type { RedisClient } from "../kit/redis-functions";
-import type { ChainableCommander } from "ioredis";
+import { execBatch } from "../kit/slot-moves";
 import { keyspace } from "../memory-data/keyspace";
 import { MEMORY_DATA_LUA } from "../memory-data/lua";
 import type { Space } from "../kit/space";
@@ -22,14 +22,6 @@ const tagsLibrary = await defineLibrary({
   shared: [...MEMORY_DATA_LUA, "helpers.lua"],
   functions: { create: "write", update: "write", delete: "write", attach: "write", detach: "write" },
 });
-
-async function run(m: ChainableCommander): Promise<unknown[]> {
-  const res = (await m.exec()) ?? [];
-  return res.map(([err, value]) => {
-    if (err) throw err;
-    return value;
-  });
-}
 
 export interface NewTag {
   id: string;
@@ -64,9 +56,11 @@ export function createTagStore(redis: RedisClient) {
   async function rows(space: Space, ids: string[]): Promise<(TagRow | null)[]> {
     if (ids.length === 0) return [];
     const ks = keyspace(space);
-    const m = redis.multi();
-    for (const id of ids) m.hgetall(ks.tag(id)).zcard(ks.tagMembers(id));
-    const res = await run(m);
+    const res = await execBatch(() => {
+      const m = redis.multi();
+      for (const id of ids) m.hgetall(ks.tag(id)).zcard(ks.tagMembers(id));
+      return m;
+    });
     return ids.map((id, i) => {
       const hash = res[2 * i] as Record<string, string>;
       return Object.keys(hash).length === 0 ? null : { id, hash, count: res[2 * i + 1] as number };
@@ -103,7 +97,7 @@ export function createTagStore(redis: RedisClient) {
     /** Every tag's id, name key and creation time: what search, sort and totals work on. */
     async index(space: Space): Promise<{ id: string; lname: string; created: number }[]> {
       const ks = keyspace(space);
-      const [names, created] = (await run(
+      const [names, created] = (await execBatch(() =>
         redis.multi().hgetall(ks.tagNames).zrange(ks.tagsByCreated, "0", "-1", "WITHSCORES"),
       )) as [Record<string, string>, string[]];
       const createdOf = hashOfPairs(created);
@@ -113,9 +107,11 @@ export function createTagStore(redis: RedisClient) {
     async counts(space: Space, ids: string[]): Promise<number[]> {
       if (ids.length === 0) return [];
       const ks = keyspace(space);
-      const p = redis.pipeline();
-      for (const id of ids) p.zcard(ks.tagMembers(id));
-      return (await run(p)) as number[];
+      return (await execBatch(() => {
+        const p = redis.pipeline();
+        for (const id of ids) p.zcard(ks.tagMembers(id));
+        return p;
+      })) as number[];
     },
 
     async attach(space: Space, memoryId: string, tagIds: string[], cap: number): Promise<Attached> {
@@ -142,9 +138,11 @@ export function createTagStore(redis: RedisClient) {
       const out = new Map<string, TagRef>();
       if (ids.length === 0) return out;
       const ks = keyspace(space);
-      const p = redis.pipeline();
-      for (const id of ids) p.hmget(ks.tag(id), "name", "color");
-      const res = (await run(p)) as (string | null)[][];
+      const res = (await execBatch(() => {
+        const p = redis.pipeline();
+        for (const id of ids) p.hmget(ks.tag(id), "name", "color");
+        return p;
+      })) as (string | null)[][];
       ids.forEach((id, i) => {
         const [name, color] = res[i]!;
         if (name != null) out.set(id, { id, name, color: color ?? null });
@@ -155,18 +153,23 @@ export function createTagStore(redis: RedisClient) {
     async tagIdsOf(space: Space, memoryIds: string[]): Promise<string[][]> {
       if (memoryIds.length === 0) return [];
       const ks = keyspace(space);
-      const p = redis.pipeline();
-      for (const id of memoryIds) p.smembers(ks.memoryTags(id));
-      return (await run(p)) as string[][];
+      return (await execBatch(() => {
+        const p = redis.pipeline();
+        for (const id of memoryIds) p.smembers(ks.memoryTags(id));
+        return p;
+      })) as string[][];
     },
 
     /** Each memory's snapshot, read with its link sets in one transaction; missing ones are left out. */
     async snapshots(space: Space, memoryIds: string[]): Promise<MemorySnapshot[]> {
       if (memoryIds.length === 0) return [];
       const ks = keyspace(space);
-      const m = redis.multi();
-      for (const id of memoryIds) m.hgetall(ks.memory(id)).smembers(ks.memoryTags(id)).smembers(ks.memoryEntities(id));
-      const res = await run(m);
+      const res = await execBatch(() => {
+        const m = redis.multi();
+        for (const id of memoryIds)
+          m.hgetall(ks.memory(id)).smembers(ks.memoryTags(id)).smembers(ks.memoryEntities(id));
+        return m;
+      });
       const out: MemorySnapshot[] = [];
       memoryIds.forEach((id, i) => {
         const hash = res[3 * i] as Record<string, string>;

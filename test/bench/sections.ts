@@ -7,6 +7,7 @@ import { searchSection } from "./search";
 import { mcpSection } from "./mcp";
 import { webhooksSection } from "./webhooks";
 import { tokensSection } from "./tokens";
+import { clusterSection } from "./cluster";
 
 export interface BenchContext {
   stack: Stack;
@@ -48,4 +49,5 @@ export const benchSections: BenchSection[] = [
   mcpSection,
   webhooksSection,
   tokensSection,
+  clusterSection,
 ];

@@ -3,7 +3,8 @@ import type { Page } from "playwright-core";
 import { newTenant } from "../api";
 import { testStack } from "../harness";
 import type { Stack } from "../../scripts/stack/launch";
-import { browserPerFile, screenshot, seriousA11yViolations, watchedPage, type Watched } from "./browser";
+import { browserPerFile, screenshot, seriousA11yViolations } from "./browser";
+import { BROWSER_TEST, signInWith, withPage as withWatchedPage } from "./dashboard-session";
 
 let stack: Stack;
 const browser = browserPerFile();
@@ -13,30 +14,8 @@ beforeAll(async () => {
   stack = await testStack();
 });
 
-/**
- * Runs a test on a fresh watched page, then checks that nothing left the machine, no CSP rule broke and no script
- * failed. Chromium logs every answer >= 400 to a fetch as a console error: those the test expects are `expected`.
- */
-async function withPage(run: (w: Watched) => Promise<void>, expected = /status of 401/): Promise<void> {
-  const w = await watchedPage(browser());
-  try {
-    await run(w).catch(async (err) => {
-      await screenshot(w.page, "dashboard-failed");
-      throw new Error(`${err}\nrequests still pending: ${[...w.pending].join(", ") || "none"}`);
-    });
-    expect(w.offsite).toEqual([]);
-    expect(w.cspViolations).toEqual([]);
-    expect(w.errors.filter((e) => !expected.test(e))).toEqual([]);
-  } finally {
-    await w.context.close();
-  }
-}
-
-async function signInWith(page: Page, key: string): Promise<void> {
-  await page.goto(`${stack.baseUrl}/dashboard`);
-  await page.getByLabel("API key").fill(key);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
+const withPage = (run: Parameters<typeof withWatchedPage>[1], expected?: RegExp) =>
+  withWatchedPage(browser, run, expected);
 
 const navLinks = async (page: Page) =>
   (await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link").allInnerTexts()).map((t) => t.trim());
@@ -62,7 +41,7 @@ describe("dashboard", () => {
         expect(await seriousA11yViolations(page)).toEqual([]);
       });
     },
-    { timeout: 60_000, retry: 2 },
+    BROWSER_TEST,
   );
 
   test(
@@ -76,7 +55,7 @@ describe("dashboard", () => {
         // The typed query went over POST /graphql with the cookie and the CSRF token.
         await page
           .getByTestId("memory-count")
-          .getByText(/memories stored\./)
+          .getByText(/match(es)?\./)
           .waitFor();
         await page.getByRole("link", { name: "Tags" }).click();
         await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toBe("Tags");
@@ -100,7 +79,7 @@ describe("dashboard", () => {
         await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toBe("Tags");
       });
     },
-    { timeout: 60_000, retry: 2 },
+    BROWSER_TEST,
   );
 
   test(
@@ -115,7 +94,7 @@ describe("dashboard", () => {
         expect(await fetchStatus(page, "/graphql", { method: "POST", headers: wrong })).toBe(403);
       }, /status of (401|403)/);
     },
-    { timeout: 60_000, retry: 2 },
+    BROWSER_TEST,
   );
 
   test(
@@ -128,23 +107,36 @@ describe("dashboard", () => {
         expect(await seriousA11yViolations(page)).toEqual([]);
       });
     },
-    { timeout: 60_000, retry: 2 },
+    BROWSER_TEST,
   );
 
   test(
-    "a key without the admin scope: read-only, no Keys or Usage in the navigation",
+    "a key without the admin scope: read-only, no Keys or Usage in the navigation, no writes offered",
     async () => {
-      const { key } = await newTenant(stack.baseUrl, stack.adminKey, { scopes: ["memories:read", "search:read"] });
+      const admin = await newTenant(stack.baseUrl, stack.adminKey, { scopes: ["*"] });
+      const scopes = ["memories:read", "search:read"];
+      const { key } = (await admin.api.post("/v1/keys", { name: "reader", scopes })).body.data;
+      await admin.api.post("/v1/memories", { content: "seen, not changed" });
       await withPage(async ({ page }) => {
         await signInWith(page, key);
         await page.getByRole("navigation", { name: "Dashboard" }).waitFor();
         expect(await navLinks(page)).toEqual(ALL_PAGES.filter((p) => p !== "Keys" && p !== "Usage"));
         await expect(page.getByText("read-only", { exact: true }).isVisible()).resolves.toBe(true);
+        await page.getByRole("button", { name: "seen, not changed" }).click();
+        const detail = page.getByTestId("memory-detail");
+        await detail.getByText("Metadata").waitFor();
+        for (const name of ["New memory", "Add reply", "Edit", "Delete", "Attach"])
+          expect(await page.getByRole("button", { name, exact: true }).count()).toBe(0);
+        await page.getByRole("link", { name: "Tags" }).click();
+        await page.getByText("0 tags.").waitFor();
+        expect(await page.getByRole("button", { name: "Create tag" }).count()).toBe(0);
         await page.goto(`${stack.baseUrl}/dashboard/keys`);
+        await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toBe("Not available");
+        await page.goto(`${stack.baseUrl}/dashboard/usage`);
         await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toBe("Not available");
       });
     },
-    { timeout: 60_000, retry: 2 },
+    BROWSER_TEST,
   );
 
   test(
@@ -163,6 +155,6 @@ describe("dashboard", () => {
         expect(gql.status).toBe(401);
       });
     },
-    { timeout: 60_000, retry: 2 },
+    BROWSER_TEST,
   );
 });

@@ -132,6 +132,8 @@ export async function mixedLoad(stack: Stack, opts: { maxMs?: number; beforeStar
   return {
     rec,
     client,
+    /** Ids of the memories whose create was acknowledged (seeded ones first). */
+    memoryIds: load.memoryIds,
     start,
     stop(): Promise<void> {
       done = true;

@@ -1,3 +1,4 @@
+import { execBatch } from "../../kit/slot-moves";
 import type { RedisClient } from "../../kit/redis-functions";
 import type { Space } from "../../kit/space";
 import { DOC } from "./fields";
@@ -182,13 +183,12 @@ export function createReadStore(redis: RedisClient, call: Functions, vsimConnect
     async complete(space: Space, query: CompletionQuery) {
       const { modelId, terms, lexicalFor, vectorsFor, prevFor } = query;
       const k = searchKeys(space);
-      const pipe = redis.pipeline();
-      if (lexicalFor.length > 0) for (const t of terms) pipe.zmscore(k.term(t), ...lexicalFor);
-      for (const id of vectorsFor) pipe.callBuffer("VEMB", k.vectors(modelId), id, "RAW");
-      for (const id of prevFor) pipe.hget(k.doc(id), DOC.previousSibling);
-      const res = ((await pipe.exec()) ?? []).map(([err, v]) => {
-        if (err) throw err;
-        return v;
+      const res = await execBatch(() => {
+        const pipe = redis.pipeline();
+        if (lexicalFor.length > 0) for (const t of terms) pipe.zmscore(k.term(t), ...lexicalFor);
+        for (const id of vectorsFor) pipe.callBuffer("VEMB", k.vectors(modelId), id, "RAW");
+        for (const id of prevFor) pipe.hget(k.doc(id), DOC.previousSibling);
+        return pipe;
       });
       let i = 0;
       const weights: (number | null)[][] =

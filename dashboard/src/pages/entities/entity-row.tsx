@@ -1,0 +1,96 @@
+import { useMutation } from "@urql/preact";
+import { useState } from "preact/hooks";
+import type { EntitiesListQuery } from "../../generated/graphql";
+import { useCanWrite } from "../../session-context";
+import { ConfirmDialog } from "../../ui/dialog";
+import { messageOf } from "../../ui/errors";
+import { ErrorLine } from "../../ui/notice";
+import { lower } from "../memories/options";
+import { DeleteEntityMutation, UpdateEntityMutation } from "./documents";
+import { TypeSelect } from "./types";
+
+type Entity = NonNullable<EntitiesListQuery["entities"]>["items"][number];
+
+/** One entity: name, type and count; rename or retype in place, delete after a confirmation. */
+export function EntityRow({ entity, onChanged }: { entity: Entity; onChanged: () => void }) {
+  const canWrite = useCanWrite();
+  const [mode, setMode] = useState<"view" | "edit" | "delete">("view");
+  const [name, setName] = useState(entity.name);
+  const [type, setType] = useState(entity.type);
+  const [updated, update] = useMutation(UpdateEntityMutation);
+  const [deleted, remove] = useMutation(DeleteEntityMutation);
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const res = await update({ id: entity.id, input: { name: name.trim(), type } });
+    if (res.data?.updateEntity) {
+      setMode("view");
+      onChanged();
+    }
+  };
+  return (
+    <tr data-entity-id={entity.id}>
+      <td>
+        {mode === "edit" ? (
+          <form class="row" onSubmit={save} aria-label={`Edit entity ${entity.name}`}>
+            <label for={`ename-${entity.id}`} class="sr-only">
+              Name
+            </label>
+            <input id={`ename-${entity.id}`} required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+            <label for={`etype-${entity.id}`} class="sr-only">
+              Type
+            </label>
+            <TypeSelect id={`etype-${entity.id}`} value={type} onChange={setType} />
+            <button type="submit" class="small" disabled={updated.fetching}>
+              Save
+            </button>
+            <button type="button" class="small secondary" onClick={() => setMode("view")}>
+              Cancel
+            </button>
+          </form>
+        ) : (
+          entity.name
+        )}
+        <ErrorLine message={messageOf(updated.error)} />
+      </td>
+      <td>{lower(entity.type)}</td>
+      <td>{entity.description ?? ""}</td>
+      <td>{entity.memoryCount}</td>
+      <td class="actions-cell">
+        {canWrite && mode === "view" && (
+          <>
+            <button type="button" class="small" aria-label={`Edit ${entity.name}`} onClick={() => setMode("edit")}>
+              Edit
+            </button>
+            <button
+              type="button"
+              class="small danger"
+              aria-label={`Delete ${entity.name}`}
+              onClick={() => setMode("delete")}
+            >
+              Delete
+            </button>
+          </>
+        )}
+        {mode === "delete" && (
+          <ConfirmDialog
+            title={`Delete entity ${entity.name}?`}
+            confirmLabel="Delete"
+            danger
+            busy={deleted.fetching}
+            onCancel={() => setMode("view")}
+            onConfirm={async () => {
+              const res = await remove({ id: entity.id });
+              if (res.data?.deleteEntity) onChanged();
+            }}
+          >
+            <p>
+              The entity is unlinked from its {entity.memoryCount} {entity.memoryCount === 1 ? "memory" : "memories"};
+              the memories stay.
+            </p>
+            <ErrorLine message={messageOf(deleted.error)} />
+          </ConfirmDialog>
+        )}
+      </td>
+    </tr>
+  );
+}
