@@ -167,7 +167,9 @@ export type Scope =
   | 'ALL'
   | 'MEMORIES_READ'
   | 'MEMORIES_WRITE'
-  | 'SEARCH_READ';
+  | 'SEARCH_READ'
+  /** Mint browser tokens (createToken); a token never holds it. */
+  | 'TOKENS_CREATE';
 
 /** Hybrid search (semantic + BM25, thread-aware). Filters: a memory must pass all of the ones given. */
 export type SearchInput = {
