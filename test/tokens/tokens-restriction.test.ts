@@ -89,6 +89,26 @@ describe("subtree restriction", () => {
     expect((await tok.patch(`/v1/memories/${child}`, { parent_memory_id: null })).status).toBe(403);
     expect((await tok.patch(`/v1/memories/${child}`, { parent_memory_id: other })).status).toBe(403);
   });
+
+  test("ancestors and the parent stop at the subtree's root", async () => {
+    const t = await newTenant(stack.baseUrl, stack.adminKey);
+    const top = await create(t.api, { content: "top" });
+    const root = await create(t.api, { content: "root", parent_memory_id: top });
+    const leaf = await create(t.api, { content: "leaf", parent_memory_id: root });
+    const minted = await t.api.post("/v1/tokens", { restrict: { root_memory_id: root } });
+    const res = await fetch(`${stack.baseUrl}/graphql`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${minted.body.data.token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        query: `query($l: ID!, $r: ID!) { leaf: memory(id: $l) { ancestors { content } }
+          root: memory(id: $r) { content parent { content } ancestors { content } } }`,
+        variables: { l: leaf, r: root },
+      }),
+    });
+    const { data } = (await res.json()) as { data: any };
+    expect(data.leaf.ancestors).toEqual([{ content: "root" }]);
+    expect(data.root).toEqual({ content: "root", parent: null, ancestors: [] });
+  });
 });
 
 describe("tag restriction", () => {
