@@ -8,6 +8,7 @@ import { createBus } from "../../services/kit/bus";
 import { tokenSecrets } from "../../services/contract/tokens";
 import { readToken, signToken } from "../../services/contract/token-format";
 import { browserPerFile, watchedPage, type Watched } from "./browser";
+import { checkIsolation, seedIsolation, type Send } from "../tokens/isolation";
 
 /**
  * Browser tokens in Chromium: a page served from a second origin (its own server on another port) calls the
@@ -47,8 +48,8 @@ afterAll(async () => {
   await nc?.close();
 });
 
-/** Chromium logs refused and failed requests as console errors; these the tests cause on purpose. */
-const EXPECTED = /CORS|status of 40[13]|status of 429|Failed to fetch|ERR_FAILED/;
+/** Chromium logs refused and failed requests (4xx, CORS) as console errors; these the tests cause on purpose. */
+const EXPECTED = /CORS|status of 4\d\d|Failed to fetch|ERR_FAILED/;
 
 async function onPage(origin: string, run: (page: Page) => Promise<void>) {
   const w: Watched = await watchedPage(browser());
@@ -67,6 +68,7 @@ type PageApi = {
   request(api: string, token: string, query: string, variables?: unknown): Promise<any>;
   rest(api: string, token: string, path: string): Promise<any>;
   subscribe(api: string, token: string): Promise<number>;
+  send(api: string, token: string, method: string, path: string, body?: unknown): Promise<any>;
   events: string[];
 };
 const inPage = <T>(page: Page, fn: (p: PageApi, arg: any) => Promise<T> | T, arg: unknown) =>
@@ -169,4 +171,24 @@ describe("a page on another origin", () => {
       expect(statuses.filter((s) => s === 429)).toHaveLength(38);
     });
   }, 60_000);
+
+  test("a token for u_1 reaches no memory of u_2 from the page: the isolation property in the browser", async () => {
+    const seed = await seedIsolation(stack.baseUrl, stack.adminKey);
+    const token = await seed.mint([appOrigin]);
+    await onPage(appOrigin, async (page) => {
+      const send: Send = async (method, path, body) => {
+        const out = await inPage(page, (p, a) => p.send(a.api, a.token, a.method, a.path, a.body), {
+          api: stack.baseUrl,
+          token,
+          method,
+          path,
+          body,
+        });
+        // A request the browser blocked would prove nothing.
+        if (out.status === 0) throw new Error(`${method} ${path} was blocked: ${out.text}`);
+        return out;
+      };
+      await checkIsolation(seed, send, 15);
+    });
+  }, 120_000);
 });

@@ -66,4 +66,21 @@ function subscribe(api: string, token: string): Promise<number> {
   });
 }
 
-(globalThis as Record<string, unknown>).tokenPage = { request, rest, subscribe, events };
+/** Any request as the page sends it with the token: its status and body text (status 0: blocked). */
+async function send(api: string, token: string, method: string, path: string, body?: unknown) {
+  try {
+    const res = await fetch(api + path, {
+      method,
+      headers: {
+        Authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, text: await res.text() };
+  } catch (err) {
+    return { status: 0, text: String(err) };
+  }
+}
+
+(globalThis as Record<string, unknown>).tokenPage = { request, rest, subscribe, send, events };
