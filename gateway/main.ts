@@ -34,7 +34,7 @@ const limiter = createRateLimiter(redis, {
   timeoutMs: config.RATE_LIMIT_REDIS_TIMEOUT_MS,
   log,
 });
-const origins = createOriginPolicy(bus);
+const origins = createOriginPolicy(bus, { trustProxy: config.TRUST_PROXY });
 const guard = createGuard(auth, limiter, origins);
 const sessionStore = createSessionStore(redis, { idleMs: config.SESSION_IDLE_MS });
 const signInPerMinute = config.SIGNIN_ATTEMPTS_PER_MINUTE;

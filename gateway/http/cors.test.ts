@@ -36,6 +36,9 @@ describe("origin policy", () => {
     expect(policy.crossOrigin(request({ origin: "http://api.test" }))).toBeNull();
     expect(policy.crossOrigin(request({ origin: "https://app.test" }))).toBe("https://app.test");
     expect(policy.crossOrigin(request({ origin: "null" }))).toBe("null");
+    const proxied = request({ origin: "https://memory.example", "x-forwarded-host": "memory.example" });
+    expect(policy.crossOrigin(proxied)).toBe("https://memory.example");
+    expect(createOriginPolicy(bus, { trustProxy: true }).crossOrigin(proxied)).toBeNull();
   });
 
   test("a key is refused; a token follows its origins, else the tenant's list (reused, not asked again)", async () => {

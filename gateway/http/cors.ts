@@ -2,6 +2,7 @@ import { ServiceError } from "../../services/contract/errors";
 import { knownOrigin, tenantOrigins } from "../../services/contract/tenant";
 import type { Bus } from "../../services/kit/bus";
 import type { Identity } from "./auth";
+import { hostOf } from "./forwarded";
 
 /**
  * Browser access (CORS) to /v1 and /graphql. Only browser tokens are for browsers: a request from another
@@ -67,7 +68,7 @@ function shortCache<V>() {
   };
 }
 
-export function createOriginPolicy(bus: Bus) {
+export function createOriginPolicy(bus: Bus, opts: { trustProxy: boolean } = { trustProxy: false }) {
   const knownOrigins = shortCache<boolean>();
   const known = async (origin: string, requestId: string): Promise<boolean> =>
     knownOrigins.get(origin) ??
@@ -83,11 +84,11 @@ export function createOriginPolicy(bus: Bus) {
   };
 
   return {
-    /** The request's `Origin` when it is another origin than the gateway's own (by Host); else null. */
+    /** The request's `Origin` when it is another origin than the gateway's own (by host); else null. */
     crossOrigin(request: Request): string | null {
       const origin = request.headers.get("origin");
       if (!origin) return null;
-      const host = request.headers.get("host");
+      const host = hostOf(request, opts.trustProxy);
       try {
         if (host && new URL(origin).host === host) return null;
       } catch {
