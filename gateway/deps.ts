@@ -4,6 +4,7 @@ import type { Bus } from "../services/kit/bus";
 import type { Logger } from "../services/kit/log";
 import type { GatewayConfig } from "./config";
 import type { Guard } from "./http/guard";
+import type { OriginPolicy } from "./http/cors";
 import type { UsageRecorder } from "./http/usage-recorder";
 import type { Metrics } from "./http/metrics";
 import type { Idempotency } from "./http/idempotency/idempotency";
@@ -26,4 +27,6 @@ export interface GatewayDeps {
   sessions: Sessions;
   /** The browser pages' built assets. */
   web: WebAssets;
+  /** Browser access (CORS): preflights, and which origins a credential may be used from. */
+  origins: OriginPolicy;
 }

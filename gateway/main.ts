@@ -9,6 +9,7 @@ import { createAuthenticator } from "./http/auth";
 import { createRateLimiter } from "./http/rate-limit";
 import { createGuard } from "./http/guard";
 import { createIdempotency } from "./http/idempotency/idempotency";
+import { createOriginPolicy } from "./http/cors";
 import { createUsageRecorder } from "./http/usage-recorder";
 import { createApp } from "./app";
 import { createMetrics, serveMetrics } from "./http/metrics";
@@ -36,7 +37,8 @@ const limiter = createRateLimiter(redis, {
   timeoutMs: config.RATE_LIMIT_REDIS_TIMEOUT_MS,
   log,
 });
-const guard = createGuard(auth, limiter);
+const origins = createOriginPolicy(bus, { trustProxy: config.TRUST_PROXY });
+const guard = createGuard(auth, limiter, origins);
 const sessionStore = createSessionStore(redis, { idleMs: config.SESSION_IDLE_MS });
 const signInPerMinute = config.SIGNIN_ATTEMPTS_PER_MINUTE;
 const deps: GatewayDeps = {
@@ -51,6 +53,7 @@ const deps: GatewayDeps = {
   log,
   sessions: createSessions({ guard, store: sessionStore, limiter, signInPerMinute }),
   web,
+  origins,
 };
 const state = { stopping: false };
 const app = createApp(deps, state).listen({ port: config.PORT, hostname: config.HOST });

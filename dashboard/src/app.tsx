@@ -8,6 +8,7 @@ import { KeysPage } from "./pages/keys/keys-page";
 import { LivePage } from "./pages/live/live-page";
 import { MemoriesPage } from "./pages/memories/memories-page";
 import { SearchPage } from "./pages/search/search-page";
+import { SettingsPage } from "./pages/settings/settings-page";
 import { SignIn } from "./pages/sign-in";
 import { TagsPage } from "./pages/tags/tags-page";
 import { UsagePage } from "./pages/usage/usage-page";
@@ -24,6 +25,7 @@ const CONTENT: Record<string, FunctionComponent> = {
   entities: EntitiesPage,
   search: SearchPage,
   live: LivePage,
+  settings: SettingsPage,
 };
 
 function NotAvailable() {

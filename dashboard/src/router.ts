@@ -18,6 +18,7 @@ export const PAGES: PageDef[] = [
   { path: "entities", title: "Entities", admin: false },
   { path: "search", title: "Search", admin: false },
   { path: "live", title: "Live", admin: false },
+  { path: "settings", title: "Settings", admin: true },
 ];
 
 /** The page segment of the current URL (`/dashboard/tags/…` → `tags`); empty at `/dashboard`. */

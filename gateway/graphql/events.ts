@@ -14,6 +14,33 @@ export interface EventFilter {
 
 type Listener = (event: MemoryEvent) => void;
 
+/**
+ * Whether a browser token's caller may see a memory now: the memories service decides (its restriction),
+ * so a restricted stream asks it for each memory an event names.
+ */
+export type CanSee = (caller: Caller, memoryId: string) => Promise<boolean>;
+
+/**
+ * The events of a restricted caller that it may see, in order: a memory's events while it is inside, and
+ * its deletion when it was inside at its last event seen here.
+ */
+function restrictedFilter(caller: Caller, canSee: CanSee, push: (e: MemoryEvent) => void): Listener {
+  const inside = new Set<string>();
+  let last: Promise<unknown> = Promise.resolve();
+  return (e) => {
+    last = last.then(async () => {
+      if (e.type === "deleted") {
+        if (inside.delete(e.memory_id)) push(e);
+        return;
+      }
+      const seen = await canSee(caller, e.memory_id).catch(() => false);
+      if (seen) inside.add(e.memory_id);
+      else inside.delete(e.memory_id);
+      if (seen) push(e);
+    });
+  };
+}
+
 /** Events a slow SSE client may fall behind by before the oldest are dropped (its memory stays bounded). */
 const CLIENT_BUFFER = 1000;
 
@@ -45,7 +72,13 @@ class ClearableBuffer<T> implements RepeaterBuffer<T> {
  * and when their key is revoked (on any replica), expires, or is changed so that it may no longer
  * read them (checked again with `recheck`).
  */
-export function createEventHub(nc: NatsConnection, log: Logger, isStopping: () => boolean, recheck: Recheck) {
+export function createEventHub(
+  nc: NatsConnection,
+  log: Logger,
+  isStopping: () => boolean,
+  recheck: Recheck,
+  canSee: CanSee = async () => true,
+) {
   const keyEnds = createKeyEnds(nc, recheck);
   const listeners = new Map<string, Set<Listener>>();
   let sub: Subscription | null = null;
@@ -91,10 +124,12 @@ export function createEventHub(nc: NatsConnection, log: Logger, isStopping: () =
       const ids = filter.memoryIds?.length ? new Set(filter.memoryIds) : null;
       const buffer = new ClearableBuffer<MemoryEvent>(CLIENT_BUFFER);
       return new Repeater<MemoryEvent>(async (push, stop) => {
-        const off = listen(identity.caller, (e) => {
+        const wanted: Listener = (e) => {
           if ((!types || types.has(e.type)) && (!ids || ids.has(e.memory_id))) void push(e);
-        });
-        const held = { keyId: identity.caller.keyId, hash: identity.hash, expiresAt: identity.expiresAt, scope };
+        };
+        const { caller, hash, expiresAt } = identity;
+        const off = listen(caller, caller.token?.restrict ? restrictedFilter(caller, canSee, wanted) : wanted);
+        const held = { keyId: caller.keyId, hash, expiresAt, scope, token: caller.token !== undefined };
         const unwatchKey = keyEnds.watch(held, () => {
           buffer.clear();
           stop();

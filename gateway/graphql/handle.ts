@@ -1,5 +1,7 @@
 import { shouldRenderGraphiQL } from "graphql-yoga";
 import { ServiceError } from "../../services/contract/errors";
+import { getMemory } from "../../services/contract/memories";
+import type { Caller } from "../../services/contract/op";
 import { errorFields } from "../../services/kit/log";
 import type { GatewayDeps } from "../deps";
 import { readJsonObject } from "../http/body";
@@ -76,7 +78,12 @@ export function graphqlHandler(
   graphiqlPage: (request: Request) => Response,
 ) {
   const recheck = (hash: string) => verifyHash(deps.bus, hash, crypto.randomUUID());
-  const hub = createEventHub(deps.nc, deps.log, () => state.stopping, recheck);
+  const canSee = (caller: Caller, id: string) =>
+    deps.bus.call(getMemory, { id }, { caller, requestId: crypto.randomUUID() }).then(
+      () => true,
+      (err) => (err instanceof ServiceError && err.code === "NOT_FOUND" ? false : Promise.reject(err)),
+    );
+  const hub = createEventHub(deps.nc, deps.log, () => state.stopping, recheck, canSee);
   const yoga = createGraphqlServer(deps, hub);
   const admit = (request: Request, requestId: string) => {
     const sessionId = request.headers.has("authorization") ? null : sessionIdOf(request);
@@ -126,13 +133,7 @@ export function graphqlHandler(
       if (claimed) res = await claimed.finish(res, res.status < 500 && res.status !== 429);
     }
     const caller = admission.identity?.caller;
-    if (caller)
-      deps.usage.record(
-        caller.tenant,
-        caller.keyId,
-        `${request.method === "GET" ? "GET" : "POST"} /graphql`,
-        res.status,
-      );
+    if (caller) deps.usage.record(caller, `${request.method === "GET" ? "GET" : "POST"} /graphql`, res.status);
     return res;
   };
   return handle;

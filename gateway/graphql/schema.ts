@@ -16,6 +16,7 @@ import { eventResolvers } from "./resolvers/events";
 import { searchResolvers } from "./resolvers/search";
 import { webhookResolvers } from "./resolvers/webhooks";
 import { tenantResolvers } from "./resolvers/tenant";
+import { tokenResolvers } from "./resolvers/tokens";
 
 const SCHEMA_DIR = join(import.meta.dir, "schema");
 
@@ -56,6 +57,7 @@ export function buildSchema(hub: EventHub): GraphQLSchema {
     searchResolvers,
     webhookResolvers,
     tenantResolvers,
+    tokenResolvers,
     eventResolvers(hub),
   ];
   return readSnakeCase(

@@ -4,6 +4,9 @@ import { ServiceError } from "../../services/contract/errors";
 import type { Caller } from "../../services/contract/op";
 import type { Bus } from "../../services/kit/bus";
 import { onKeyNotice } from "./revocations";
+import { TOKEN_PREFIX, type TokenClaims } from "../../services/contract/token-format";
+import { hasScope } from "../../services/contract/op";
+import { createTokenVerifier, invalidToken } from "./tokens";
 
 export interface Identity {
   caller: Caller;
@@ -12,8 +15,12 @@ export interface Identity {
   limits: { perMinute: number; perDay: number };
   /** When the secret presented stops working (ms since epoch); null = never. Open streams end then. */
   expiresAt: number | null;
-  /** SHA-256 of the secret presented: how a key change names the secrets it concerns. */
+  /** SHA-256 of the secret presented (a token's minting secret): how a key change names the secrets it concerns. */
   hash: string;
+  /** A previous secret of a rotated key, still in its grace. */
+  replaced?: boolean;
+  /** Set for a browser token: its own window (requests per minute; null: none) and its allowed origins. */
+  token?: { id: string; perMinute: number | null; origins: string[] };
 }
 
 const unauthorized = () => new ServiceError("UNAUTHORIZED", "Invalid or missing API key");
@@ -50,6 +57,7 @@ export async function verifyHash(bus: Bus, hash: string, requestId: string): Pro
       limits: { perMinute: key.perMinute, perDay: key.perDay },
       expiresAt: key.expiresAt,
       hash,
+      replaced: key.replaced,
     };
   } catch (err) {
     if (!(err instanceof ServiceError) || err.code !== "UNAUTHORIZED") throw err;
@@ -83,10 +91,45 @@ export function createAuthenticator(
     cache.set(hash, entry);
   };
 
+  const tokens = createTokenVerifier(nc, bus);
+
+  /**
+   * A token's identity: its minting key's, narrowed to the token's scopes (as far as the key still holds
+   * them), restriction and expiry. The key's verification is cached and evicted by the same notices as
+   * the key's own, so a token dies with a revocation or rotation of its key on every replica within 1 s.
+   */
+  const tokenIdentity = async (claims: TokenClaims, requestId: string): Promise<Identity> => {
+    let key: Identity;
+    try {
+      key = await authenticator.authenticateHash(claims.kh, requestId);
+    } catch (err) {
+      throw err instanceof ServiceError && err.code === "UNAUTHORIZED" ? invalidToken() : err;
+    }
+    const { caller } = key;
+    if (caller.keyId !== claims.kid || caller.tenant !== claims.tenant || key.replaced) throw invalidToken();
+    const end = claims.exp * 1000;
+    return {
+      caller: {
+        tenant: caller.tenant,
+        env: caller.env,
+        keyId: caller.keyId,
+        scopes: claims.scopes.filter((s) => hasScope(caller, s)),
+        token: { id: claims.jti, restrict: claims.restrict },
+      },
+      label: key.label,
+      limits: key.limits,
+      expiresAt: key.expiresAt === null ? end : Math.min(end, key.expiresAt),
+      hash: key.hash,
+      token: { id: claims.jti, perMinute: claims.rate_limit, origins: claims.origins },
+    };
+  };
+
   const authenticator = {
     async authenticate(header: string | null, requestId: string): Promise<Identity> {
       if (!header || !header.startsWith("Bearer ")) throw unauthorized();
-      return authenticator.authenticateHash(keyHashOf(header.slice(7).trim()), requestId);
+      const secret = header.slice(7).trim();
+      if (secret.startsWith(TOKEN_PREFIX)) return tokenIdentity(await tokens.claimsOf(secret, requestId), requestId);
+      return authenticator.authenticateHash(keyHashOf(secret), requestId);
     },
     /** The identity of the key with this SHA-256 (a dashboard session holds the hash, never the key). */
     async authenticateHash(hash: string, requestId: string): Promise<Identity> {
@@ -104,7 +147,10 @@ export function createAuthenticator(
     },
     /** Drops every cached entry (tests, key rotation). */
     clear: () => cache.clear(),
-    close: stop,
+    close: () => {
+      stop();
+      tokens.close();
+    },
   };
   return authenticator;
 }

@@ -20,3 +20,9 @@ export function clientAddressOf(request: Request, peer: string | undefined, trus
   }
   return peer ?? "unknown";
 }
+
+/** The host the client asked for: the Host header, or the one a trusted proxy names in X-Forwarded-Host. */
+export function hostOf(request: Request, trustProxy: boolean): string | null {
+  const forwarded = trustProxy ? request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
+  return forwarded || request.headers.get("host");
+}

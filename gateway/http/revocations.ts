@@ -71,6 +71,8 @@ export interface Held {
   hash: string;
   expiresAt: number | null;
   scope: Scope;
+  /** Admitted by a browser token the key minted: it ends when the key's secret is replaced, grace or not. */
+  token?: boolean;
 }
 
 /** Moves `key` to the end, so that insertion order stays time order. */
@@ -119,7 +121,9 @@ export function createKeyEnds(nc: NatsConnection, recheck: Recheck) {
     recheck(w.held.hash).then(
       (identity) => {
         if (mine !== w.checks) return;
-        if (!identity || !hasScope(identity.caller, w.held.scope)) return w.end();
+        if (!identity || (w.held.token && identity.replaced) || !hasScope(identity.caller, w.held.scope)) {
+          return w.end();
+        }
         w.held = { ...w.held, expiresAt: identity.expiresAt };
         arm(w);
       },

@@ -2,6 +2,7 @@ import type { NatsConnection } from "nats";
 import { USAGE_SUBJECT, type UsageRow } from "../../services/contract/usage";
 import { encodeJson } from "../../services/kit/wire";
 import type { Logger } from "../../services/kit/log";
+import type { Caller } from "../../services/contract/op";
 
 const statusClassOf = (status: number) => `${Math.floor(status / 100)}xx`;
 
@@ -48,7 +49,10 @@ export function createUsageRecorder(nc: NatsConnection, log: Logger, intervalMs 
   const timer = setInterval(() => void flush(), intervalMs);
 
   return {
-    record(tenant: string, keyId: string, route: string, status: number) {
+    /** One request under the caller's key; a browser token's are told apart by their route (`… (token)`). */
+    record(caller: Caller, requestRoute: string, status: number) {
+      const { tenant, keyId } = caller;
+      const route = caller.token ? `${requestRoute} (token)` : requestRoute;
       const day = today();
       const statusClass = statusClassOf(status);
       const k = `${tenant}\u0000${keyId}\u0000${day}\u0000${route}\u0000${statusClass}`;

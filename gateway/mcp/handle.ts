@@ -58,7 +58,7 @@ export function mcpHandler(deps: GatewayDeps) {
       }
     }
     const caller = admission.identity?.caller;
-    if (caller) deps.usage.record(caller.tenant, caller.keyId, usageLabel(body), res.status);
+    if (caller) deps.usage.record(caller, usageLabel(body), res.status);
     deps.metrics.observeHttp("POST", MCP_PATH, res.status, (performance.now() - started) / 1000);
     return res;
   };

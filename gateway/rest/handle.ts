@@ -83,7 +83,7 @@ async function answer(deps: GatewayDeps, route: RestRoute, request: Request, par
   } finally {
     const template = `/v1${route.path}`;
     const caller = admission.identity?.caller;
-    if (caller) deps.usage.record(caller.tenant, caller.keyId, `${route.method} ${template}`, status);
+    if (caller) deps.usage.record(caller, `${route.method} ${template}`, status);
     deps.metrics.observeHttp(route.method, template, status, (performance.now() - started) / 1000);
   }
 }

@@ -187,8 +187,10 @@ export function openApiDocument(routes: readonly RestRoute[]) {
         bearerAuth: {
           type: "http",
           scheme: "bearer",
-          bearerFormat: "API key",
-          description: "An API key: `svc_live_…` or `svc_test_…`.",
+          bearerFormat: "API key or browser token",
+          description:
+            "An API key (`svc_live_…` or `svc_test_…`), or in browser code a token a key minted (`svc_tok_…`, " +
+            "POST /v1/tokens).",
         },
       },
       schemas: schemas.schemas,

@@ -6,6 +6,7 @@ import type { RestRoute } from "./route";
 import { searchRoutes } from "./search";
 import { webhookRoutes } from "./webhooks";
 import { tenantRoutes } from "./tenant";
+import { tokenRoutes } from "./tokens";
 
 /** Every REST route of /v1; each domain contributes its own list. */
 export const restRoutes: RestRoute[] = [
@@ -16,4 +17,5 @@ export const restRoutes: RestRoute[] = [
   ...searchRoutes,
   ...webhookRoutes,
   ...tenantRoutes,
+  ...tokenRoutes,
 ];

@@ -51,7 +51,7 @@ export function sessionRoutes(deps: GatewayDeps) {
       if (outcome.clearCookie) res.headers.append("Set-Cookie", clearedSessionCookie(secure));
     }
     const caller = outcome.identity?.caller;
-    if (caller) deps.usage.record(caller.tenant, caller.keyId, route, res.status);
+    if (caller) deps.usage.record(caller, route, res.status);
     return settleConnection(request, res);
   }
 

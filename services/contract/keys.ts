@@ -160,6 +160,7 @@ export const VerifiedKey = T.Object({
   perMinute: T.Integer({ description: "0 = unlimited" }),
   perDay: T.Integer({ description: "0 = unlimited" }),
   expiresAt: Nullable(T.Integer({ description: "ms since epoch" })),
+  replaced: T.Boolean({ description: "A previous secret, in its grace after a rotation." }),
 });
 export type VerifiedKey = Static<typeof VerifiedKey>;
 

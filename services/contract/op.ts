@@ -2,8 +2,8 @@ import type { TSchema, Static } from "@sinclair/typebox";
 import { compileValidator, type Validator } from "./validation";
 import type { Plan } from "./keys";
 
-/** The scopes of spec section 5; `*` grants all. */
-export const SCOPES = ["memories:read", "memories:write", "search:read", "admin", "*"] as const;
+/** The scopes of spec section 5, and `tokens:create` (browser tokens); `*` grants all. */
+export const SCOPES = ["memories:read", "memories:write", "search:read", "admin", "tokens:create", "*"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /**
@@ -58,6 +58,21 @@ export interface Caller {
   root?: boolean;
   /** The key's plan: what the tenant's storage quotas default to (services/memories/quota.ts). */
   plan?: Plan;
+  /**
+   * Set when the request carries a browser token minted by `keyId`: its id, and what it may reach
+   * (null: the whole tenant). Each service enforces `restrict` in its handlers.
+   */
+  token?: { id: string; restrict: Restriction | null };
+}
+
+/** What a browser token may reach: memories matching every field given (services/contract/tokens.ts). */
+export interface Restriction {
+  /** Equality on top-level metadata keys. */
+  metadata?: Record<string, string | number | boolean>;
+  /** The subtree under this memory (itself included). */
+  root_memory_id?: string;
+  /** Memories carrying any of these tags. */
+  tag_ids?: string[];
 }
 
 export const hasScope = (caller: Pick<Caller, "scopes">, scope: Scope | undefined) =>

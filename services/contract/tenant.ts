@@ -2,6 +2,7 @@ import { Type as T, type Static } from "@sinclair/typebox";
 import { op } from "./op";
 import { DateTime, Enum, ENVIRONMENTS, Nullable } from "./common";
 import { TIERS } from "./memories";
+import { Origin } from "./tokens";
 
 /**
  * The settings of one tenant+environment (`GET/PATCH /v1/tenant`, scope `admin`): one resource that
@@ -44,6 +45,11 @@ export const TenantSettings = T.Object({
       "Days a new memory of each tier lives when it is created without expires_at or ttl_seconds; null = forever.",
   }),
   quota: QuotaOverride,
+  cors: T.Object({
+    allowed_origins: T.Array(T.String(), {
+      description: "Browser origins that may call the API with a token that names no origins of its own.",
+    }),
+  }),
   updated_at: Nullable(DateTime({ description: "null until the settings are first changed." })),
 });
 export type TenantSettings = Static<typeof TenantSettings>;
@@ -76,8 +82,21 @@ const Target = {
   environment: T.Optional(Enum(ENVIRONMENTS, { description: "Root key only." })),
 };
 
+export const CorsPatch = T.Object(
+  {
+    allowed_origins: T.Optional(
+      T.Array(Origin, {
+        maxItems: 20,
+        uniqueItems: true,
+        description: "Replaces the whole list; [] allows no origin.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const UpdateTenantInput = T.Object(
-  { retention: T.Optional(RetentionPatch), quota: T.Optional(QuotaPatch), ...Target },
+  { retention: T.Optional(RetentionPatch), quota: T.Optional(QuotaPatch), cors: T.Optional(CorsPatch), ...Target },
   { additionalProperties: false },
 );
 export type UpdateTenantInput = Static<typeof UpdateTenantInput>;
@@ -103,3 +122,32 @@ export const updateTenant = op({
 
 /** The tiers a retention default exists for, in the order the API lists them. */
 export const RETENTION_TIERS = TIERS;
+
+/** Internal: the tenant's CORS allow-list, for gateways to check a browser token's requests against. */
+export const tenantOrigins = op({
+  subject: "tenant.origins",
+  idempotent: true,
+  input: T.Object({}),
+  output: T.Object({ origins: T.Array(T.String()) }),
+  summary: "Internal: the caller's tenant CORS allow-list",
+});
+
+/**
+ * Internal: origins some tenant allows (`until_ms` null: no end), or some token names until it expires. A
+ * preflight carries no credential, so it is answered for any such origin; the request itself is then
+ * checked against its own token's origins or tenant's list.
+ */
+export const registerOrigins = op({
+  subject: "tenant.origins.register",
+  input: T.Object({ origins: T.Array(T.String()), until_ms: Nullable(T.Integer()) }),
+  output: T.Object({}),
+  summary: "Internal: remember origins a token or a tenant allows, for preflights",
+});
+
+export const knownOrigin = op({
+  subject: "tenant.origins.known",
+  idempotent: true,
+  input: T.Object({ origin: T.String({ maxLength: 300 }) }),
+  output: T.Object({ known: T.Boolean() }),
+  summary: "Internal: whether some tenant or unexpired token allows the origin (a preflight's question)",
+});

@@ -13,13 +13,25 @@ import { usageBindings } from "./handlers/usage";
 import { startUsageConsumer } from "./usage-consumer";
 import { registerRootKey } from "./bootstrap";
 import { getStorageUsage } from "../contract/usage";
+import { tokenBindings, tokenHandlers } from "./handlers/tokens";
+import { TOKEN_SECRETS_SUBJECT } from "../contract/tokens";
+import { registerOrigins } from "../contract/tenant";
 
 const config = loadServiceConfig({
   BOOTSTRAP_ADMIN_KEY: T.Optional(T.String({ pattern: "^svc_live_[A-Za-z0-9_-]{32}$" })),
   DEFAULT_PLAN: Enum(PLANS, { default: "self_hosted" }),
   RATE_LIMIT_PER_MINUTE: T.Integer({ minimum: 1, default: 1000 }),
   RATE_LIMIT_PER_DAY: T.Integer({ minimum: 0, default: 0, description: "0 = unlimited" }),
+  TOKEN_SECRET_ROTATION_HOURS: T.Integer({
+    minimum: 24,
+    maximum: 8760,
+    default: 168,
+    description: "How old the secret browser tokens are signed with gets before a new one replaces it",
+  }),
 });
+
+/** How often the keys service looks at the signing secret's age. */
+const ROTATION_CHECK_MS = 3_600_000;
 
 await runService(
   { name: "keys", version: "1.0.0", description: "API keys, verification and usage" },
@@ -31,17 +43,38 @@ await runService(
     if (config.BOOTSTRAP_ADMIN_KEY) await registerRootKey(store, config.BOOTSTRAP_ADMIN_KEY, log, announceRevoked);
     await ensureStream(nc, STREAMS.USAGE, config.JETSTREAM_REPLICAS);
     const stopConsumer = await startUsageConsumer(nc, store, log);
+    const selfHosted = { perMinute: config.RATE_LIMIT_PER_MINUTE, perDay: config.RATE_LIMIT_PER_DAY };
+    const tokens = tokenHandlers({
+      store,
+      defaultPlan: config.DEFAULT_PLAN,
+      selfHosted,
+      announceSecrets: () => nc.publish(TOKEN_SECRETS_SUBJECT),
+      registerOrigins: async (origins, until_ms, requestId) => {
+        await bus.call(registerOrigins, { origins, until_ms }, { requestId });
+      },
+    });
+    const rotateOld = () =>
+      tokens.rotate(config.TOKEN_SECRET_ROTATION_HOURS * 3_600_000).catch((err: Error) => {
+        log.warn("token signing secret not rotated", { error: err.message });
+      });
+    await rotateOld();
+    const rotation = setInterval(rotateOld, ROTATION_CHECK_MS);
     const bindings = [
       ...keyBindings({
         store,
         defaultPlan: config.DEFAULT_PLAN,
-        selfHosted: { perMinute: config.RATE_LIMIT_PER_MINUTE, perDay: config.RATE_LIMIT_PER_DAY },
+        selfHosted,
         announceRevoked,
         announceChanged: (notice: KeyChanged) => nc.publish(KEY_CHANGED_SUBJECT, encodeJson(notice)),
       }),
       ...usageBindings(store, (ctx) => bus.call(getStorageUsage, {}, { requestId: ctx.requestId, caller: ctx.caller })),
       eraseBinding({ store, announceRevoked }),
+      ...tokenBindings(tokens),
     ];
-    return { bindings, onStop: stopConsumer };
+    const onStop = async () => {
+      clearInterval(rotation);
+      await stopConsumer();
+    };
+    return { bindings, onStop };
   },
 );

@@ -1,5 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
-import type { Caller, InputOf, Operation, OutputOf } from "../contract/op";
+import type { Caller, InputOf, Operation, OutputOf, Restriction } from "../contract/op";
 import { ServiceError } from "../contract/errors";
 import type { Logger } from "./log";
 
@@ -31,3 +31,6 @@ export function callerOf(ctx: HandlerContext): Caller {
   if (!ctx.caller) throw new ServiceError("UNAUTHORIZED", "Missing caller identity");
   return ctx.caller;
 }
+
+/** What the caller's browser token may reach; null for a key (the whole tenant). */
+export const restrictionOf = (ctx: HandlerContext): Restriction | null => ctx.caller?.token?.restrict ?? null;

@@ -10,6 +10,7 @@ import { linkBindings } from "./handlers/links";
 import { importBindings } from "./handlers/import";
 import { eraseStepBinding } from "../kit/erase-step";
 import { ERASE_STEP_OPS } from "../contract/erase";
+import { linkRestriction } from "./restriction";
 
 const config = loadServiceConfig({});
 
@@ -23,7 +24,7 @@ await runService(
     return {
       bindings: [
         ...tagBindings({ store, notify }),
-        ...linkBindings({ store, notify }),
+        ...linkBindings({ store, notify, mayLink: linkRestriction(bus) }),
         ...importBindings({ store, notify }),
         eraseStepBinding(ERASE_STEP_OPS.tags, store.erase),
       ],

@@ -1,8 +1,15 @@
-import { getTenant, updateTenant, type TenantTarget } from "../contract/tenant";
+import {
+  getTenant,
+  knownOrigin,
+  registerOrigins,
+  tenantOrigins,
+  updateTenant,
+  type TenantTarget,
+} from "../contract/tenant";
 import { ServiceError } from "../contract/errors";
 import { bind, callerOf, type Handler, type HandlerContext } from "../kit/handler";
-import type { Space } from "../kit/space";
-import { changesOf, settingsOf } from "./settings";
+import { spaceOf, type Space } from "../kit/space";
+import { changesOf, originsOf, settingsOf } from "./settings";
 import type { TenantSettingsStore } from "./store";
 
 const rootOnly = (field: string, message: string) => new ServiceError("FORBIDDEN", message, { field });
@@ -21,7 +28,8 @@ function targetOf(input: TenantTarget, ctx: HandlerContext): Space {
 
 /**
  * `tenant.get` / `tenant.update`, for the caller's own tenant and environment; the root key names any, and is
- * the only one that sets storage quotas (a tenant never raises its own).
+ * the only one that sets storage quotas (a tenant never raises its own). Plus the browser origins the gateway
+ * asks about (CORS).
  */
 export function tenantHandlers(deps: { store: TenantSettingsStore }) {
   const get: Handler<typeof getTenant> = async (input, ctx) => {
@@ -35,13 +43,31 @@ export function tenantHandlers(deps: { store: TenantSettingsStore }) {
     const { set, remove } = changesOf(input);
     // Nothing sent changes nothing, like an empty memory patch.
     if (Object.keys(set).length === 0 && remove.length === 0) return settingsOf(space, await deps.store.get(space));
+    if (input.cors?.allowed_origins) await deps.store.registerOrigins(input.cors.allowed_origins, null);
     return settingsOf(space, await deps.store.update(space, set, remove));
   };
 
-  return { get, update };
+  const origins: Handler<typeof tenantOrigins> = async (_input, ctx) => ({
+    origins: originsOf(await deps.store.get(spaceOf(ctx))),
+  });
+
+  const register: Handler<typeof registerOrigins> = async (input) => {
+    await deps.store.registerOrigins(input.origins, input.until_ms);
+    return {};
+  };
+
+  const known: Handler<typeof knownOrigin> = async (input) => ({ known: await deps.store.knownOrigin(input.origin) });
+
+  return { get, update, origins, register, known };
 }
 
 export const tenantBindings = (deps: { store: TenantSettingsStore }) => {
   const h = tenantHandlers(deps);
-  return [bind(getTenant, h.get), bind(updateTenant, h.update)];
+  return [
+    bind(getTenant, h.get),
+    bind(updateTenant, h.update),
+    bind(tenantOrigins, h.origins),
+    bind(registerOrigins, h.register),
+    bind(knownOrigin, h.known),
+  ];
 };

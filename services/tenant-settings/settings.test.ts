@@ -36,6 +36,7 @@ describe("settings", () => {
       environment: "live",
       retention: { short: 30, medium: null, long: null, cascade: true },
       quota: { memories: null, bytes: null },
+      cors: { allowed_origins: [] },
       updated_at: "2023-11-14T22:13:20.000Z",
     });
     expect(changesOf({ quota: { memories: 0, bytes: null } })).toEqual({
@@ -47,6 +48,13 @@ describe("settings", () => {
       bytes: 5000,
     });
     expect(settingsOf(space, { "retention:long": "soon" }).retention.long).toBeNull();
+    expect(changesOf({ cors: { allowed_origins: ["https://a.example"] } }).set).toEqual({
+      "cors:origins": '["https://a.example"]',
+    });
+    expect(changesOf({ cors: { allowed_origins: [] } }).remove).toEqual(["cors:origins"]);
+    expect(settingsOf(space, { "cors:origins": '["https://a.example"]' }).cors.allowed_origins).toEqual([
+      "https://a.example",
+    ]);
   });
 
   test("settings.lua reads what the store writes", async () => {

@@ -1,5 +1,5 @@
 import { slot, type Space } from "../kit/space";
-import type { QuotaPatch, RetentionPatch, TenantSettings } from "../contract/tenant";
+import type { TenantSettings, UpdateTenantInput } from "../contract/tenant";
 import { RETENTION_TIERS } from "../contract/tenant";
 import { isoOfMs } from "../memory-data/memory-hash";
 
@@ -20,6 +20,8 @@ export const FIELDS = {
   cascade: "retention:cascade",
   /** The root key's override of a storage quota (0 = no limit); read by the memories functions (settings.lua). */
   quota: (quota: "memories" | "bytes") => `quota:${quota}`,
+  /** JSON array of the browser origins allowed to call with a token that names none (absent: none). */
+  corsOrigins: "cors:origins",
   /** ms of the last change. */
   updatedAt: "updated_at",
 } as const;
@@ -35,6 +37,7 @@ export function settingsOf(space: Space, h: Record<string, string>): TenantSetti
     environment: space.env,
     retention: { short: days("short"), medium: days("medium"), long: days("long"), cascade: h[FIELDS.cascade] === "1" },
     quota: { memories: quotaOverrideOf(h, "memories"), bytes: quotaOverrideOf(h, "bytes") },
+    cors: { allowed_origins: originsOf(h) },
     updated_at: h[FIELDS.updatedAt] ? isoOfMs(h[FIELDS.updatedAt]) : null,
   };
 }
@@ -45,11 +48,18 @@ export function quotaOverrideOf(h: Record<string, string>, quota: "memories" | "
   return Number.isInteger(v) && v >= 0 ? v : null;
 }
 
+/** The tenant's CORS allow-list in a stored settings hash. */
+export function originsOf(h: Record<string, string>): string[] {
+  try {
+    const list = JSON.parse(h[FIELDS.corsOrigins] ?? "[]");
+    return Array.isArray(list) ? list.filter((o) => typeof o === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
 /** A patch as the fields to set and the fields to remove (null = no default: no field). */
-export function changesOf(patch: { retention?: RetentionPatch; quota?: QuotaPatch }): {
-  set: Record<string, string>;
-  remove: string[];
-} {
+export function changesOf(patch: UpdateTenantInput): { set: Record<string, string>; remove: string[] } {
   const set: Record<string, string> = {};
   const remove: string[] = [];
   const r = patch.retention ?? {};
@@ -65,5 +75,8 @@ export function changesOf(patch: { retention?: RetentionPatch; quota?: QuotaPatc
     if (v === null) remove.push(FIELDS.quota(quota));
     else if (v !== undefined) set[FIELDS.quota(quota)] = String(v);
   }
+  const origins = patch.cors?.allowed_origins;
+  if (origins?.length) set[FIELDS.corsOrigins] = JSON.stringify(origins);
+  else if (origins) remove.push(FIELDS.corsOrigins);
   return { set, remove };
 }

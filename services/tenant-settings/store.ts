@@ -11,6 +11,12 @@ const tenantLibrary = await defineLibrary({
   functions: { update: "write" },
 });
 
+/**
+ * Origins some tenant allows or some token names (score: until when, ms; +inf: no end), for preflights.
+ * One key for every tenant: a preflight names no tenant.
+ */
+const KNOWN_ORIGINS = "cors:known-origins";
+
 /** The only code that touches the settings hash (the memories library reads it too, through settings.lua). */
 export function createTenantSettingsStore(redis: RedisClient) {
   const call = tenantLibrary.on(redis);
@@ -29,6 +35,17 @@ export function createTenantSettingsStore(redis: RedisClient) {
         [JSON.stringify(set), JSON.stringify(remove)],
       )) as string[];
       return hashOfPairs(flat);
+    },
+    /** Remembers origins until `untilMs` (null: no end), never shortening what was remembered. */
+    async registerOrigins(origins: string[], untilMs: number | null): Promise<void> {
+      if (origins.length === 0) return;
+      const score = untilMs === null ? "+inf" : String(untilMs);
+      await redis.zadd(KNOWN_ORIGINS, "GT", ...origins.flatMap((o) => [score, o]));
+      if (Math.random() < 0.01) await redis.zremrangebyscore(KNOWN_ORIGINS, "-inf", Date.now()); // now and then
+    },
+    async knownOrigin(origin: string): Promise<boolean> {
+      const until = await redis.zscore(KNOWN_ORIGINS, origin);
+      return until === "inf" || (until !== null && Number(until) > Date.now()); // Redis writes +inf as "inf"
     },
   };
 }

@@ -163,16 +163,14 @@ export async function interleavedMedians(runs: number, specs: LoadSpec[]): Promi
   return results.map(medianResult);
 }
 
-/** The median of each figure of several runs (errors and requests summed). */
-function medianResult(results: LoadResult[]): LoadResult {
-  return {
-    rps: median(results.map((r) => r.rps)),
-    p50: median(results.map((r) => r.p50)),
-    p99: median(results.map((r) => r.p99)),
-    errors: results.reduce((a, r) => a + r.errors, 0),
-    requests: results.reduce((a, r) => a + r.requests, 0),
-  };
-}
+/** The median of each figure of several runs; errors and requests summed. */
+export const medianResult = (results: LoadResult[]): LoadResult => ({
+  rps: median(results.map((r) => r.rps)),
+  p50: median(results.map((r) => r.p50)),
+  p99: median(results.map((r) => r.p99)),
+  errors: results.reduce((a, r) => a + r.errors, 0),
+  requests: results.reduce((a, r) => a + r.requests, 0),
+});
 
 export const fmt = (r: LoadResult) =>
   `${r.rps.toFixed(0).padStart(7)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   ` +

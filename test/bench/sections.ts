@@ -6,6 +6,7 @@ import { graphqlSection } from "./graphql";
 import { searchSection } from "./search";
 import { mcpSection } from "./mcp";
 import { webhooksSection } from "./webhooks";
+import { tokensSection } from "./tokens";
 import { clusterSection } from "./cluster";
 import { ingestSection } from "./ingest";
 import { portabilitySection } from "./portability";
@@ -50,6 +51,7 @@ export const benchSections: BenchSection[] = [
   searchSection,
   mcpSection,
   webhooksSection,
+  tokensSection,
   clusterSection,
   portabilitySection,
 ];

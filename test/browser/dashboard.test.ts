@@ -8,7 +8,7 @@ import { BROWSER_TEST, signInWith, withPage as withWatchedPage } from "./dashboa
 
 let stack: Stack;
 const browser = browserPerFile();
-const ALL_PAGES = ["Keys", "Usage", "Memories", "Tags", "Entities", "Search", "Live"];
+const ALL_PAGES = ["Keys", "Usage", "Memories", "Tags", "Entities", "Search", "Live", "Settings"];
 
 beforeAll(async () => {
   stack = await testStack();
@@ -120,7 +120,7 @@ describe("dashboard", () => {
       await withPage(async ({ page }) => {
         await signInWith(page, key);
         await page.getByRole("navigation", { name: "Dashboard" }).waitFor();
-        expect(await navLinks(page)).toEqual(ALL_PAGES.filter((p) => p !== "Keys" && p !== "Usage"));
+        expect(await navLinks(page)).toEqual(ALL_PAGES.filter((p) => !["Keys", "Usage", "Settings"].includes(p)));
         await expect(page.getByText("read-only", { exact: true }).isVisible()).resolves.toBe(true);
         await page.getByRole("button", { name: "seen, not changed" }).click();
         const detail = page.getByTestId("memory-detail");

@@ -114,6 +114,7 @@ describe("serving", () => {
         "retryWebhookDelivery",
         "updateTenant",
         "eraseTenant",
+        "createToken",
       ].sort(),
     );
   });
@@ -123,7 +124,9 @@ describe("serving", () => {
       (
         await gql.request(`query($n: String!) { __type(name: $n) { enumValues { name } } }`, { n: name })
       ).__type.enumValues.map((v: { name: string }) => v.name);
-    expect(await values("Scope")).toEqual(["memories:read", "memories:write", "search:read", "admin", "*"].map(E));
+    expect(await values("Scope")).toEqual(
+      ["memories:read", "memories:write", "search:read", "admin", "tokens:create", "*"].map(E),
+    );
     expect(await values("ContentType")).toEqual(["TEXT", "CONVERSATION", "DOCUMENT", "EVENT", "FACT"]);
   });
 });

@@ -20,6 +20,7 @@ describe("GET / PATCH /v1/tenant", () => {
       environment: "live",
       retention: defaults,
       quota: { memories: null, bytes: null },
+      cors: { allowed_origins: [] },
       updated_at: null,
     });
     const set = await ok(t.api.patch("/v1/tenant", { retention: { short: 30, long: 3650 } }));

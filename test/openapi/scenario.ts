@@ -222,6 +222,10 @@ export async function chatScenario(baseUrl: string, rootKey: string, observe: Mi
   expect(rotated.data.id === path.id && rotated.data.key.startsWith("svc_"), "the key has a new secret");
   const revoked = await ok(api.DELETE("/v1/keys/{id}", { params: { path } }));
   expect(revoked.data.revoked, "the key is revoked");
+  const token = await ok(
+    api.POST("/v1/tokens", { body: { ttl_seconds: 600, restrict: { metadata: { user_id: "u_1" } }, rate_limit: 60 } }),
+  );
+  expect(token.data.token.startsWith("svc_tok_") && token.data.restrict?.metadata?.user_id === "u_1", "a token");
   const today = new Date().toISOString().slice(0, 10);
   const usage = await ok(api.GET("/v1/usage", { params: { query: { from: today, to: today } } }));
   expect(usage.data.from === today, "usage covers today");

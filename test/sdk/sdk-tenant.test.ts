@@ -25,3 +25,14 @@ test("the client reads and changes the tenant's settings, and a memory shows its
   expect(err).toBeInstanceOf(sdk.MemoryServiceError);
   expect((err as Sdk.MemoryServiceError).details).toEqual({ field: "retention.short", constraint: "minimum", min: 1 });
 });
+
+test("the client mints a browser token, and the token works as the client's credential", async () => {
+  const stack = await testStack();
+  const { key } = await newTenant(stack.baseUrl, stack.adminKey);
+  const backend = sdk.createClient({ baseUrl: stack.baseUrl, apiKey: key });
+  await backend.memories.create({ content: "theirs", metadata: { user_id: "u_2" } });
+  const minted = await backend.tokens.create({ restrict: { metadata: { user_id: "u_1" } }, ttl_seconds: 120 });
+  expect(minted.token.startsWith("svc_tok_")).toBe(true);
+  const browser = sdk.createClient({ baseUrl: stack.baseUrl, apiKey: minted.token });
+  expect((await browser.memories.list()).total).toBe(0);
+});

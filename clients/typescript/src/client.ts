@@ -105,6 +105,11 @@ export function createClient(options: ClientOptions) {
       revoke: (keyId: string, call?: CallOptions) =>
         write<DataOf<"/v1/keys/{id}", "delete">>("DELETE", `/v1/keys/${id(keyId)}`, undefined, call),
     },
+    /** Short-lived browser tokens (`tokens:create`): mint one per end user, to pass as `apiKey` in their browser. */
+    tokens: {
+      create: (body: BodyOf<"/v1/tokens", "post"> = {}, call?: CallOptions) =>
+        write<DataOf<"/v1/tokens", "post">>("POST", "/v1/tokens", body, call),
+    },
     /** Outbound webhooks of the key's tenant and environment (`admin`). */
     webhooks: {
       ...listing<Webhook, QueryOf<"/v1/webhooks", "get">>(request, "/v1/webhooks"),
@@ -144,7 +149,7 @@ export function createClient(options: ClientOptions) {
     },
     usage: (query?: QueryOf<"/v1/usage", "get">, call?: CallOptions) =>
       send<DataOf<"/v1/usage", "get">>({ method: "GET", path: "/v1/usage", query, idempotent: true }, call),
-    /** The settings of the key's tenant and environment (retention defaults). */
+    /** The settings of the key's tenant and environment (retention defaults, CORS allow-list). */
     tenant: {
       get: (call?: CallOptions) => read<DataOf<"/v1/tenant", "get">>("/v1/tenant", call),
       update: (patch: BodyOf<"/v1/tenant", "patch">, call?: CallOptions) =>

@@ -17,6 +17,7 @@ import { hashesOf, secretEnd, toApiKey, type KeyRecord } from "../record";
 import { generateSecret, hashSecret, prefixOf } from "../secret";
 import { effectiveLimits, type Limits } from "../limits";
 import { refuseBeyondIssuer, resolveGrant, type Issuer } from "../grant";
+import { loadIssuer } from "./issuer";
 
 export interface KeysDeps {
   store: KeyStore;
@@ -36,17 +37,8 @@ const MAX_TRIES = 10;
 export function keyHandlers(deps: KeysDeps) {
   const now = deps.now ?? (() => new Date());
 
-  /** The minting key: the root key holds everything; any other is read from the store, never from the header. */
-  const issuerOf = async (caller: Caller, at: Date): Promise<Issuer> => {
-    if (caller.root) {
-      const all = { scopes: ["*" as const], rate_limit: null, plan: deps.defaultPlan, expires_at: null };
-      return { ...all, tenant_id: caller.tenant, environment: caller.env, root: true };
-    }
-    const record = await deps.store.get(caller.tenant, caller.keyId);
-    const expired = record?.expires_at ? Date.parse(record.expires_at) <= at.getTime() : false;
-    if (!record || record.revoked_at || expired) throw new ServiceError("UNAUTHORIZED", "Invalid API key");
-    return record;
-  };
+  const issuerOf = async (caller: Caller, at: Date): Promise<Issuer> =>
+    (await loadIssuer(deps.store, deps.defaultPlan, caller, at)).issuer;
 
   /**
    * A key the caller manages, else one 404 for unknown, another tenant's and (for a test key) live keys.
@@ -202,6 +194,7 @@ export function keyHandlers(deps: KeysDeps) {
       perMinute: limits.perMinute,
       perDay: limits.perDay,
       expiresAt,
+      replaced: input.hash !== record.hash,
     };
   };
 

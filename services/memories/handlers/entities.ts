@@ -15,11 +15,13 @@ import type { MemoryRow } from "../record";
 import { snapshotOfMemory } from "../../contract/events";
 import { spaceOf } from "../../kit/space";
 import type { MemoriesDeps } from "./memories";
+import { restrictionChecks, restrictionOf } from "../restriction";
 
 const unique = (ids: string[]) => [...new Set(ids)];
 
 export function entityHandlers(deps: MemoriesDeps) {
   const newId = deps.newId ?? (() => crypto.randomUUID());
+  const restricted = restrictionChecks(deps.store);
   /** A link change alters the memories' `entity_ids`: new versions, events, re-index. */
   const entitiesChanged = (rows: MemoryRow[]) =>
     rows.map((row) => ({ type: "entities_changed" as const, memory: snapshotOfMemory(row.memory, row.version) }));
@@ -31,7 +33,9 @@ export function entityHandlers(deps: MemoriesDeps) {
       description: input.description ?? null,
       metadata: input.metadata ?? {},
     };
-    const result = await deps.store.createEntity(spaceOf(ctx), newId(), fields, unique(input.memory_ids ?? []));
+    const memoryIds = unique(input.memory_ids ?? []);
+    await restricted.linkable(spaceOf(ctx), restrictionOf(ctx), memoryIds);
+    const result = await deps.store.createEntity(spaceOf(ctx), newId(), fields, memoryIds);
     await deps.changes.committed(ctx, entitiesChanged(result.linked));
     return result.entity;
   };
@@ -72,12 +76,15 @@ export function entityHandlers(deps: MemoriesDeps) {
   };
 
   const link: Handler<typeof linkEntityMemories> = async (input, ctx) => {
-    const result = await deps.store.linkEntity(spaceOf(ctx), input.id, unique(input.memory_ids));
+    const memoryIds = unique(input.memory_ids);
+    await restricted.linkable(spaceOf(ctx), restrictionOf(ctx), memoryIds);
+    const result = await deps.store.linkEntity(spaceOf(ctx), input.id, memoryIds);
     await deps.changes.committed(ctx, entitiesChanged(result.linked));
     return { entity_id: input.id, added: result.added, skipped: result.skipped, memory_count: result.count };
   };
 
   const unlink: Handler<typeof unlinkEntityMemory> = async (input, ctx) => {
+    await restricted.linkable(spaceOf(ctx), restrictionOf(ctx), [input.memory_id]);
     const result = await deps.store.unlinkEntity(spaceOf(ctx), input.id, input.memory_id);
     if (result.row) await deps.changes.committed(ctx, entitiesChanged([result.row]));
     return { entity_id: input.id, memory_id: input.memory_id, removed: result.removed };

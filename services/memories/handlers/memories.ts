@@ -21,6 +21,7 @@ import type { MemoryRow, Removal } from "../record";
 import type { ChangePublisher, MemoryChange } from "../../memory-data/publisher";
 import { snapshotOfMemory, type DeleteReason } from "../../contract/events";
 import { NO_PLAN_QUOTAS, planStorageLimits, type QuotaSettings } from "../quota";
+import { restrictionChecks, restrictionOf } from "../restriction";
 
 export interface MemoriesDeps {
   store: MemoryStore;
@@ -99,6 +100,7 @@ export const storageLimitsOf = (ctx: HandlerContext, deps: Pick<MemoriesDeps, "q
 export function memoryHandlers(deps: MemoriesDeps) {
   const newId = deps.newId ?? (() => crypto.randomUUID());
   const limitsOf = (ctx: HandlerContext) => storageLimitsOf(ctx, deps);
+  const restricted = restrictionChecks(deps.store);
 
   /**
    * The sweeper learns of a memory's expiry from its writer (expiry/sweeper.ts). The write has committed
@@ -112,8 +114,15 @@ export function memoryHandlers(deps: MemoriesDeps) {
   }
 
   const create: Handler<typeof createMemory> = async (input, ctx) => {
+    const space = spaceOf(ctx);
     const { id, fields, life } = newMemory(input, newId(), input.parent_memory_id ?? null);
-    const row = await deps.store.createMemory(spaceOf(ctx), id, fields, MAX_HIERARCHY_DEPTH, life, limitsOf(ctx));
+    const { parent, metadata } = fields;
+    fields.metadata = await restricted.forCreate(space, restrictionOf(ctx), {
+      metadata,
+      parent,
+      supersedes: life.supersedes,
+    });
+    const row = await deps.store.createMemory(space, id, fields, MAX_HIERARCHY_DEPTH, life, limitsOf(ctx));
     await deps.changes.committed(ctx, createdChanges(row));
     await registerExpiry(ctx, row.memory.expires_at);
     return row.memory;
@@ -131,18 +140,31 @@ export function memoryHandlers(deps: MemoriesDeps) {
     const results: (Created | ServiceError)[] = [];
     const todo: NewMemory[] = [];
     const at: number[] = [];
-    items.forEach((raw, i) => {
+    const space = spaceOf(ctx);
+    const r = restrictionOf(ctx);
+    // Under a restriction, an item under an earlier item is checked with the parent that item was checked with.
+    const checkedParent: (string | null)[] = [];
+    for (const [i, raw] of items.entries()) {
       try {
         const { parent_ref, ...item } = validateMemoryItem(raw);
-        todo.push(newMemory(item, ids[i]!, parentOf(item, parent_ref, i, ids, results)));
+        const memory = newMemory(item, ids[i]!, parentOf(item, parent_ref, i, ids, results));
+        const parent = parent_ref === undefined ? memory.fields.parent : checkedParent[parent_ref]!;
+        const { metadata } = memory.fields;
+        memory.fields.metadata = await restricted.forCreate(space, r, {
+          metadata,
+          parent,
+          supersedes: item.supersedes,
+        });
+        checkedParent[i] = parent;
+        todo.push(memory);
         at.push(i);
         refs[i] = parent_ref;
       } catch (err) {
         if (!(err instanceof ServiceError)) throw err;
         results[i] = err;
       }
-    });
-    const outcomes = await deps.store.createMemories(spaceOf(ctx), todo, MAX_HIERARCHY_DEPTH, limitsOf(ctx));
+    }
+    const outcomes = await deps.store.createMemories(space, todo, MAX_HIERARCHY_DEPTH, limitsOf(ctx));
     outcomes.forEach((outcome, k) => (results[at[k]!] = outcome));
     // A sent item whose parent item was refused is refused for that reason, whatever the store said of it.
     refs.forEach((ref, i) => {
@@ -159,27 +181,23 @@ export function memoryHandlers(deps: MemoriesDeps) {
     };
   };
 
-  const get: Handler<typeof getMemory> = async (input, ctx) => {
-    const [row] = await deps.store.getMemories(spaceOf(ctx), [input.id]);
-    if (!row) throw notFound("Memory");
-    return row.memory;
-  };
+  const get: Handler<typeof getMemory> = async (input, ctx) =>
+    (await restricted.readable(spaceOf(ctx), input.id, restrictionOf(ctx))).memory;
 
   const getMany: Handler<typeof getMemories> = async (input, ctx) => {
-    const rows = await deps.store.getMemories(spaceOf(ctx), input.ids);
+    const space = spaceOf(ctx);
+    const rows = await restricted.visible(space, await deps.store.getMemories(space, input.ids), restrictionOf(ctx));
     return { items: rows.map((r) => r?.memory ?? null) };
   };
 
   const list: Handler<typeof listMemories> = async (input, ctx) => {
     const limit = input.limit ?? 50;
     const offset = input.offset ?? 0;
-    const { total, rows } = await deps.store.listMemories(spaceOf(ctx), {
-      ...input,
-      limit,
-      offset,
-      sort: input.sort ?? "created_at",
-      order: input.order ?? "desc",
-    });
+    const q = { ...input, limit, offset, sort: input.sort ?? "created_at", order: input.order ?? "desc" };
+    const r = restrictionOf(ctx);
+    const { total, rows } = r
+      ? await restricted.list(spaceOf(ctx), r, q)
+      : await deps.store.listMemories(spaceOf(ctx), q);
     return { items: rows.map((r) => r.memory), total, limit, offset };
   };
 
@@ -191,6 +209,8 @@ export function memoryHandlers(deps: MemoriesDeps) {
     };
     const space = spaceOf(ctx);
     if (Object.values(patch).every((v) => v === undefined)) return get({ id }, ctx);
+    const metadata = await restricted.forUpdate(space, restrictionOf(ctx), id, patch);
+    if (metadata !== undefined) patch.metadata = metadata;
     const result = await deps.store.updateMemory(space, id, patch, MAX_HIERARCHY_DEPTH, limitsOf(ctx));
     const changed = result.changed.map((f) => API_FIELD[f] ?? f);
     const changes = [updated(result.row, changed)];
@@ -202,6 +222,7 @@ export function memoryHandlers(deps: MemoriesDeps) {
 
   const remove: Handler<typeof deleteMemory> = async (input, ctx) => {
     const cascade = input.cascade === true;
+    await restricted.forDelete(spaceOf(ctx), restrictionOf(ctx), input.id, cascade);
     const result = await deps.store.deleteMemory(spaceOf(ctx), input.id, cascade);
     await deps.changes.committed(ctx, removalChanges(result, "deleted"));
     return cascade
@@ -209,15 +230,30 @@ export function memoryHandlers(deps: MemoriesDeps) {
       : { id: input.id, deleted: true as const };
   };
 
+  /** Under a restriction: the ancestors inside it only (a subtree's stop at its root). */
   const ancestors: Handler<typeof memoryAncestors> = async (input, ctx) => {
-    const ids = await deps.store.ancestors(spaceOf(ctx), input.id, MAX_HIERARCHY_DEPTH);
+    const space = spaceOf(ctx);
+    const r = restrictionOf(ctx);
+    if (r) await restricted.readable(space, input.id, r);
+    const ids = await deps.store.ancestors(space, input.id, MAX_HIERARCHY_DEPTH);
     if (!ids) throw notFound("Memory");
-    return { id: input.id, ancestor_ids: ids };
+    if (!r) return { id: input.id, ancestor_ids: ids };
+    const rows = await restricted.visible(space, await deps.store.getMemories(space, ids), r);
+    return { id: input.id, ancestor_ids: ids.filter((_, i) => rows[i]) };
   };
 
+  /** Under a restriction: the memory inside it, and its siblings inside it only. */
   const siblings: Handler<typeof memorySiblings> = async (input, ctx) => {
-    const around = await deps.store.siblings(spaceOf(ctx), input.id, input.count);
-    return { before: around.before.map((r) => r.memory), after: around.after.map((r) => r.memory) };
+    const space = spaceOf(ctx);
+    const r = restrictionOf(ctx);
+    if (r) await restricted.readable(space, input.id, r);
+    const around = await deps.store.siblings(space, input.id, input.count);
+    const [before, after] = await Promise.all([
+      restricted.visible(space, around.before, r),
+      restricted.visible(space, around.after, r),
+    ]);
+    const memories = (rows: (MemoryRow | null)[]) => rows.flatMap((row) => (row ? [row.memory] : []));
+    return { before: memories(before), after: memories(after) };
   };
 
   return { create, createBatch, get, getMany, list, update, remove, ancestors, siblings };

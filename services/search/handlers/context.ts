@@ -1,6 +1,7 @@
 import { buildContext, type ContextMemory } from "../../contract/search";
 import type { Memory } from "../../contract/memories";
-import { bind, callerOf, type Handler } from "../../kit/handler";
+import { bind, callerOf, restrictionOf, type Handler } from "../../kit/handler";
+import { restrictFilters } from "../restriction";
 import { assemble, type Bundle, type Piece } from "../context";
 import { checkRequest, filtersOf, type SearchDeps } from "./search";
 
@@ -15,12 +16,15 @@ export function contextBindings(deps: SearchDeps) {
     const space = { tenant: caller.tenant, env: caller.env };
     const on = { caller, requestId: ctx.requestId };
     await deps.rebuilder.ensure(space);
-    const ranked = await deps.retrieve(space, {
-      query: input.query,
-      limit: input.limit ?? 20,
-      threshold: input.threshold ?? 0,
-      filters: filtersOf(input),
-    });
+    const filters = restrictFilters(filtersOf(input), restrictionOf(ctx));
+    const ranked = filters
+      ? await deps.retrieve(space, {
+          query: input.query,
+          limit: input.limit ?? 20,
+          threshold: input.threshold ?? 0,
+          filters,
+        })
+      : [];
     const known = await deps.reader.getMany(
       on,
       ranked.map((r) => r.id),

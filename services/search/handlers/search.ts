@@ -1,6 +1,7 @@
 import { searchMemories, type SearchResult } from "../../contract/search";
 import { validationError } from "../../contract/errors";
-import { bind, callerOf, type Handler } from "../../kit/handler";
+import { bind, callerOf, restrictionOf, type Handler } from "../../kit/handler";
+import { restrictFilters } from "../restriction";
 import type { Space } from "../../kit/space";
 import type { Retrieve, RetrieveRequest } from "../retrieval";
 import type { MemoryReader } from "../memories-client";
@@ -76,11 +77,13 @@ export function searchBindings(deps: SearchDeps) {
   const search: Handler<typeof searchMemories> = async (input, ctx) => {
     const caller = callerOf(ctx);
     checkRequest(input);
+    const filters = restrictFilters(filtersOf(input), restrictionOf(ctx));
+    if (!filters) return { results: [] };
     const req: RetrieveRequest = {
       query: input.query,
       limit: input.limit ?? 10,
       threshold: input.threshold ?? 0,
-      filters: filtersOf(input),
+      filters,
     };
     const results = await findResults(deps, { tenant: caller.tenant, env: caller.env }, req, {
       caller,

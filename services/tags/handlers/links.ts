@@ -7,11 +7,14 @@ import type { TagStore } from "../store";
 import { sortRefs } from "../record";
 import type { NotifyTagsChanged } from "../notify";
 import { tagNotFound } from "./tags";
+import type { LinkCheck } from "../restriction";
 
 export interface LinksDeps {
   store: TagStore;
   notify: NotifyTagsChanged;
   maxPerMemory?: number;
+  /** A browser token's restriction on links (restriction.ts); absent: none is checked. */
+  mayLink?: LinkCheck;
 }
 
 const memoryNotFound = () => notFound("Memory");
@@ -25,6 +28,7 @@ export function linkHandlers(deps: LinksDeps) {
     if (!isUuid(input.memory_id)) throw memoryNotFound();
     const tagIds = [...new Set(input.tag_ids)];
     if (!tagIds.every(isUuid)) throw tagNotFound();
+    await deps.mayLink?.(ctx, input.memory_id);
     const res = await deps.store.attach(space, input.memory_id, tagIds, cap);
     if (res.added > 0) await deps.notify(ctx, [input.memory_id]);
     const refs = await deps.store.refs(space, res.tagIds);
@@ -41,6 +45,7 @@ export function linkHandlers(deps: LinksDeps) {
     const space = spaceOf(ctx);
     if (!isUuid(input.memory_id)) throw memoryNotFound();
     if (!isUuid(input.tag_id)) throw tagNotFound();
+    await deps.mayLink?.(ctx, input.memory_id, input.tag_id);
     const res = await deps.store.detach(space, input.memory_id, input.tag_id);
     if (res.removed) await deps.notify(ctx, [input.memory_id]);
     return { memory_id: input.memory_id, tag_id: input.tag_id, removed: res.removed };

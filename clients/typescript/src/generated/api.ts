@@ -276,26 +276,6 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
-    "/v1/memories/batch": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create up to 500 memories in one call; an item may name an earlier one as its parent
-         * @description Requires the `memories:write` scope.
-         */
-        post: operations["createMemories"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/search": {
         parameters: {
             query?: never;
@@ -392,6 +372,26 @@ export type paths = {
         patch: operations["updateTenant"];
         trace?: never;
     };
+    "/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a short-lived browser token, restricted and never holding more than the minting key
+         * @description Requires the `tokens:create` scope.
+         */
+        post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -400,7 +400,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * Usage report: totals and breakdowns by day, endpoint and key; what the environment stores
+         * Usage report: totals and breakdowns by day, endpoint and key
          * @description Requires the `admin` scope.
          */
         get: operations["getUsage"];
@@ -564,7 +564,7 @@ export type components = {
             prefix: string;
             rate_limit: number | null;
             revoked_at: string | null;
-            scopes: ("memories:read" | "memories:write" | "search:read" | "admin" | "*")[];
+            scopes: ("memories:read" | "memories:write" | "search:read" | "admin" | "tokens:create" | "*")[];
             tenant_id: string;
         };
         ContextOutput: {
@@ -645,7 +645,7 @@ export type components = {
             prefix: string;
             rate_limit: number | null;
             revoked_at: string | null;
-            scopes: ("memories:read" | "memories:write" | "search:read" | "admin" | "*")[];
+            scopes: ("memories:read" | "memories:write" | "search:read" | "admin" | "tokens:create" | "*")[];
             tenant_id: string;
         };
         CreatedWebhook: {
@@ -689,7 +689,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "IDEMPOTENCY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "STORAGE_FULL";
+                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "STORAGE_FULL";
                 details?: {
                     /** @description The rule it broke: `required`, `max_length`… */
                     constraint?: string;
@@ -837,17 +837,6 @@ export type components = {
             /** Format: date */
             from: string;
             key_id: string | null;
-            storage: {
-                /** @description Bytes of their content and metadata (JSON text), as stored. */
-                bytes: number;
-                /** @description The quotas: the plan's, or the root key's override for the tenant; null = no limit. */
-                limits: {
-                    bytes: number | null;
-                    memories: number | null;
-                };
-                /** @description Memories stored (expired ones until the expiry purge takes them). */
-                memories: number;
-            };
             /** Format: date */
             to: string;
             totals: {
@@ -906,42 +895,8 @@ export type components = {
         };
     };
     responses: {
-        /** @description FORBIDDEN, QUOTA_EXCEEDED */
+        /** @description FORBIDDEN */
         FORBIDDEN: {
-            headers: {
-                /** @description Requests allowed in the key's binding window. */
-                "X-RateLimit-Limit"?: number;
-                /** @description Requests left in that window. */
-                "X-RateLimit-Remaining"?: number;
-                /** @description Unix time (seconds) when the window next frees capacity. */
-                "X-RateLimit-Reset"?: number;
-                /** @description The request's id, as in `meta.request_id`. */
-                "X-Request-Id": string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description IDEMPOTENCY_IN_FLIGHT (retryable) */
-        IDEMPOTENCY_IN_FLIGHT: {
-            headers: {
-                /** @description Requests allowed in the key's binding window. */
-                "X-RateLimit-Limit"?: number;
-                /** @description Requests left in that window. */
-                "X-RateLimit-Remaining"?: number;
-                /** @description Unix time (seconds) when the window next frees capacity. */
-                "X-RateLimit-Reset"?: number;
-                /** @description The request's id, as in `meta.request_id`. */
-                "X-Request-Id": string;
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description IDEMPOTENCY_KEY_REUSED */
-        IDEMPOTENCY_KEY_REUSED: {
             headers: {
                 /** @description Requests allowed in the key's binding window. */
                 "X-RateLimit-Limit"?: number;
@@ -1100,10 +1055,7 @@ export interface operations {
     getContext: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -1204,10 +1156,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1229,8 +1177,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1287,10 +1233,7 @@ export interface operations {
     createEntity: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -1314,10 +1257,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1339,8 +1278,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1393,10 +1330,7 @@ export interface operations {
     deleteEntity: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -1407,10 +1341,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1437,8 +1367,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1449,10 +1377,7 @@ export interface operations {
     updateEntity: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -1476,10 +1401,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1501,8 +1422,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1513,10 +1432,7 @@ export interface operations {
     linkEntityMemories: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -1534,10 +1450,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1565,8 +1477,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1577,10 +1487,7 @@ export interface operations {
     unlinkEntityMemory: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
                 memoryId: string;
@@ -1592,10 +1499,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1623,8 +1526,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1705,7 +1606,7 @@ export interface operations {
                     /** @description Requests per minute, at most the minting key's limit (the default when the plan's is higher). */
                     rate_limit?: number;
                     /** @description Default: memories:read, memories:write, search:read. Only scopes the minting key holds (`*` from `*`). */
-                    scopes?: ("memories:read" | "memories:write" | "search:read" | "admin" | "*")[];
+                    scopes?: ("memories:read" | "memories:write" | "search:read" | "admin" | "tokens:create" | "*")[];
                     /** @description Root key only. */
                     tenant_id?: string;
                 };
@@ -1788,10 +1689,7 @@ export interface operations {
     revokeKey: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -1802,10 +1700,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1834,8 +1728,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1846,10 +1738,7 @@ export interface operations {
     updateKey: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -1862,7 +1751,7 @@ export interface operations {
                     name?: string;
                     rate_limit?: number | null;
                     /** @description Replaces the key's scopes: only scopes the calling key holds (`*` from `*`). */
-                    scopes?: ("memories:read" | "memories:write" | "search:read" | "admin" | "*")[];
+                    scopes?: ("memories:read" | "memories:write" | "search:read" | "admin" | "tokens:create" | "*")[];
                 };
             };
         };
@@ -1870,10 +1759,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1895,8 +1780,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2026,10 +1909,7 @@ export interface operations {
     createMemory: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2079,10 +1959,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2104,8 +1980,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2160,10 +2034,7 @@ export interface operations {
             query?: {
                 cascade?: boolean;
             };
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -2174,10 +2045,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2206,8 +2073,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2218,10 +2083,7 @@ export interface operations {
     updateMemory: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -2257,10 +2119,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2282,8 +2140,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2294,10 +2150,7 @@ export interface operations {
     attachTags: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -2315,10 +2168,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2347,8 +2196,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2359,10 +2206,7 @@ export interface operations {
     detachTag: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
                 tagId: string;
@@ -2374,10 +2218,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2405,118 +2245,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
-            429: components["responses"]["RATE_LIMITED"];
-            500: components["responses"]["INTERNAL_ERROR"];
-            503: components["responses"]["SERVICE_UNAVAILABLE"];
-            504: components["responses"]["TIMEOUT"];
-            507: components["responses"]["STORAGE_FULL"];
-        };
-    };
-    createMemories: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description 1 to 500 memories, each checked alone; created in this order. */
-                    items: {
-                        /** @description 1 to 100000 characters (UTF-16 code units). */
-                        content: string;
-                        /**
-                         * @default text
-                         * @enum {string}
-                         */
-                        content_type?: "text" | "conversation" | "document" | "event" | "fact";
-                        expires_at?: string | null;
-                        external_id?: string | null;
-                        /**
-                         * @default episodic
-                         * @enum {string}
-                         */
-                        memory_nature?: "episodic" | "semantic";
-                        /** @description Free-form JSON object; at most 16384 bytes serialized (UTF-8) and 5 levels deep (the object itself is level 1); no key, at any level, named `__proto__`, `constructor` or `prototype`. */
-                        metadata?: {
-                            [key: string]: unknown;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description When the thing happened (default: created_at); orders a thread.
-                         */
-                        occurred_at?: string;
-                        parent_memory_id?: string | null;
-                        /** @description The index of an earlier item of the same call: its memory is this one's parent. Not with parent_memory_id. */
-                        parent_ref?: number;
-                        /**
-                         * Format: uuid
-                         * @description A memory this one replaces (or the latest of its chain, followed from it).
-                         */
-                        supersedes?: string;
-                        /**
-                         * @default medium
-                         * @enum {string}
-                         */
-                        tier?: "short" | "medium" | "long";
-                        /** @description Expires this long after creation. */
-                        ttl_seconds?: number;
-                    }[];
-                };
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
-                    /** @description Requests allowed in the key's binding window. */
-                    "X-RateLimit-Limit": number;
-                    /** @description Requests left in that window. */
-                    "X-RateLimit-Remaining": number;
-                    /** @description Unix time (seconds) when the window next frees capacity. */
-                    "X-RateLimit-Reset": number;
-                    /** @description The request's id, as in `meta.request_id`. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            created: number;
-                            failed: number;
-                            items: ({
-                                data: components["schemas"]["Memory"];
-                            } | {
-                                error: {
-                                    /** @enum {string} */
-                                    code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "IDEMPOTENCY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "STORAGE_FULL";
-                                    details?: {
-                                        [key: string]: unknown;
-                                    };
-                                    message: string;
-                                };
-                            })[];
-                        };
-                        meta: components["schemas"]["Meta"];
-                    };
-                };
-            };
-            400: components["responses"]["VALIDATION_ERROR"];
-            401: components["responses"]["UNAUTHORIZED"];
-            403: components["responses"]["FORBIDDEN"];
-            404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2527,10 +2255,7 @@ export interface operations {
     searchMemories: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2611,10 +2336,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2638,8 +2359,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2697,10 +2416,7 @@ export interface operations {
     createTag: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -2718,10 +2434,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2743,8 +2455,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2797,10 +2507,7 @@ export interface operations {
     deleteTag: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -2811,10 +2518,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2841,8 +2544,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2853,10 +2554,7 @@ export interface operations {
     updateTag: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -2876,10 +2574,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2901,8 +2595,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2912,12 +2604,7 @@ export interface operations {
     };
     getTenant: {
         parameters: {
-            query?: {
-                /** @description Root key only. */
-                environment?: "live" | "test";
-                /** @description Root key only. */
-                tenant_id?: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -2940,13 +2627,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            cors: {
+                                /** @description Browser origins that may call the API with a token that names no origins of its own. */
+                                allowed_origins: string[];
+                            };
                             /** @enum {string} */
                             environment: "live" | "test";
-                            /** @description The root key's override of the plan's storage quotas: memories stored, and bytes of their content + metadata. null = the plan's default; 0 = no limit. */
-                            quota: {
-                                bytes: number | null;
-                                memories: number | null;
-                            };
                             /** @description Days a new memory of each tier lives when it is created without expires_at or ttl_seconds; null = forever. */
                             retention: {
                                 /** @description When a memory expires, its descendants are purged with it (false: they become roots). */
@@ -2976,25 +2662,16 @@ export interface operations {
     updateTenant: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description Root key only.
-                     * @enum {string}
-                     */
-                    environment?: "live" | "test";
-                    /** @description Root key only. Only the fields sent change; null = back to the plan's default, 0 = no limit. */
-                    quota?: {
-                        bytes?: number | null;
-                        memories?: number | null;
+                    cors?: {
+                        /** @description Replaces the whole list; [] allows no origin. */
+                        allowed_origins?: string[];
                     };
                     /** @description Only the fields sent change; null = no default for that tier. */
                     retention?: {
@@ -3003,8 +2680,6 @@ export interface operations {
                         medium?: number | null;
                         short?: number | null;
                     };
-                    /** @description Root key only. */
-                    tenant_id?: string;
                 };
             };
         };
@@ -3012,10 +2687,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3029,13 +2700,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            cors: {
+                                /** @description Browser origins that may call the API with a token that names no origins of its own. */
+                                allowed_origins: string[];
+                            };
                             /** @enum {string} */
                             environment: "live" | "test";
-                            /** @description The root key's override of the plan's storage quotas: memories stored, and bytes of their content + metadata. null = the plan's default; 0 = no limit. */
-                            quota: {
-                                bytes: number | null;
-                                memories: number | null;
-                            };
                             /** @description Days a new memory of each tier lives when it is created without expires_at or ttl_seconds; null = forever. */
                             retention: {
                                 /** @description When a memory expires, its descendants are purged with it (false: they become roots). */
@@ -3055,8 +2725,92 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Browser origins allowed to use the token; none: the tenant's CORS allow-list applies. */
+                    origins?: string[];
+                    /** @description The token's own requests per minute, counted besides the minting key's; at most its limit. */
+                    rate_limit?: number;
+                    /** @description What the token may reach: memories matching every field given. */
+                    restrict?: {
+                        /** @description Equality on top-level metadata keys, e.g. {"user_id": "u_42"}. */
+                        metadata?: {
+                            [key: string]: string | number | boolean;
+                        };
+                        /**
+                         * Format: uuid
+                         * @description The subtree under this memory, itself included.
+                         */
+                        root_memory_id?: string;
+                        /** @description Memories carrying any of them. */
+                        tag_ids?: string[];
+                    };
+                    /** @description Default: memories:read, search:read. Only scopes the minting key holds; never admin or tokens:create. */
+                    scopes?: ("memories:read" | "memories:write" | "search:read" | "admin" | "tokens:create" | "*")[];
+                    /** @default 900 */
+                    ttl_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            expires_at: string;
+                            restrict: {
+                                /** @description Equality on top-level metadata keys, e.g. {"user_id": "u_42"}. */
+                                metadata?: {
+                                    [key: string]: string | number | boolean;
+                                };
+                                /**
+                                 * Format: uuid
+                                 * @description The subtree under this memory, itself included.
+                                 */
+                                root_memory_id?: string;
+                                /** @description Memories carrying any of them. */
+                                tag_ids?: string[];
+                            } | null;
+                            scopes: ("memories:read" | "memories:write" | "search:read" | "admin" | "tokens:create" | "*")[];
+                            /** @description `svc_tok_…`: send it as `Authorization: Bearer <token>`. */
+                            token: string;
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -3246,10 +3000,7 @@ export interface operations {
     deleteWebhook: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -3260,10 +3011,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3290,8 +3037,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -3302,10 +3047,7 @@ export interface operations {
     updateWebhook: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -3328,10 +3070,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3353,8 +3091,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -3411,10 +3147,7 @@ export interface operations {
     retryWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 deliveryId: string;
                 id: string;
@@ -3430,10 +3163,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3455,8 +3184,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -3513,10 +3240,7 @@ export interface operations {
     testWebhook: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 id: string;
             };
@@ -3531,10 +3255,6 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
-                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description On a replay: the request id of the request that ran. */
-                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3556,8 +3276,6 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
-            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
-            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];

@@ -6,6 +6,7 @@ export const SCOPES: { value: Scope; label: string }[] = [
   { value: "MEMORIES_WRITE", label: "memories:write" },
   { value: "SEARCH_READ", label: "search:read" },
   { value: "ADMIN", label: "admin" },
+  { value: "TOKENS_CREATE", label: "tokens:create" },
   { value: "ALL", label: "* (every scope)" },
 ];
 
