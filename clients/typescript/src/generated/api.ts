@@ -276,6 +276,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/memories/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 500 memories in one call; an item may name an earlier one as its parent
+         * @description Requires the `memories:write` scope.
+         */
+        post: operations["createMemories"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/search": {
         parameters: {
             query?: never;
@@ -400,7 +420,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * Usage report: totals and breakdowns by day, endpoint and key
+         * Usage report: totals and breakdowns by day, endpoint and key; what the environment stores
          * @description Requires the `admin` scope.
          */
         get: operations["getUsage"];
@@ -689,7 +709,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "STORAGE_FULL";
+                code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "IDEMPOTENCY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "STORAGE_FULL";
                 details?: {
                     /** @description The rule it broke: `required`, `max_length`… */
                     constraint?: string;
@@ -837,6 +857,17 @@ export type components = {
             /** Format: date */
             from: string;
             key_id: string | null;
+            storage: {
+                /** @description Bytes of their content and metadata (JSON text), as stored. */
+                bytes: number;
+                /** @description The quotas: the plan's, or the root key's override for the tenant; null = no limit. */
+                limits: {
+                    bytes: number | null;
+                    memories: number | null;
+                };
+                /** @description Memories stored (expired ones until the expiry purge takes them). */
+                memories: number;
+            };
             /** Format: date */
             to: string;
             totals: {
@@ -895,8 +926,42 @@ export type components = {
         };
     };
     responses: {
-        /** @description FORBIDDEN */
+        /** @description FORBIDDEN, QUOTA_EXCEEDED */
         FORBIDDEN: {
+            headers: {
+                /** @description Requests allowed in the key's binding window. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description Unix time (seconds) when the window next frees capacity. */
+                "X-RateLimit-Reset"?: number;
+                /** @description The request's id, as in `meta.request_id`. */
+                "X-Request-Id": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description IDEMPOTENCY_IN_FLIGHT (retryable) */
+        IDEMPOTENCY_IN_FLIGHT: {
+            headers: {
+                /** @description Requests allowed in the key's binding window. */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in that window. */
+                "X-RateLimit-Remaining"?: number;
+                /** @description Unix time (seconds) when the window next frees capacity. */
+                "X-RateLimit-Reset"?: number;
+                /** @description The request's id, as in `meta.request_id`. */
+                "X-Request-Id": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description IDEMPOTENCY_KEY_REUSED */
+        IDEMPOTENCY_KEY_REUSED: {
             headers: {
                 /** @description Requests allowed in the key's binding window. */
                 "X-RateLimit-Limit"?: number;
@@ -1055,7 +1120,10 @@ export interface operations {
     getContext: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1156,6 +1224,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1177,6 +1249,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1233,7 +1307,10 @@ export interface operations {
     createEntity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1257,6 +1334,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1278,6 +1359,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1330,7 +1413,10 @@ export interface operations {
     deleteEntity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1341,6 +1427,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1367,6 +1457,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1377,7 +1469,10 @@ export interface operations {
     updateEntity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1401,6 +1496,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1422,6 +1521,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1432,7 +1533,10 @@ export interface operations {
     linkEntityMemories: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1450,6 +1554,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1477,6 +1585,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1487,7 +1597,10 @@ export interface operations {
     unlinkEntityMemory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 memoryId: string;
@@ -1499,6 +1612,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1526,6 +1643,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1689,7 +1808,10 @@ export interface operations {
     revokeKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1700,6 +1822,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1728,6 +1854,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1738,7 +1866,10 @@ export interface operations {
     updateKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1759,6 +1890,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1780,6 +1915,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -1909,7 +2046,10 @@ export interface operations {
     createMemory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1959,6 +2099,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -1980,6 +2124,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2034,7 +2180,10 @@ export interface operations {
             query?: {
                 cascade?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2045,6 +2194,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2073,6 +2226,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2083,7 +2238,10 @@ export interface operations {
     updateMemory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2119,6 +2277,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2140,6 +2302,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2150,7 +2314,10 @@ export interface operations {
     attachTags: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2168,6 +2335,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2196,6 +2367,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2206,7 +2379,10 @@ export interface operations {
     detachTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 tagId: string;
@@ -2218,6 +2394,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2245,6 +2425,118 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
+            429: components["responses"]["RATE_LIMITED"];
+            500: components["responses"]["INTERNAL_ERROR"];
+            503: components["responses"]["SERVICE_UNAVAILABLE"];
+            504: components["responses"]["TIMEOUT"];
+            507: components["responses"]["STORAGE_FULL"];
+        };
+    };
+    createMemories: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 500 memories, each checked alone; created in this order. */
+                    items: {
+                        /** @description 1 to 100000 characters (UTF-16 code units). */
+                        content: string;
+                        /**
+                         * @default text
+                         * @enum {string}
+                         */
+                        content_type?: "text" | "conversation" | "document" | "event" | "fact";
+                        expires_at?: string | null;
+                        external_id?: string | null;
+                        /**
+                         * @default episodic
+                         * @enum {string}
+                         */
+                        memory_nature?: "episodic" | "semantic";
+                        /** @description Free-form JSON object; at most 16384 bytes serialized (UTF-8) and 5 levels deep (the object itself is level 1); no key, at any level, named `__proto__`, `constructor` or `prototype`. */
+                        metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description When the thing happened (default: created_at); orders a thread.
+                         */
+                        occurred_at?: string;
+                        parent_memory_id?: string | null;
+                        /** @description The index of an earlier item of the same call: its memory is this one's parent. Not with parent_memory_id. */
+                        parent_ref?: number;
+                        /**
+                         * Format: uuid
+                         * @description A memory this one replaces (or the latest of its chain, followed from it).
+                         */
+                        supersedes?: string;
+                        /**
+                         * @default medium
+                         * @enum {string}
+                         */
+                        tier?: "short" | "medium" | "long";
+                        /** @description Expires this long after creation. */
+                        ttl_seconds?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
+                    /** @description Requests allowed in the key's binding window. */
+                    "X-RateLimit-Limit": number;
+                    /** @description Requests left in that window. */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Unix time (seconds) when the window next frees capacity. */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in `meta.request_id`. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created: number;
+                            failed: number;
+                            items: ({
+                                data: components["schemas"]["Memory"];
+                            } | {
+                                error: {
+                                    /** @enum {string} */
+                                    code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "QUOTA_EXCEEDED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "IDEMPOTENCY_IN_FLIGHT" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "TIMEOUT" | "STORAGE_FULL";
+                                    details?: {
+                                        [key: string]: unknown;
+                                    };
+                                    message: string;
+                                };
+                            })[];
+                        };
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            400: components["responses"]["VALIDATION_ERROR"];
+            401: components["responses"]["UNAUTHORIZED"];
+            403: components["responses"]["FORBIDDEN"];
+            404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2255,7 +2547,10 @@ export interface operations {
     searchMemories: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2336,6 +2631,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2359,6 +2658,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2416,7 +2717,10 @@ export interface operations {
     createTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2434,6 +2738,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2455,6 +2763,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2507,7 +2817,10 @@ export interface operations {
     deleteTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2518,6 +2831,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2544,6 +2861,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2554,7 +2873,10 @@ export interface operations {
     updateTag: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2574,6 +2896,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2595,6 +2921,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2604,7 +2932,12 @@ export interface operations {
     };
     getTenant: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Root key only. */
+                environment?: "live" | "test";
+                /** @description Root key only. */
+                tenant_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2633,6 +2966,11 @@ export interface operations {
                             };
                             /** @enum {string} */
                             environment: "live" | "test";
+                            /** @description The root key's override of the plan's storage quotas: memories stored, and bytes of their content + metadata. null = the plan's default; 0 = no limit. */
+                            quota: {
+                                bytes: number | null;
+                                memories: number | null;
+                            };
                             /** @description Days a new memory of each tier lives when it is created without expires_at or ttl_seconds; null = forever. */
                             retention: {
                                 /** @description When a memory expires, its descendants are purged with it (false: they become roots). */
@@ -2662,7 +3000,10 @@ export interface operations {
     updateTenant: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2673,6 +3014,16 @@ export interface operations {
                         /** @description Replaces the whole list; [] allows no origin. */
                         allowed_origins?: string[];
                     };
+                    /**
+                     * @description Root key only.
+                     * @enum {string}
+                     */
+                    environment?: "live" | "test";
+                    /** @description Root key only. Only the fields sent change; null = back to the plan's default, 0 = no limit. */
+                    quota?: {
+                        bytes?: number | null;
+                        memories?: number | null;
+                    };
                     /** @description Only the fields sent change; null = no default for that tier. */
                     retention?: {
                         cascade?: boolean;
@@ -2680,6 +3031,8 @@ export interface operations {
                         medium?: number | null;
                         short?: number | null;
                     };
+                    /** @description Root key only. */
+                    tenant_id?: string;
                 };
             };
         };
@@ -2687,6 +3040,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2706,6 +3063,11 @@ export interface operations {
                             };
                             /** @enum {string} */
                             environment: "live" | "test";
+                            /** @description The root key's override of the plan's storage quotas: memories stored, and bytes of their content + metadata. null = the plan's default; 0 = no limit. */
+                            quota: {
+                                bytes: number | null;
+                                memories: number | null;
+                            };
                             /** @description Days a new memory of each tier lives when it is created without expires_at or ttl_seconds; null = forever. */
                             retention: {
                                 /** @description When a memory expires, its descendants are purged with it (false: they become roots). */
@@ -2725,6 +3087,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -2735,7 +3099,10 @@ export interface operations {
     createToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2771,6 +3138,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -2811,6 +3182,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -3000,7 +3373,10 @@ export interface operations {
     deleteWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3011,6 +3387,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3037,6 +3417,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -3047,7 +3429,10 @@ export interface operations {
     updateWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3070,6 +3455,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3091,6 +3480,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -3147,7 +3538,10 @@ export interface operations {
     retryWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 deliveryId: string;
                 id: string;
@@ -3163,6 +3557,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3184,6 +3582,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
@@ -3240,7 +3640,10 @@ export interface operations {
     testWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (per API key, for 24 hours) answers the first answer again, byte for byte, with `Idempotent-Replayed: true`, and runs nothing. The same key with another request is a 422; while the first still runs, a 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3255,6 +3658,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description `true` on a replay: the answer of an earlier request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description On a replay: the request id of the request that ran. */
+                    "Original-Request"?: string;
                     /** @description Requests allowed in the key's binding window. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in that window. */
@@ -3276,6 +3683,8 @@ export interface operations {
             401: components["responses"]["UNAUTHORIZED"];
             403: components["responses"]["FORBIDDEN"];
             404: components["responses"]["NOT_FOUND"];
+            409: components["responses"]["IDEMPOTENCY_IN_FLIGHT"];
+            422: components["responses"]["IDEMPOTENCY_KEY_REUSED"];
             429: components["responses"]["RATE_LIMITED"];
             500: components["responses"]["INTERNAL_ERROR"];
             503: components["responses"]["SERVICE_UNAVAILABLE"];
