@@ -83,7 +83,8 @@ describe("GraphQL: occurredAt, expiry, supersession, tenant settings", () => {
   test("tenant / updateTenant need admin and answer what REST does", async () => {
     const { gql, api } = await gqlTenant();
     const SETTINGS =
-      "tenantId environment retention { short medium long cascade } quota { memories bytes } cors { allowedOrigins } updatedAt";
+      "tenantId environment retention { short medium long cascade } quota { memories bytes } " +
+      "cors { allowedOrigins } updatedAt";
     const set = await gql.request(
       `mutation { updateTenant(input: { retention: { short: 30, long: 365, cascade: true } }) { ${SETTINGS} } }`,
     );
