@@ -7,8 +7,7 @@
 -- Returns { creation time (ms), update time (ms), occurred_at (ms), expires_at (ms, '' = never),
 --   supersedes ('' = none), read_memory(the memory it superseded) or false }: the caller has every other
 --   field, and reading the record back (1 KiB of content through Lua and cjson) was a third of the script's
---   time. Or nil and a
---   refusal, before anything of it is written.
+--   time. Or nil and a refusal, before anything of it is written.
 local function create_memory(a, at, max_depth, walk_max, limits)
   local id, parent, ext = a[1], a[6], a[7]
   if parent ~= '' then
