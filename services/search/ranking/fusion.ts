@@ -14,6 +14,19 @@
 export const SEMANTIC_WEIGHT = 0.5;
 export const THREAD_WEIGHT = 0.5;
 
+/**
+ * The ranking's tunable parameters. The service ranks with `RANKING`; the LoCoMo benchmark's folds
+ * (test/bench/locomo.ts) choose among other settings by calling `rank` with them. They are not a request option.
+ */
+export interface RankingParams {
+  /** α above. */
+  semanticWeight: number;
+  /** β above. */
+  threadWeight: number;
+}
+
+export const RANKING: RankingParams = { semanticWeight: SEMANTIC_WEIGHT, threadWeight: THREAD_WEIGHT };
+
 export const semanticFromVsim = (vsimScore: number) => Math.max(0, Math.min(1, 2 * vsimScore - 1));
 
 export const matchScore = (semantic: number, lexical: number, alpha = SEMANTIC_WEIGHT) =>

@@ -37,11 +37,20 @@ export function createRetriever(deps: RetrieverDeps) {
   return async function retrieve(space: Space, req: RetrieveRequest): Promise<Retrieved[]> {
     const spec = toFilterSpec(req.filters);
     if (req.query.trim() === MATCH_ALL) return newestFirst(deps.reads, space, spec, req.limit);
-    return rankedMatches(deps, space, req, spec);
+    return rank(await matchCandidates(deps, space, req, spec), req.limit, req.threshold);
   };
 }
 
 export type Retrieve = ReturnType<typeof createRetriever>;
+
+/**
+ * A query's candidates with their parts, before ranking (not for `*`): the LoCoMo benchmark reads them
+ * once per question and ranks them with each setting of the ranking's parameters it compares.
+ */
+export function createCandidateReader(deps: RetrieverDeps) {
+  return (space: Space, req: Omit<RetrieveRequest, "threshold">): Promise<Candidate[]> =>
+    matchCandidates(deps, space, req, toFilterSpec(req.filters));
+}
 
 /**
  * The `*` query: the newest memories that pass the filters, unscored. Expired memories the memories
@@ -65,14 +74,14 @@ async function newestFirst(reads: ReadStore, space: Space, spec: FilterSpec, lim
 /**
  * A query proper: the lexical and the vector side each propose candidates (the vector side's
  * strategy chosen in vector-search.ts), each candidate gets the part the other side did not give it,
- * and ../ranking fuses the parts. The stages overlap: the model runs while Redis counts and ranks.
+ * ready for ../ranking to fuse the parts. The stages overlap: the model runs while Redis counts and ranks.
  */
-async function rankedMatches(
+async function matchCandidates(
   deps: RetrieverDeps,
   space: Space,
-  req: RetrieveRequest,
+  req: Omit<RetrieveRequest, "threshold">,
   spec: FilterSpec,
-): Promise<Retrieved[]> {
+): Promise<Candidate[]> {
   const { reads, embedder, modelId } = deps;
   const k = candidateCount(req.limit);
   const terms = queryTerms(req.query).slice(0, MAX_QUERY_TERMS);
@@ -118,13 +127,12 @@ async function rankedMatches(
   await completeParts(query, ids, parts, lexExtrasP);
 
   const idfSum = weighted.reduce((s, [, w]) => s + w, 0);
-  const candidates: Candidate[] = ids.map((id) => ({
+  return ids.map((id) => ({
     id,
     semantic: parts.semantic.get(id) ?? 0,
     lexical: normaliseBm25(parts.bm25.get(id) ?? 0, idfSum),
     prev: parts.prev.get(id),
   }));
-  return rank(candidates, req.limit, req.threshold);
 }
 
 /**
