@@ -20,9 +20,10 @@ type Recalls = [number, number, number];
 /** The settings compared: the service's own first, so it wins ties. */
 export function grid(): RankingParams[] {
   const out: RankingParams[] = [RANKING];
+  // β < 1: at β = 1 a turn and its neighbour score alike (1 − (1 − a)(1 − b)), their order left to their ids.
   for (const semanticWeight of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7])
-    for (const threadWeight of [0, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9])
-      out.push({ ...RANKING, semanticWeight, threadWeight });
+    for (const threadWeight of [0, 0.25, 0.5, 0.75, 0.9])
+      for (const entityWeight of [0, 0.025, 0.05, 0.075, 0.1]) out.push({ semanticWeight, threadWeight, entityWeight });
   return out;
 }
 

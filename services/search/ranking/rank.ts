@@ -1,4 +1,4 @@
-import { matchScore, RANKING, withThread, type RankingParams } from "./fusion";
+import { matchScore, RANKING, withEntity, withThread, type RankingParams } from "./fusion";
 
 export interface Candidate {
   id: string;
@@ -6,12 +6,14 @@ export interface Candidate {
   lexical: number;
   /** The previous sibling of this memory (its thread neighbour), when known. */
   prev?: string;
+  /** Share of the query's names its postings hold (0..1); absent when the query names nobody. */
+  entity?: number;
 }
 
 export interface Ranked {
   id: string;
   score: number;
-  scores: { semantic: number; lexical: number; thread: number };
+  scores: { semantic: number; lexical: number; thread: number; entity: number | null };
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -26,7 +28,12 @@ export function rank(
   threshold: number,
   params: RankingParams = RANKING,
 ): Ranked[] {
-  const match = new Map(candidates.map((c) => [c.id, matchScore(c.semantic, c.lexical, params.semanticWeight)]));
+  const match = new Map(
+    candidates.map((c) => [
+      c.id,
+      withEntity(matchScore(c.semantic, c.lexical, params.semanticWeight), c.entity ?? 0, params.entityWeight),
+    ]),
+  );
   // Best neighbour of each candidate: its previous sibling, and any candidate whose previous sibling it is.
   const neighbour = new Map<string, number>();
   const raise = (id: string, value: number | undefined) => {
@@ -42,7 +49,12 @@ export function rank(
     return {
       id: c.id,
       score: round(withThread(match.get(c.id)!, thread, params.threadWeight)),
-      scores: { semantic: round(c.semantic), lexical: round(c.lexical), thread: round(thread) },
+      scores: {
+        semantic: round(c.semantic),
+        lexical: round(c.lexical),
+        thread: round(thread),
+        entity: c.entity === undefined ? null : round(c.entity),
+      },
     };
   });
   return ranked
