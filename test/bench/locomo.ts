@@ -191,7 +191,7 @@ try {
   await stack.stop();
 }
 
-/** Cross-validation of the ranking's parameters, conversation by conversation (locomo-folds.ts); prints and returns it. */
+/** Cross-validation of the ranking's parameters, one conversation held out at a time (locomo-folds.ts); prints it. */
 async function runFolds(tenantIds: string[], externalIdOf: Map<string, string>) {
   const asked = data!.flatMap((c, conversation) =>
     c.questions.map((question) => ({ conversation, tenant: tenantIds[conversation]!, question })),
@@ -215,15 +215,13 @@ async function runFolds(tenantIds: string[], externalIdOf: Map<string, string>) 
   const heldOut = summarise(cv.folds.flatMap((f) => f.heldOut));
   const allIn = summarise(cv.allIn);
   const tuned = summarise(cv.tunedOnAll);
-  console.log(
-    `\n${"recall (held-out | all-in)".padEnd(26)} ${"n".padStart(5)}  ` +
-      `${["@5", "@10", "@20"].map((k) => k.padStart(6)).join("  ")}  |${["@5", "@10", "@20"].map((k) => k.padStart(6)).join("  ")}`,
-  );
+  const heads = ["@5", "@10", "@20"].map((k) => k.padStart(6)).join("  ");
+  console.log(`\n${"recall (held-out | all-in)".padEnd(26)} ${"n".padStart(5)}  ${heads}  |${heads}`);
   for (const key of ["c1", "c2", "c3", "c4", "c5", "1-4", "1-5"]) {
     const label = key.startsWith("c") ? `${key[1]} ${CATEGORY_NAMES[Number(key[1])]}` : `categories ${key}`;
-    const h = heldOut[key]!;
+    const [h, a] = [heldOut[key]!, allIn[key]!];
     console.log(
-      `${label.padEnd(26)} ${String(h.n).padStart(5)}  ${h.at.map(fmt).join("  ")}  |${allIn[key]!.at.map(fmt).join("  ")}`,
+      `${label.padEnd(26)} ${String(h.n).padStart(5)}  ${h.at.map(fmt).join("  ")}  |${a.at.map(fmt).join("  ")}`,
     );
   }
   const foldMean10 = perFold.reduce((s, f) => s + f.recall["1-5"]!.at[1], 0) / perFold.length;

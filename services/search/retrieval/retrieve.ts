@@ -174,7 +174,8 @@ type Completion = Awaited<ReturnType<ReadStore["complete"]>>;
  * Fills in what the side that proposed a candidate did not give it, in one read: the BM25 of
  * candidates only the vector side (or a small filter) proposed, from their postings; the cosine of
  * candidates the graph search did not return, from their stored vectors; every candidate's previous
- * sibling; and which of the query's names each candidate's postings hold. `lexExtras` holds the lexical candidates' vectors and siblings, read ahead.
+ * sibling; and which of the query's names each candidate's postings hold. `lexExtras` holds the lexical
+ * candidates' vectors and siblings, read ahead.
  */
 async function completeParts(
   q: {
