@@ -82,6 +82,13 @@ export const Scores = T.Object(
     semantic: Nullable(T.Number({ description: "Cosine similarity of query and memory, floored at 0." })),
     lexical: Nullable(T.Number({ description: "BM25 over Σ idf of the query terms, capped at 1." })),
     thread: Nullable(T.Number({ description: "Best match score of the memory's neighbours in its thread." })),
+    entity: Nullable(
+      T.Number({
+        description:
+          "Share of the query's names (capitalised words past its first) the memory's terms hold; " +
+          "null when the query names none.",
+      }),
+    ),
   },
   { description: 'The parts of `score` (null for "*"); the formula is in docs/search.md.' },
 );

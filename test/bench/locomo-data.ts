@@ -93,3 +93,15 @@ export function recallAt(k: number, ranked: string[], evidence: string[]): numbe
   const top = new Set(ranked.slice(0, k));
   return evidence.filter((e) => top.has(e)).length / evidence.length;
 }
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+
+/** A session's date ("1:56 pm on 8 May, 2023") in ms since the epoch (UTC), or null when it does not parse. */
+export function sessionTime(dateTime: string): number | null {
+  const m = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})/i.exec(dateTime);
+  if (!m) return null;
+  const month = MONTHS.indexOf(m[5]!.slice(0, 3).toLowerCase());
+  if (month < 0) return null;
+  const hour = (Number(m[1]) % 12) + (m[3]!.toLowerCase() === "pm" ? 12 : 0);
+  return Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2]));
+}

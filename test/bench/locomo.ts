@@ -8,16 +8,22 @@ import {
   loadLocomo,
   recallAt,
   sessionContent,
+  sessionTime,
   type Conversation,
 } from "./locomo-data";
+import { crossValidate, grid, readCandidates, summarise, type FoldReport } from "./locomo-folds";
 
 /**
- * `npm run bench:locomo [path/to/locomo.json]`: retrieval quality on LoCoMo through the public API,
- * as ../shared/bench/locomo/README.md describes it: one tenant per conversation, a root memory per
+ * `npm run bench:locomo [-- --folds] [path/to/locomo.json]`: retrieval quality on LoCoMo through the public
+ * API, as ../shared/bench/locomo/README.md describes it: one tenant per conversation, a root memory per
  * session and a child per turn (external_id = dia_id), then `POST /v1/search {query, limit: 20}`
  * per question; recall@5/10/20 per category and overall, ingestion rate and query latency.
+ * `--folds`: also k-fold cross-validation of the ranking's parameters over the conversations
+ * (locomo-folds.ts), the held-out figure beside the all-in one.
  */
-const path = process.argv[2] ?? DEFAULT_LOCOMO_PATH;
+const args = process.argv.slice(2);
+const FOLDS = args.includes("--folds");
+const path = args.find((a) => !a.startsWith("--")) ?? DEFAULT_LOCOMO_PATH;
 const data = loadLocomo(path);
 if (!data) {
   console.log(
@@ -26,7 +32,7 @@ if (!data) {
   );
   process.exit(0);
 }
-const SESSIONS_IN_PARALLEL = Number(process.env.LOCOMO_CONCURRENCY ?? 8);
+const TURNS_IN_PARALLEL = Number(process.env.LOCOMO_CONCURRENCY ?? 8);
 const KS = [5, 10, 20] as const;
 
 const root = resolve(".data-bench-locomo");
@@ -45,35 +51,48 @@ async function post(api: ApiClient, path: string, body: unknown) {
   }
 }
 
-/** Sessions go in parallel; the turns of one session are posted in order (a conversation is written as it happens). */
-async function ingest(api: ApiClient, conv: Conversation): Promise<number> {
+/**
+ * As an importer would: sessions one after the other, each session's turns posted concurrently (8 at a
+ * time), each memory with its occurred_at (the session's date; turns a minute apart, in order), so the
+ * thread's order comes from occurred_at and not from the order the writes arrive in.
+ * Fills `externalIdOf` (memory id → dia_id or session_N).
+ */
+async function ingest(api: ApiClient, conv: Conversation, externalIdOf: Map<string, string>): Promise<number> {
   let count = 0;
-  let next = 0;
-  const worker = async () => {
-    while (next < conv.sessions.length) {
-      const s = conv.sessions[next++]!;
-      const rootMemory = await post(api, "/v1/memories", {
-        content: sessionContent(conv, s),
-        content_type: "conversation",
-        tier: "long",
-        external_id: `session_${s.index}`,
-        metadata: { session: s.index, date_time: s.dateTime },
-      });
-      count++;
-      for (const t of s.turns) {
-        await post(api, "/v1/memories", {
+  let last = Date.UTC(2020, 0, 1);
+  for (const s of conv.sessions) {
+    const at = Math.max(sessionTime(s.dateTime) ?? last + 86_400_000, last + 60_000);
+    last = at + s.turns.length * 60_000;
+    const rootMemory = await post(api, "/v1/memories", {
+      content: sessionContent(conv, s),
+      content_type: "conversation",
+      tier: "long",
+      external_id: `session_${s.index}`,
+      occurred_at: new Date(at).toISOString(),
+      metadata: { session: s.index, date_time: s.dateTime },
+    });
+    externalIdOf.set(rootMemory.data.id, `session_${s.index}`);
+    count++;
+    let next = 0;
+    const worker = async () => {
+      while (next < s.turns.length) {
+        const i = next++;
+        const t = s.turns[i]!;
+        const turn = await post(api, "/v1/memories", {
           content: t.content,
           content_type: "conversation",
           tier: "short",
           parent_memory_id: rootMemory.data.id,
           external_id: t.diaId,
+          occurred_at: new Date(at + (i + 1) * 60_000).toISOString(),
           metadata: { speaker: t.speaker, session: s.index },
         });
+        externalIdOf.set(turn.data.id, t.diaId);
         count++;
       }
-    }
-  };
-  await Promise.all(Array.from({ length: SESSIONS_IN_PARALLEL }, worker));
+    };
+    await Promise.all(Array.from({ length: TURNS_IN_PARALLEL }, worker));
+  }
   return count;
 }
 
@@ -91,11 +110,15 @@ try {
   );
 
   const t0 = performance.now();
-  const ingested = (await Promise.all(data.map((c, i) => ingest(tenants[i]!.api, c)))).reduce((a, b) => a + b, 0);
+  const externalIdOf = new Map<string, string>();
+  const ingested = (await Promise.all(data.map((c, i) => ingest(tenants[i]!.api, c, externalIdOf)))).reduce(
+    (a, b) => a + b,
+    0,
+  );
   const ingestS = (performance.now() - t0) / 1000;
   console.log(
     `ingested ${ingested} memories in ${ingestS.toFixed(1)} s: ${(ingested / ingestS).toFixed(1)} memories/s ` +
-      `(${SESSIONS_IN_PARALLEL} sessions in parallel per conversation)`,
+      `(conversations in parallel, ${TURNS_IN_PARALLEL} turns of a session at a time, with occurred_at)`,
   );
 
   const sums = new Map<string, { n: number; r: number[] }>();
@@ -139,8 +162,16 @@ try {
       `server p50 ${pct(serverMs, 50).toFixed(1)} ms, p99 ${pct(serverMs, 99).toFixed(1)} ms`,
   );
 
+  const folds = FOLDS
+    ? await runFolds(
+        tenants.map((t) => t.tenant),
+        externalIdOf,
+      )
+    : undefined;
+
   const result = {
     at: new Date().toISOString(),
+    folds,
     ingest: { memories: ingested, seconds: ingestS, perSecond: ingested / ingestS },
     recall: Object.fromEntries(
       [...sums].map(([k, s]) => [
@@ -158,4 +189,52 @@ try {
   writeFileSync(join(root, "results.json"), JSON.stringify(result, null, 2));
 } finally {
   await stack.stop();
+}
+
+/** Cross-validation of the ranking's parameters, one conversation held out at a time (locomo-folds.ts); prints it. */
+async function runFolds(tenantIds: string[], externalIdOf: Map<string, string>) {
+  const asked = data!.flatMap((c, conversation) =>
+    c.questions.map((question) => ({ conversation, tenant: tenantIds[conversation]!, question })),
+  );
+  const questions = await readCandidates(stack, asked, externalIdOf);
+  // Every question's candidates and parts, without the data set's text: rankings can be compared offline.
+  writeFileSync(join(root, "candidates.json"), JSON.stringify(questions.map(({ question: _, ...q }) => q)));
+  const settings = grid();
+  const cv = crossValidate(questions, settings);
+  const params = (p: object) => JSON.stringify(p);
+  const fmt = (x: number) => x.toFixed(1).padStart(6);
+  console.log(`\nfolds: ${settings.length} settings; each conversation held out in turn, chosen on the others`);
+  const perFold = cv.folds.map((f: FoldReport) => {
+    const s = summarise(f.heldOut);
+    console.log(
+      `  held out ${data![f.held]!.id.padEnd(7)} n ${String(s["1-5"]!.n).padStart(3)}  ` +
+        `@10 held-out 1-5 ${fmt(s["1-5"]!.at[1])}  (train ${fmt(100 * f.trainRecall10)})  ${params(f.chosen)}`,
+    );
+    return { conversation: data![f.held]!.id, chosen: f.chosen, train10: 100 * f.trainRecall10, recall: s };
+  });
+  const heldOut = summarise(cv.folds.flatMap((f) => f.heldOut));
+  const allIn = summarise(cv.allIn);
+  const tuned = summarise(cv.tunedOnAll);
+  const heads = ["@5", "@10", "@20"].map((k) => k.padStart(6)).join("  ");
+  console.log(`\n${"recall (held-out | all-in)".padEnd(26)} ${"n".padStart(5)}  ${heads}  |${heads}`);
+  for (const key of ["c1", "c2", "c3", "c4", "c5", "1-4", "1-5"]) {
+    const label = key.startsWith("c") ? `${key[1]} ${CATEGORY_NAMES[Number(key[1])]}` : `categories ${key}`;
+    const [h, a] = [heldOut[key]!, allIn[key]!];
+    console.log(
+      `${label.padEnd(26)} ${String(h.n).padStart(5)}  ${h.at.map(fmt).join("  ")}  |${a.at.map(fmt).join("  ")}`,
+    );
+  }
+  const foldMean10 = perFold.reduce((s, f) => s + f.recall["1-5"]!.at[1], 0) / perFold.length;
+  console.log(
+    `\nheld-out recall@10 (1-5): ${heldOut["1-5"]!.at[1].toFixed(1)} over questions, ` +
+      `${foldMean10.toFixed(1)} mean of folds; all-in (the service's own setting) ${allIn["1-5"]!.at[1].toFixed(1)}; ` +
+      `tuned on all five ${tuned["1-5"]!.at[1].toFixed(1)} ${params(cv.tunedOnAllParams)}`,
+  );
+  return {
+    settings: settings.length,
+    perFold,
+    heldOut,
+    allIn,
+    tunedOnAll: { params: cv.tunedOnAllParams, recall: tuned },
+  };
 }

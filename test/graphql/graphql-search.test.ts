@@ -56,7 +56,7 @@ describe("search", () => {
     expect(rest.status).toBe(200);
     const data = await gql.request(
       "query($i: SearchInput!) { search(input: $i) { " +
-        `results { score scores { semantic lexical thread } memory { ${MEMORY} } } } }`,
+        `results { score scores { semantic lexical thread entity } memory { ${MEMORY} } } } }`,
       {
         i: {
           query: "Lisbon hotel flight",
@@ -76,7 +76,7 @@ describe("search", () => {
     const rest = await api.post("/v1/search", { query: "*", tier: "long" });
     const data = await gql.request(
       '{ search(input: { query: "*", tier: LONG }) { ' +
-        `results { score scores { semantic lexical thread } memory { ${MEMORY} } } } }`,
+        `results { score scores { semantic lexical thread entity } memory { ${MEMORY} } } } }`,
     );
     expect(data.search.results.map(hitToRest)).toEqual(rest.body.data.results);
     expect(data.search.results.map((h: any) => h.memory.id)).toEqual([root.id]);

@@ -14,7 +14,7 @@ export interface Result {
   id: string;
   content: string;
   score: number;
-  scores: { semantic: number | null; lexical: number | null; thread: number | null };
+  scores: { semantic: number | null; lexical: number | null; thread: number | null; entity: number | null };
   [field: string]: unknown;
 }
 

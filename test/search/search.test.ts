@@ -25,7 +25,7 @@ describe("POST /v1/search: results", () => {
     expect(results[0]).toEqual({
       ...stored,
       score: expect.any(Number),
-      scores: { semantic: expect.any(Number), lexical: expect.any(Number), thread: 0 },
+      scores: { semantic: expect.any(Number), lexical: expect.any(Number), thread: 0, entity: null },
     });
     for (let i = 1; i < results.length; i++) expect(results[i - 1].score).toBeGreaterThanOrEqual(results[i].score);
     for (const r of results) {
@@ -69,7 +69,7 @@ describe("POST /v1/search: results", () => {
     const all = await search(api, { query: "*" });
     expect(all.map((r) => r.id)).toEqual(made.map((m) => m.id).reverse());
     expect(all[0]!.score).toBe(1);
-    expect(all[0]!.scores).toEqual({ semantic: null, lexical: null, thread: null });
+    expect(all[0]!.scores).toEqual({ semantic: null, lexical: null, thread: null, entity: null });
     expect(await searchIds(api, { query: "*", tier: "long" })).toEqual([made[3]!.id, made[1]!.id]);
     expect(await searchIds(api, { query: " * ", limit: 1 })).toEqual([made[3]!.id]);
   });

@@ -1,6 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { cosineInt8, matchScore, semanticFromVsim, SEMANTIC_WEIGHT, THREAD_WEIGHT, withThread } from "./fusion";
+import {
+  cosineInt8,
+  matchScore,
+  semanticFromVsim,
+  SEMANTIC_WEIGHT,
+  THREAD_WEIGHT,
+  withEntity,
+  withThread,
+} from "./fusion";
 import { rank } from "./rank";
 
 describe("fusion", () => {
@@ -51,9 +59,45 @@ describe("rank", () => {
       0,
     );
     expect(out.map((r) => r.id)).toEqual(["b", "c"]);
-    expect(out[0]).toEqual({ id: "b", score: 0.85, scores: { semantic: 0.9, lexical: 0.8, thread: 0 } });
+    expect(out[0]).toEqual({
+      id: "b",
+      score: Math.round(matchScore(0.9, 0.8) * 1e6) / 1e6,
+      scores: { semantic: 0.9, lexical: 0.8, thread: 0, entity: null },
+    });
     expect(rank([{ id: "a", semantic: 0.2, lexical: 0 }], 10, 0.2)).toEqual([]);
     expect(rank([{ id: "a", semantic: 0.2, lexical: 0 }], 10, 0).length).toBe(1);
+  });
+
+  test("naming whom the query names raises the match; neighbours borrow the raised match", () => {
+    const params = { semanticWeight: 0.5, threadWeight: 0.5, entityWeight: 0.1 };
+    const out = rank(
+      [
+        { id: "other", semantic: 0.5, lexical: 0.5, entity: 0 },
+        { id: "named", semantic: 0.5, lexical: 0.5, entity: 1 },
+        { id: "reply", semantic: 0, lexical: 0, entity: 0, prev: "named" },
+      ],
+      10,
+      0,
+      params,
+    );
+    const byId = Object.fromEntries(out.map((r) => [r.id, r]));
+    expect(out.map((r) => r.id)).toEqual(["named", "other", "reply"]);
+    expect(byId.named!.score).toBeCloseTo(0.5 + 0.1 * 0.5, 6);
+    expect(byId.named!.scores.entity).toBe(1);
+    expect(byId.reply!.scores.thread).toBeCloseTo(0.55, 6);
+    expect(withEntity(0.5, 1, 0)).toBe(0.5);
+    expect(rank([{ id: "a", semantic: 0.5, lexical: 0.5 }], 1, 0)[0]!.scores.entity).toBeNull();
+  });
+
+  test("the parameters are injectable: another setting ranks otherwise", () => {
+    const candidates = [
+      { id: "semantic", semantic: 0.9, lexical: 0 },
+      { id: "lexical", semantic: 0, lexical: 0.8 },
+    ];
+    const order = (semanticWeight: number) =>
+      rank(candidates, 2, 0, { semanticWeight, threadWeight: 0, entityWeight: 0 }).map((r) => r.id);
+    expect(order(0.7)).toEqual(["semantic", "lexical"]);
+    expect(order(0.3)).toEqual(["lexical", "semantic"]);
   });
 
   test("a memory borrows from its best neighbour in the thread (previous or next sibling)", () => {
@@ -66,10 +110,11 @@ describe("rank", () => {
       ],
       10,
       0,
+      { semanticWeight: 0.5, threadWeight: 0.5, entityWeight: 0 },
     );
     const byId = Object.fromEntries(out.map((r) => [r.id, r]));
     expect(byId.answer!.scores.thread).toBe(0.8);
-    expect(byId.answer!.score).toBeCloseTo(withThread(0.1, 0.8), 6);
+    expect(byId.answer!.score).toBeCloseTo(withThread(0.1, 0.8, 0.5), 6);
     expect(byId.question!.scores.thread).toBeCloseTo(0.1, 6);
     expect(byId.after!.scores.thread).toBeCloseTo(0.1, 6);
     expect(byId.unrelated!.scores.thread).toBe(0);

@@ -3,21 +3,47 @@
  *
  *   semantic = max(0, cosine(query, memory))                 VSIM gives (1 + cos) / 2, hence 2s − 1
  *   lexical  = min(1, BM25 / Σ idf(query terms))             bm25.ts `normaliseBm25`
- *   match    = α · semantic + (1 − α) · lexical               α = SEMANTIC_WEIGHT
+ *   entity   = share of the query's names in its postings     names: capitalised words past the first
+ *   match    = m + ε · entity · (1 − m),                       ε = ENTITY_WEIGHT
+ *              m = α · semantic + (1 − α) · lexical            α = SEMANTIC_WEIGHT
  *   thread   = max(match of the previous / next sibling)      0 when neither is a candidate
  *   score    = match + β · thread · (1 − match)               β = THREAD_WEIGHT
  *
  * The thread term lets a turn borrow relevance from the turns around it (a question and its answer
  * share little vocabulary); `(1 − match)` keeps the score ≤ 1 and lets it matter less for strong
- * matches. α and β were chosen on LoCoMo (see docs/search.md); the measured optimum is a wide plateau.
+ * matches. The entity term favours, among memories that match alike, those naming whom the query names.
+ * α, β and ε were chosen on LoCoMo by cross-validation (docs/search.md); the optimum is a wide plateau.
  */
-export const SEMANTIC_WEIGHT = 0.5;
-export const THREAD_WEIGHT = 0.5;
+export const SEMANTIC_WEIGHT = 0.55;
+export const THREAD_WEIGHT = 0.9;
+export const ENTITY_WEIGHT = 0.025;
+
+/**
+ * The ranking's tunable parameters. The service ranks with `RANKING`; the LoCoMo benchmark's folds
+ * (test/bench/locomo.ts) choose among other settings by calling `rank` with them. They are not a request option.
+ */
+export interface RankingParams {
+  /** α above. */
+  semanticWeight: number;
+  /** β above. */
+  threadWeight: number;
+  /** ε above. */
+  entityWeight: number;
+}
+
+export const RANKING: RankingParams = {
+  semanticWeight: SEMANTIC_WEIGHT,
+  threadWeight: THREAD_WEIGHT,
+  entityWeight: ENTITY_WEIGHT,
+};
 
 export const semanticFromVsim = (vsimScore: number) => Math.max(0, Math.min(1, 2 * vsimScore - 1));
 
 export const matchScore = (semantic: number, lexical: number, alpha = SEMANTIC_WEIGHT) =>
   alpha * semantic + (1 - alpha) * lexical;
+
+export const withEntity = (match: number, entity: number, epsilon = ENTITY_WEIGHT) =>
+  match + epsilon * entity * (1 - match);
 
 export const withThread = (match: number, thread: number, beta = THREAD_WEIGHT) => match + beta * thread * (1 - match);
 

@@ -4,5 +4,5 @@
  * formula that fuses them with the thread neighbours' (fusion.ts), applied by rank.ts.
  */
 export { B, CONTEXT_WEIGHT, idf, K1, normaliseBm25 } from "./bm25";
-export { cosineInt8, semanticFromVsim } from "./fusion";
+export { cosineInt8, RANKING, semanticFromVsim, type RankingParams } from "./fusion";
 export { rank, type Candidate, type Ranked } from "./rank";

@@ -1,4 +1,4 @@
-import { matchScore, withThread } from "./fusion";
+import { matchScore, RANKING, withEntity, withThread, type RankingParams } from "./fusion";
 
 export interface Candidate {
   id: string;
@@ -6,22 +6,34 @@ export interface Candidate {
   lexical: number;
   /** The previous sibling of this memory (its thread neighbour), when known. */
   prev?: string;
+  /** Share of the query's names its postings hold (0..1); absent when the query names nobody. */
+  entity?: number;
 }
 
 export interface Ranked {
   id: string;
   score: number;
-  scores: { semantic: number; lexical: number; thread: number };
+  scores: { semantic: number; lexical: number; thread: number; entity: number | null };
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /**
- * Fuses parts into scores (formula in fusion.ts), applies the threshold and returns the best `limit`,
+ * Fuses parts into scores (formula in fusion.ts, with `params`), applies the threshold and returns the best `limit`,
  * best first (ties: id, so the order is stable).
  */
-export function rank(candidates: Candidate[], limit: number, threshold: number): Ranked[] {
-  const match = new Map(candidates.map((c) => [c.id, matchScore(c.semantic, c.lexical)]));
+export function rank(
+  candidates: Candidate[],
+  limit: number,
+  threshold: number,
+  params: RankingParams = RANKING,
+): Ranked[] {
+  const match = new Map(
+    candidates.map((c) => [
+      c.id,
+      withEntity(matchScore(c.semantic, c.lexical, params.semanticWeight), c.entity ?? 0, params.entityWeight),
+    ]),
+  );
   // Best neighbour of each candidate: its previous sibling, and any candidate whose previous sibling it is.
   const neighbour = new Map<string, number>();
   const raise = (id: string, value: number | undefined) => {
@@ -36,8 +48,13 @@ export function rank(candidates: Candidate[], limit: number, threshold: number):
     const thread = neighbour.get(c.id) ?? 0;
     return {
       id: c.id,
-      score: round(withThread(match.get(c.id)!, thread)),
-      scores: { semantic: round(c.semantic), lexical: round(c.lexical), thread: round(thread) },
+      score: round(withThread(match.get(c.id)!, thread, params.threadWeight)),
+      scores: {
+        semantic: round(c.semantic),
+        lexical: round(c.lexical),
+        thread: round(thread),
+        entity: c.entity === undefined ? null : round(c.entity),
+      },
     };
   });
   return ranked

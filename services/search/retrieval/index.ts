@@ -3,4 +3,10 @@
  * with the part the other side did not give it, fused by ../ranking. What is tuned here is latency
  * (how candidates are found: retrieve.ts, vector-search.ts); what is tuned in ../ranking is the order.
  */
-export { createRetriever, type Retrieve, type RetrieveRequest, type Retrieved } from "./retrieve";
+export {
+  createCandidateReader,
+  createRetriever,
+  type Retrieve,
+  type RetrieveRequest,
+  type Retrieved,
+} from "./retrieve";

@@ -3,7 +3,7 @@ import { MATCH_ALL } from "../../contract/search";
 import { embeddingText, type Embedder } from "../embedder";
 import { hasFilters, toFilterSpec, type FilterInput, type FilterSpec } from "../filters";
 import { cosineInt8, idf, normaliseBm25, rank, semanticFromVsim, type Candidate } from "../ranking";
-import { queryTerms } from "../text";
+import { queryNames, queryTerms } from "../text";
 import type { Hit, ReadStore } from "../store";
 import { chooseVectorSearch, searchGraph, type VectorQuery, type VectorSearch } from "./vector-search";
 
@@ -17,7 +17,7 @@ export interface RetrieveRequest {
 export interface Retrieved {
   id: string;
   score: number;
-  scores: { semantic: number | null; lexical: number | null; thread: number | null };
+  scores: { semantic: number | null; lexical: number | null; thread: number | null; entity: number | null };
 }
 
 /** More query terms than this add nothing but cost (a pasted document as a query). */
@@ -37,11 +37,20 @@ export function createRetriever(deps: RetrieverDeps) {
   return async function retrieve(space: Space, req: RetrieveRequest): Promise<Retrieved[]> {
     const spec = toFilterSpec(req.filters);
     if (req.query.trim() === MATCH_ALL) return newestFirst(deps.reads, space, spec, req.limit);
-    return rankedMatches(deps, space, req, spec);
+    return rank(await matchCandidates(deps, space, req, spec), req.limit, req.threshold);
   };
 }
 
 export type Retrieve = ReturnType<typeof createRetriever>;
+
+/**
+ * A query's candidates with their parts, before ranking (not for `*`): the LoCoMo benchmark reads them
+ * once per question and ranks them with each setting of the ranking's parameters it compares.
+ */
+export function createCandidateReader(deps: RetrieverDeps) {
+  return (space: Space, req: Omit<RetrieveRequest, "threshold">): Promise<Candidate[]> =>
+    matchCandidates(deps, space, req, toFilterSpec(req.filters));
+}
 
 /**
  * The `*` query: the newest memories that pass the filters, unscored. Expired memories the memories
@@ -59,20 +68,22 @@ async function newestFirst(reads: ReadStore, space: Space, spec: FilterSpec, lim
     if (kept.length >= limit || hits.length < k) break;
     k += expired.size;
   }
-  return kept.slice(0, limit).map((id) => ({ id, score: 1, scores: { semantic: null, lexical: null, thread: null } }));
+  return kept
+    .slice(0, limit)
+    .map((id) => ({ id, score: 1, scores: { semantic: null, lexical: null, thread: null, entity: null } }));
 }
 
 /**
  * A query proper: the lexical and the vector side each propose candidates (the vector side's
  * strategy chosen in vector-search.ts), each candidate gets the part the other side did not give it,
- * and ../ranking fuses the parts. The stages overlap: the model runs while Redis counts and ranks.
+ * ready for ../ranking to fuse the parts. The stages overlap: the model runs while Redis counts and ranks.
  */
-async function rankedMatches(
+async function matchCandidates(
   deps: RetrieverDeps,
   space: Space,
-  req: RetrieveRequest,
+  req: Omit<RetrieveRequest, "threshold">,
   spec: FilterSpec,
-): Promise<Retrieved[]> {
+): Promise<Candidate[]> {
   const { reads, embedder, modelId } = deps;
   const k = candidateCount(req.limit);
   const terms = queryTerms(req.query).slice(0, MAX_QUERY_TERMS);
@@ -105,6 +116,7 @@ async function rankedMatches(
     semantic: new Map(nearest.map((h) => [h.id, semanticFromVsim(h.score)])),
     bm25: new Map(lex.hits.map((h) => [h.id, h.score])),
     prev: new Map(),
+    entity: new Map(),
   };
   const everyPassing = search.strategy === "every-passing" ? search.ids : [];
   let ids = [...new Set([...parts.semantic.keys(), ...parts.bm25.keys(), ...everyPassing])];
@@ -114,17 +126,18 @@ async function rankedMatches(
     ids = ids.filter((id) => !expired.has(id));
   }
   if (ids.length === 0) return [];
-  const query = { reads, space, modelId, weighted, vector, vectors: stats.vectors };
+  const names = queryNames(req.query).slice(0, MAX_QUERY_TERMS);
+  const query = { reads, space, modelId, weighted, names, vector, vectors: stats.vectors };
   await completeParts(query, ids, parts, lexExtrasP);
 
   const idfSum = weighted.reduce((s, [, w]) => s + w, 0);
-  const candidates: Candidate[] = ids.map((id) => ({
+  return ids.map((id) => ({
     id,
     semantic: parts.semantic.get(id) ?? 0,
     lexical: normaliseBm25(parts.bm25.get(id) ?? 0, idfSum),
     prev: parts.prev.get(id),
+    entity: names.length > 0 ? (parts.entity.get(id) ?? 0) : undefined,
   }));
-  return rank(candidates, req.limit, req.threshold);
 }
 
 /**
@@ -147,11 +160,12 @@ function lexicalCandidates(
   return { lexP, lexExtrasP };
 }
 
-/** What ranking takes of each candidate, by id: cosine (0..1), raw BM25, previous sibling. */
+/** What ranking takes of each candidate, by id: cosine (0..1), raw BM25, previous sibling, names held (0..1). */
 interface Parts {
   semantic: Map<string, number>;
   bm25: Map<string, number>;
   prev: Map<string, string>;
+  entity: Map<string, number>;
 }
 
 type Completion = Awaited<ReturnType<ReadStore["complete"]>>;
@@ -160,7 +174,8 @@ type Completion = Awaited<ReturnType<ReadStore["complete"]>>;
  * Fills in what the side that proposed a candidate did not give it, in one read: the BM25 of
  * candidates only the vector side (or a small filter) proposed, from their postings; the cosine of
  * candidates the graph search did not return, from their stored vectors; every candidate's previous
- * sibling. `lexExtras` holds the lexical candidates' vectors and siblings, read ahead.
+ * sibling; and which of the query's names each candidate's postings hold. `lexExtras` holds the lexical
+ * candidates' vectors and siblings, read ahead.
  */
 async function completeParts(
   q: {
@@ -168,6 +183,7 @@ async function completeParts(
     space: Space;
     modelId: string;
     weighted: [string, number][];
+    names: string[];
     vector: Float32Array | null;
     vectors: number;
   },
@@ -182,7 +198,15 @@ async function completeParts(
   const terms = q.weighted.map(([t]) => t);
   const [early, more] = await Promise.all([
     lexExtras,
-    q.reads.complete(q.space, { modelId: q.modelId, terms, lexicalFor, vectorsFor, prevFor: rest }),
+    q.reads.complete(q.space, {
+      modelId: q.modelId,
+      terms,
+      lexicalFor,
+      vectorsFor,
+      prevFor: rest,
+      names: q.names,
+      namesFor: q.names.length > 0 ? ids : [],
+    }),
   ]);
   lexicalFor.forEach((id, j) => {
     const score = q.weighted.reduce((s, [, w], t) => s + w * (more.weights[t]![j] ?? 0), 0);
@@ -194,4 +218,8 @@ async function completeParts(
     }
   }
   for (const [id, p] of [...early.prev, ...more.prev]) parts.prev.set(id, p);
+  ids.forEach((id, j) => {
+    const held = more.held.reduce((n, row) => n + (row[j] ? 1 : 0), 0);
+    if (held > 0) parts.entity.set(id, held / q.names.length);
+  });
 }

@@ -77,6 +77,9 @@ export interface CompletionQuery {
   lexicalFor: string[];
   vectorsFor: string[];
   prevFor: string[];
+  /** The query's names (as terms), and the ids whose postings are checked for them. */
+  names?: string[];
+  namesFor?: string[];
 }
 
 /** Index reads of one query. */
@@ -178,16 +181,19 @@ export function createReadStore(redis: RedisClient, call: Functions, vsimConnect
 
     /**
      * What fusion still needs, in one round trip: the BM25 weights of `lexicalFor` ids for each query
-     * term, the stored vectors of `vectorsFor` ids, and the previous sibling of every candidate.
+     * term, the stored vectors of `vectorsFor` ids, the previous sibling of every candidate, and which of
+     * the query's `names` the postings of `namesFor` ids hold.
      */
     async complete(space: Space, query: CompletionQuery) {
       const { modelId, terms, lexicalFor, vectorsFor, prevFor } = query;
+      const names = query.namesFor?.length ? (query.names ?? []) : [];
       const k = searchKeys(space);
       const res = await execBatch(() => {
         const pipe = redis.pipeline();
         if (lexicalFor.length > 0) for (const t of terms) pipe.zmscore(k.term(t), ...lexicalFor);
         for (const id of vectorsFor) pipe.callBuffer("VEMB", k.vectors(modelId), id, "RAW");
         for (const id of prevFor) pipe.hget(k.doc(id), DOC.previousSibling);
+        for (const t of names) pipe.zmscore(k.term(t), ...query.namesFor!);
         return pipe;
       });
       let i = 0;
@@ -207,7 +213,8 @@ export function createReadStore(redis: RedisClient, call: Functions, vsimConnect
         const p = res[i++] as string | null;
         if (p) prev.set(id, p);
       }
-      return { weights, vectors, prev };
+      const held = names.map(() => (res[i++] as (string | null)[]).map((x) => x !== null));
+      return { weights, vectors, prev, held };
     },
   };
 }

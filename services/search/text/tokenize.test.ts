@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { queryTerms, termFrequencies, tokenize, STOP_WORDS } from "./tokenize";
+import { queryNames, queryTerms, termFrequencies, tokenize, STOP_WORDS } from "./tokenize";
 
 describe("tokenize", () => {
   test("lower-cases, drops stop words and stems", () => {
@@ -45,5 +45,16 @@ describe("tokenize", () => {
 
   test("query terms are distinct, in first-seen order", () => {
     expect(queryTerms("pie apple apples")).toEqual(["pie", "appl"]);
+  });
+
+  test("query names: capitalised words past the first, as terms, once each", () => {
+    expect(queryNames("What did Caroline think of Melanie's painting in Paris?")).toEqual([
+      "carolin",
+      "melani",
+      "pari",
+    ]);
+    expect(queryNames("Caroline and caroline went home")).toEqual([]);
+    expect(queryNames("  When did Jon meet Gina and Jon?")).toEqual(["jon", "gina"]);
+    expect(queryNames("What is LGBTQ about, and what do I think?")).toEqual([]);
   });
 });

@@ -52,3 +52,11 @@ export function termFrequencies(text: string): { tf: Map<string, number>; length
 
 /** Distinct query terms in first-seen order (a repeated query word does not count twice). */
 export const queryTerms = (query: string): string[] => [...new Set(tokenize(query))];
+
+/** A capitalised word that does not open the query: "Caroline", "Paris" (not "What", "LGBTQ" or "I"). */
+const NAME_RE = /(?<!^\s*)\b\p{Lu}\p{Ll}+(?:['’]s)?\b/gu;
+
+/** The query's names (capitalised words past its first), as index terms: "What did Caroline…" → ["carolin"]. */
+export const queryNames = (query: string): string[] => [
+  ...new Set([...query.normalize("NFKC").matchAll(NAME_RE)].flatMap((m) => tokenize(m[0]))),
+];

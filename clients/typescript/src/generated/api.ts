@@ -802,6 +802,7 @@ export type components = {
             score: number;
             /** @description The parts of `score` (null for "*"); the formula is in docs/search.md. */
             scores: {
+                entity: number | null;
                 lexical: number | null;
                 semantic: number | null;
                 thread: number | null;
