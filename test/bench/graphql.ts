@@ -36,7 +36,7 @@ async function closedLoop(concurrency: number, durationS: number, op: () => Prom
 }
 
 /**
- * Issue 5: (1) a thread (one root, 50 turns, their tags) read with one GraphQL query vs the REST
+ * (1) a thread (one root, 50 turns, their tags) read with one GraphQL query vs the REST
  * calls a client needs for the same data (GET the root + GET its children, in parallel); (2) the
  * GraphQL `memory(id)` query vs `GET /v1/memories/:id` (goal: >= 0.5× its throughput).
  */

@@ -11,7 +11,7 @@ const KIB_CONTENT = "The quick brown fox jumps over the lazy dog while memories 
 const BYTES_SAMPLE = Number(process.env.BENCH_MEMORY_SAMPLE ?? 50_000);
 
 /**
- * Issue 3: create/get/list through the gateway, and Redis bytes per memory (1 KiB content, 3 tags).
+ * Create/get/list through the gateway, and Redis bytes per memory (1 KiB content, 3 tags).
  * Runs on its own stack without the search service: the figures are "before embeddings".
  */
 export const memoriesSection: BenchSection = {

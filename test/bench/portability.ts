@@ -64,7 +64,7 @@ function* exportFile(count: number): Generator<string> {
 }
 
 /**
- * Issue 21: export and import of 100,000 memories (BENCH_PORT_MEMORIES), memories/s, on a stack without the
+ * Export and import of 100,000 memories (BENCH_PORT_MEMORIES), memories/s, on a stack without the
  * search service: "before embeddings". The import goes in 16 MiB POSTs, as `npm run import` sends a file.
  */
 export const portabilitySection: BenchSection = {

@@ -8,7 +8,7 @@ import type { BenchSection } from "./sections";
 import { query, sentence } from "./sentences";
 
 /**
- * Issue 4: POST /v1/search through the gateway at BENCH_SEARCH_SIZES memories in one tenant
+ * POST /v1/search through the gateway at BENCH_SEARCH_SIZES memories in one tenant
  * (default 10000; the issue's 100000 takes ~30 min of ingestion here), single-client p50/p99 and
  * queries/s, with and without a tier / tag filter, ingestion rate through POST /v1/memories, and the
  * Redis memory of the search index per memory.

@@ -27,7 +27,7 @@ export interface BenchSection {
 
 export const ratio = (r: LoadResult, base: LoadResult) => (r.rps / base.rps).toFixed(3);
 
-/** Issue 2: an authenticated, rate-limited read through NATS and Redis vs the bare baseline. */
+/** An authenticated, rate-limited read through NATS and Redis vs the bare baseline. */
 const gatewaySection: BenchSection = {
   name: "gateway",
   async run(ctx) {
@@ -42,7 +42,7 @@ const gatewaySection: BenchSection = {
   },
 };
 
-/** Every section of the benchmark; each issue adds its own. */
+/** Every section of the benchmark, in the order they run. */
 export const benchSections: BenchSection[] = [
   gatewaySection,
   memoriesSection,
