@@ -59,12 +59,13 @@ export function redisTarget(url: string, cluster = false): RedisTarget {
 
 /**
  * A failover (a replica promoted after its primary died) takes 3–5 s with `cluster-node-timeout 2000`
- * before writes succeed again; until then commands meet closed connections, CLUSTERDOWN or MOVED. Every
- * retry counts against maxRedirections: 32 × 200 ms outlasts such a failover; past it the command fails
- * as "dependency down" (503).
+ * before writes succeed again, longer when an election has to be repeated; until then commands meet closed
+ * connections, CLUSTERDOWN or MOVED. Every retry counts against maxRedirections: 20 × 200 ms bridges a usual
+ * failover and ends within the gateway's 5 s request timeout, so a request that outlasts it answers 503
+ * ("dependency down") from the service, never a 504 from the gateway.
  */
 export const CLUSTER_RETRIES = {
-  maxRedirections: 32,
+  maxRedirections: 20,
   retryDelayOnFailover: 200,
   retryDelayOnClusterDown: 200,
   // TRYAGAIN: a multi-key script while its slot is being moved between nodes.
