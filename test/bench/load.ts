@@ -69,7 +69,9 @@ function runWrk(wrk: string, spec: LoadSpec): LoadResult {
   // several bodies are formatted once, in init, and only rotated per request.
   const lines = [`wrk.method = "${spec.method ?? "GET"}"`, ...headerLines];
   if (spec.uniqueHeader) {
-    const { name, prefix } = spec.uniqueHeader;
+    // Unique per run too: a later run reusing an earlier one's values would replay (an Idempotency-Key).
+    const { name } = spec.uniqueHeader;
+    const prefix = `${spec.uniqueHeader.prefix}${crypto.randomUUID().slice(0, 8)}-`;
     lines.push(
       `local bodies = { ${(bodies.length ? bodies : [""]).map((b) => JSON.stringify(b)).join(", ")} }`,
       `local threads, i, headers = 0, 0, {}`,
