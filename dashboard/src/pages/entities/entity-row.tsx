@@ -1,8 +1,7 @@
 import { useMutation } from "@urql/preact";
 import { useState } from "preact/hooks";
 import type { EntitiesListQuery } from "../../generated/graphql";
-import { useCanWrite } from "../../session-context";
-import { ConfirmDialog } from "../../ui/dialog";
+import { RowActions, type RowMode } from "../../ui/row-actions";
 import { messageOf } from "../../ui/errors";
 import { ErrorLine } from "../../ui/notice";
 import { lower } from "../memories/options";
@@ -13,8 +12,7 @@ type Entity = NonNullable<EntitiesListQuery["entities"]>["items"][number];
 
 /** One entity: name, type and count; rename or retype in place, delete after a confirmation. */
 export function EntityRow({ entity, onChanged }: { entity: Entity; onChanged: () => void }) {
-  const canWrite = useCanWrite();
-  const [mode, setMode] = useState<"view" | "edit" | "delete">("view");
+  const [mode, setMode] = useState<RowMode>("view");
   const [name, setName] = useState(entity.name);
   const [type, setType] = useState(entity.type);
   const [updated, update] = useMutation(UpdateEntityMutation);
@@ -55,42 +53,20 @@ export function EntityRow({ entity, onChanged }: { entity: Entity; onChanged: ()
       <td>{lower(entity.type)}</td>
       <td>{entity.description ?? ""}</td>
       <td>{entity.memoryCount}</td>
-      <td class="actions-cell">
-        {canWrite && mode === "view" && (
-          <>
-            <button type="button" class="small" aria-label={`Edit ${entity.name}`} onClick={() => setMode("edit")}>
-              Edit
-            </button>
-            <button
-              type="button"
-              class="small danger"
-              aria-label={`Delete ${entity.name}`}
-              onClick={() => setMode("delete")}
-            >
-              Delete
-            </button>
-          </>
-        )}
-        {mode === "delete" && (
-          <ConfirmDialog
-            title={`Delete entity ${entity.name}?`}
-            confirmLabel="Delete"
-            danger
-            busy={deleted.fetching}
-            onCancel={() => setMode("view")}
-            onConfirm={async () => {
-              const res = await remove({ id: entity.id });
-              if (res.data?.deleteEntity) onChanged();
-            }}
-          >
-            <p>
-              The entity is unlinked from its {entity.memoryCount} {entity.memoryCount === 1 ? "memory" : "memories"};
-              the memories stay.
-            </p>
-            <ErrorLine message={messageOf(deleted.error)} />
-          </ConfirmDialog>
-        )}
-      </td>
+      <RowActions
+        kind="entity"
+        name={entity.name}
+        mode={mode}
+        setMode={setMode}
+        deleting={deleted}
+        onDelete={async () => {
+          const res = await remove({ id: entity.id });
+          if (res.data?.deleteEntity) onChanged();
+        }}
+      >
+        The entity is unlinked from its {entity.memoryCount} {entity.memoryCount === 1 ? "memory" : "memories"}; the
+        memories stay.
+      </RowActions>
     </tr>
   );
 }

@@ -1,8 +1,7 @@
 import { useMutation } from "@urql/preact";
 import { useState } from "preact/hooks";
 import type { TagsListQuery } from "../../generated/graphql";
-import { useCanWrite } from "../../session-context";
-import { ConfirmDialog } from "../../ui/dialog";
+import { RowActions, type RowMode } from "../../ui/row-actions";
 import { messageOf } from "../../ui/errors";
 import { ErrorLine } from "../../ui/notice";
 import { DeleteTagMutation, UpdateTagMutation } from "./documents";
@@ -11,8 +10,7 @@ type Tag = NonNullable<TagsListQuery["tags"]>["items"][number];
 
 /** One tag: its colour, name and count; rename and recolour in place, delete after a confirmation. */
 export function TagRow({ tag, onChanged }: { tag: Tag; onChanged: () => void }) {
-  const canWrite = useCanWrite();
-  const [mode, setMode] = useState<"view" | "edit" | "delete">("view");
+  const [mode, setMode] = useState<RowMode>("view");
   const [name, setName] = useState(tag.name);
   const [color, setColor] = useState(tag.color ?? "#0b57d0");
   const [updated, update] = useMutation(UpdateTagMutation);
@@ -55,42 +53,20 @@ export function TagRow({ tag, onChanged }: { tag: Tag; onChanged: () => void }) 
         <ErrorLine message={messageOf(updated.error)} />
       </td>
       <td>{tag.memoryCount}</td>
-      <td class="actions-cell">
-        {canWrite && mode === "view" && (
-          <>
-            <button type="button" class="small" aria-label={`Edit ${tag.name}`} onClick={() => setMode("edit")}>
-              Edit
-            </button>
-            <button
-              type="button"
-              class="small danger"
-              aria-label={`Delete ${tag.name}`}
-              onClick={() => setMode("delete")}
-            >
-              Delete
-            </button>
-          </>
-        )}
-        {mode === "delete" && (
-          <ConfirmDialog
-            title={`Delete tag ${tag.name}?`}
-            confirmLabel="Delete"
-            danger
-            busy={deleted.fetching}
-            onCancel={() => setMode("view")}
-            onConfirm={async () => {
-              const res = await remove({ id: tag.id });
-              if (res.data?.deleteTag) onChanged();
-            }}
-          >
-            <p>
-              The tag is removed from the {tag.memoryCount} {tag.memoryCount === 1 ? "memory" : "memories"} that carry
-              it; the memories stay.
-            </p>
-            <ErrorLine message={messageOf(deleted.error)} />
-          </ConfirmDialog>
-        )}
-      </td>
+      <RowActions
+        kind="tag"
+        name={tag.name}
+        mode={mode}
+        setMode={setMode}
+        deleting={deleted}
+        onDelete={async () => {
+          const res = await remove({ id: tag.id });
+          if (res.data?.deleteTag) onChanged();
+        }}
+      >
+        The tag is removed from the {tag.memoryCount} {tag.memoryCount === 1 ? "memory" : "memories"} that carry it; the
+        memories stay.
+      </RowActions>
     </tr>
   );
 }
