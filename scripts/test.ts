@@ -23,6 +23,12 @@ interface Counts {
   skipped: number;
 }
 
+/** What failed, repeated at the end of the output: CI keeps only the output's tail. */
+const failures: string[] = [];
+
+const attr = (tag: string, name: string) =>
+  (tag.match(new RegExp(`\\b${name}="([^"]*)"`))?.[1] ?? "").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+
 async function run(name: string, testArgs: string[], cluster: boolean): Promise<Counts> {
   const report = resolve(reportDir, `${name}.xml`);
   rmSync(report, { force: true });
@@ -43,11 +49,18 @@ async function run(name: string, testArgs: string[], cluster: boolean): Promise<
   let failed = 0;
   let skipped = 0;
   for (const c of cases) {
-    if (/<(failure|error)\b/.test(c)) failed++;
-    else if (/<skipped\b/.test(c)) skipped++;
+    if (/<(failure|error)\b/.test(c)) {
+      failed++;
+      const open = c.slice(0, c.indexOf(">"));
+      const where = [attr(open, "file"), attr(open, "classname"), attr(open, "name")].filter(Boolean);
+      failures.push(`${name}: ${where.join(" > ")}`);
+    } else if (/<skipped\b/.test(c)) skipped++;
   }
   // A crash outside any test (bun exits non-zero with no failing case) must not read as success.
-  if (code !== 0 && failed === 0) failed = 1;
+  if (code !== 0 && failed === 0) {
+    failed = 1;
+    failures.push(`${name}: bun exited with code ${code} outside any test case`);
+  }
   return { passed: cases.length - failed - skipped, failed, skipped };
 }
 
@@ -62,6 +75,7 @@ if (paths.length === 0 && !onCluster) {
   runs.push(counts);
 }
 const total = (k: keyof Counts) => runs.reduce((sum, r) => sum + r[k], 0);
+if (failures.length > 0) console.log(`failed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 const [passed, failed, skipped] = [total("passed"), total("failed"), total("skipped")];
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 ? 1 : 0);
