@@ -1,12 +1,22 @@
-import { expect, test } from "bun:test";
-import { mkdtempSync, statSync } from "node:fs";
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { API_KEY_RE } from "../../services/contract/keys";
 import { resolveAdminKey } from "./admin-key";
 
-test("first local start generates a well-formed admin key, keeps it with mode 600, and reuses it", () => {
+const dirs: string[] = [];
+const tempDir = () => {
   const dir = mkdtempSync(join(tmpdir(), "admin-key-"));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+test("first local start generates a well-formed admin key, keeps it with mode 600, and reuses it", () => {
+  const dir = tempDir();
   const first = resolveAdminKey(dir, {});
   expect(first.generated).toBe(true);
   expect(first.key).toMatch(API_KEY_RE);
@@ -17,7 +27,7 @@ test("first local start generates a well-formed admin key, keeps it with mode 60
 });
 
 test("BOOTSTRAP_ADMIN_KEY wins when set", () => {
-  const dir = mkdtempSync(join(tmpdir(), "admin-key-"));
+  const dir = tempDir();
   const key = `svc_live_${"a".repeat(32)}`;
   expect(resolveAdminKey(dir, { BOOTSTRAP_ADMIN_KEY: key })).toMatchObject({ key, generated: false, file: null });
 });
