@@ -75,6 +75,49 @@ describe("quotas", () => {
     expect((await create(t.api, "y".repeat(40))).status).toBe(200);
   });
 
+  test("a batch and an import are held to the quota item by item: the first ones go in, the rest are refused", async () => {
+    const t = await newTenant(stack.baseUrl, stack.adminKey, { scopes: ["*"] });
+    await setQuota(t.tenant, { memories: 3 });
+    const items = Array.from({ length: 5 }, (_, i) => ({ content: `batch ${i}` }));
+    const batch = (await t.api.post("/v1/memories/batch", { items })).body.data;
+    expect([batch.created, batch.failed]).toEqual([3, 2]);
+    expect(batch.items.slice(3).map((r: any) => r.error.code)).toEqual(["QUOTA_EXCEEDED", "QUOTA_EXCEEDED"]);
+    await setQuota(t.tenant, { memories: 5 });
+    const at = "2025-01-01T00:00:00.000Z";
+    const lines = Array.from({ length: 4 }, (_, i) => ({
+      type: "memory",
+      id: crypto.randomUUID(),
+      content: `imported ${i}`,
+      content_type: "text",
+      tier: "medium",
+      memory_nature: "episodic",
+      parent_memory_id: null,
+      external_id: null,
+      metadata: {},
+      tags: [],
+      entities: [],
+      created_at: at,
+      updated_at: at,
+      occurred_at: at,
+      expires_at: null,
+      supersedes: null,
+      superseded_by: null,
+      valid_to: null,
+    }));
+    const res = await fetch(`${stack.baseUrl}/v1/import`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${t.key}` },
+      body: lines.map((l) => JSON.stringify(l)).join("\n"),
+    });
+    const report = ((await res.json()) as any).data;
+    expect([report.created.memories, report.failed]).toEqual([2, 2]);
+    expect(report.errors.map((e: any) => [e.line, e.code, e.details])).toEqual([
+      [3, "QUOTA_EXCEEDED", { quota: "memories", limit: 5, used: 5 }],
+      [4, "QUOTA_EXCEEDED", { quota: "memories", limit: 5, used: 5 }],
+    ]);
+    expect(await storageOf(t.api)).toMatchObject({ memories: 5 });
+  });
+
   test("a plan's defaults apply without an override; only the root key sets quotas", async () => {
     const minted = await root.post("/v1/keys", {
       name: "free",

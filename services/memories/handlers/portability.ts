@@ -15,7 +15,15 @@ import { bind, type Handler } from "../../kit/handler";
 import { slot, spaceOf, type Space } from "../../kit/space";
 import type { MemoryChange } from "../../memory-data/publisher";
 import type { ExportPosition, PortabilityStore } from "../store-portability";
+import type { NewMemory } from "../store";
 import { type MemoriesDeps, storageLimitsOf } from "./memories";
+
+/** Memories an import writes per function call: large enough to spare round trips, small enough not to hold
+ * Redis for long (a call runs alone, like every script). */
+const IMPORT_WRITE_BATCH = 100;
+
+const chunksOf = <X>(xs: X[], size: number): X[][] =>
+  Array.from({ length: Math.ceil(xs.length / size) }, (_, i) => xs.slice(i * size, (i + 1) * size));
 
 export interface PortabilityDeps extends MemoriesDeps {
   port: PortabilityStore;
@@ -100,8 +108,9 @@ export function portabilityHandlers(deps: PortabilityDeps) {
   /**
    * A chunk of lines in file order. Ids are settled first, from one probe: an exported id is kept when free
    * here; one held by a memory created at the same instant is that memory (imported before: `exists`); one
-   * held by another memory is replaced by its derived id. Then every write is sent at once, in line order,
-   * on the one connection of the space's slot, so a parent is written before its children.
+   * held by another memory is replaced by its derived id. Then the memories are written in line order, a batch
+   * per function call (create-batch.lua), all sent at once on the one connection of the space's slot, so a
+   * parent is written before its children.
    */
   const importLines: Handler<typeof importRecords> = async (input, ctx) => {
     const space = spaceOf(ctx);
@@ -127,14 +136,20 @@ export function portabilityHandlers(deps: PortabilityDeps) {
 
     const created: { line: number; id: string; record: MemoryRecord }[] = [];
     const changes: MemoryChange[] = [];
-    const writes = valid.map(async ({ line, record: r }): Promise<LineResult> => {
-      if (r.type === "entity") return importEntity(space, line, r, takenEntity.has(r.id));
+    const answers: (LineResult | Promise<LineResult>)[] = [];
+    const toCreate: { line: number; record: MemoryRecord; item: NewMemory; at: number }[] = [];
+    for (const { line, record: r } of valid) {
+      if (r.type === "entity") {
+        answers.push(importEntity(space, line, r, takenEntity.has(r.id)));
+        continue;
+      }
       const derived = derivedId(space, r.id);
       const held = known.get(r.id);
       if (here.has(r.id) || known.get(derived) != null || held === Date.parse(r.created_at)) {
         const id = here.get(r.id) ?? (known.get(derived) != null ? derived : r.id);
         here.set(r.id, id);
-        return { line, status: "exists", id };
+        answers.push({ line, status: "exists", id });
+        continue;
       }
       const id = held == null ? r.id : derived;
       const parent = r.parent_memory_id === null ? null : resolve(r.parent_memory_id);
@@ -147,21 +162,35 @@ export function portabilityHandlers(deps: PortabilityDeps) {
         expires_at: r.expires_at,
         ...(r.supersedes !== null && exists(r.supersedes) ? { supersedes: resolve(r.supersedes) } : {}),
       };
-      try {
-        const row = await deps.store.createMemory(space, id, fields, MAX_HIERARCHY_DEPTH, life, limits);
-        changes.push({ type: "created", memory: snapshotOfMemory(row.memory, row.version) });
-        if (row.superseded) {
-          const snapshot = snapshotOfMemory(row.superseded.memory, row.superseded.version);
-          changes.push({ type: "updated", memory: snapshot, changed: ["superseded_by", "valid_to"] });
-        }
-        created.push({ line, id, record: r });
-        return { line, status: "created", id };
-      } catch (err) {
-        here.delete(r.id);
-        return isTaken(err, "external_id") ? { line, status: "exists" } : failed(line, err);
+      toCreate.push({ line, record: r, item: { id, fields, life }, at: answers.length });
+      answers.push({ line, status: "created", id });
+    }
+    // In file order, a few hundred memories per function call: a parent is written before its children.
+    const batches = chunksOf(toCreate, IMPORT_WRITE_BATCH);
+    const outcomes = await Promise.all(
+      batches.map((b) =>
+        deps.store.createMemories(
+          space,
+          b.map((c) => c.item),
+          MAX_HIERARCHY_DEPTH,
+          limits,
+        ),
+      ),
+    );
+    outcomes.flat().forEach((outcome, i) => {
+      const { line, record, item, at } = toCreate[i]!;
+      if (outcome instanceof ServiceError) {
+        answers[at] = isTaken(outcome, "external_id") ? { line, status: "exists" } : failed(line, outcome);
+        return;
       }
+      changes.push({ type: "created", memory: snapshotOfMemory(outcome.memory, outcome.version) });
+      if (outcome.superseded) {
+        const snapshot = snapshotOfMemory(outcome.superseded.memory, outcome.superseded.version);
+        changes.push({ type: "updated", memory: snapshot, changed: ["superseded_by", "valid_to"] });
+      }
+      created.push({ line, id: item.id, record });
     });
-    const results = await Promise.all(writes);
+    const results = await Promise.all(answers);
     await linkAll(space, created, results, changes);
     results.push(...refused);
     await deps.changes.committed(ctx, changes);
