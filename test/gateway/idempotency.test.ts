@@ -4,7 +4,7 @@ import { newTenant } from "../api";
 import { expectError } from "../envelope-helpers";
 import { createLogger } from "../../services/kit/log";
 import type { RedisClient } from "../../services/kit/redis-functions";
-import { createIdempotency, IDEMPOTENCY_TTL_MS } from "../../gateway/http/idempotency/idempotency";
+import { type Claimed, createIdempotency, IDEMPOTENCY_TTL_MS } from "../../gateway/http/idempotency/idempotency";
 import { fingerprintOf } from "../../gateway/http/idempotency/key";
 
 /** Idempotency-Key on writes, black-box through the gateway (REST and GraphQL), and what it keeps in Redis. */
@@ -149,6 +149,44 @@ describe("Idempotency-Key on REST writes", () => {
     expect(await childCount(key, parent)).toBe(1);
     const after = await send(key, "POST", "/v1/memories", body, "race-1");
     expect([after.status, after.text]).toEqual([200, ok[0]!.text]);
+  });
+
+  test("claims and answers of one tenant go to Redis together under load, each keeping its own outcome", async () => {
+    const { tenant, keyId } = await setup();
+    let calls = 0;
+    // The real Redis, with its function calls counted.
+    const counted = new Proxy(redis, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (prop !== "fcall") return typeof value === "function" ? value.bind(target) : value;
+        return (...args: unknown[]) => {
+          calls++;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    }) as RedisClient;
+    const idem = createIdempotency(counted, createLogger({ service: "test" }, "error"));
+    const caller = { tenant, env: "live" as const, keyId, scopes: [] };
+    const fp = (n: number) => fingerprintOf("POST /memories", { content: `n${n}` });
+    const keys = Array.from({ length: 40 }, (_, i) => `load-${i}`);
+    const first = await Promise.all(keys.map((k, i) => idem.claim(caller, k, fp(i), `r${i}`, {})));
+    expect(first.every((c) => !("replay" in c))).toBe(true);
+    expect(calls).toBeLessThan(40);
+    calls = 0;
+    const answers = await Promise.all(
+      first.map((c, i) => (c as Claimed).finish(new Response(`{"n":${i}}`, { status: 200 }), true)),
+    );
+    expect(await Promise.all(answers.map((a) => a.text()))).toEqual(keys.map((_, i) => `{"n":${i}}`));
+    expect(calls).toBeLessThan(40);
+    // Each key replays its own answer; one sent with another request's input is refused alone.
+    const again = await Promise.all(
+      keys.map((k, i) => idem.claim(caller, k, fp(i === 7 ? 8 : i), `s${i}`, {}).catch((e: Error) => e)),
+    );
+    expect((again[7] as { code?: string }).code).toBe("IDEMPOTENCY_KEY_REUSED");
+    for (const [i, c] of again.entries()) {
+      if (i === 7) continue;
+      expect(await (c as { replay: Response }).replay.text()).toBe(`{"n":${i}}`);
+    }
   });
 
   test("keys are per API key: another key of the same tenant with the same Idempotency-Key runs its own", async () => {

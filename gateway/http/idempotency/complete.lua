@@ -1,9 +1,17 @@
--- Keeps the answer of a claimed request, for replays until the key expires.
--- KEYS[1] as claim.lua; ARGV[1] the claim's token, ARGV[2] status, ARGV[3] headers (JSON), ARGV[4] body,
--- ARGV[5] how long the answer is kept (ms).
--- Returns 1, or 0 when the claim is no longer this request's (its lease ended and another took the key).
-if redis.call('HGET', KEYS[1], 'token') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'state', 'done', 'status', ARGV[2], 'headers', ARGV[3], 'body', ARGV[4])
-redis.call('HDEL', KEYS[1], 'token')
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return 1
+-- Keeps the answers of claimed requests, for replays until their keys expire.
+-- KEYS as claim.lua; ARGV[1] how long an answer is kept (ms), then, per key, its claim's token, the status, the
+--   headers (JSON) and the body.
+-- Returns per key 1, or 0 when the claim is no longer that request's (its lease ended and another took the key).
+local out = {}
+for i, key in ipairs(KEYS) do
+  local at = 4 * i - 2
+  if redis.call('HGET', key, 'token') == ARGV[at] then
+    redis.call('HSET', key, 'state', 'done', 'status', ARGV[at + 1], 'headers', ARGV[at + 2], 'body', ARGV[at + 3])
+    redis.call('HDEL', key, 'token')
+    redis.call('PEXPIRE', key, ARGV[1])
+    out[i] = 1
+  else
+    out[i] = 0
+  end
+end
+return out

@@ -4,6 +4,7 @@ import { defineLibrary, type RedisClient } from "../../../services/kit/redis-fun
 import { errorFields, type Logger } from "../../../services/kit/log";
 import { isStorageFull } from "../../../services/kit/connect";
 import { globLiteral, unlinkMatching } from "../../../services/kit/redis-scan";
+import { createCoalescer } from "../../../services/kit/coalesce";
 import { bytesResponse } from "../envelope";
 
 /**
@@ -36,10 +37,45 @@ export interface Claimed {
 
 export type Claim = { replay: Response } | Claimed;
 
+type ClaimReply = ["claimed"] | ["done", string, string, string] | ["reused"] | ["running"];
+type Claiming = { key: string; fingerprint: string; token: string };
+type Completing = { key: string; token: string; status: number; headers: string; body: Buffer };
+
+const reused = () =>
+  new ServiceError(
+    "IDEMPOTENCY_KEY_REUSED",
+    "This Idempotency-Key was used with a different request; use a new key for a new request",
+    { field: "idempotency-key", constraint: "same_request" },
+  );
+const running = () =>
+  new ServiceError(
+    "IDEMPOTENCY_IN_FLIGHT",
+    "A request with this Idempotency-Key is still running; retry once it has answered",
+    { field: "idempotency-key", constraint: "in_flight" },
+  );
+
 export function createIdempotency(redis: RedisClient, log: Logger) {
   const call = idempotencyLibrary.on(redis);
   const keyOf = (caller: Caller, key: string) =>
     `idem:{${caller.tenant}:${caller.env}}:${caller.keyId}:${Bun.CryptoHasher.hash("sha256", key, "hex")}`;
+  // Claims and completions of one tenant environment (one slot) go to Redis together while one is under way.
+  const claims = createCoalescer<Claiming, ClaimReply>(async (_slot, batch) => {
+    const args = [IDEMPOTENCY_LEASE_MS, ...batch.flatMap((c) => [c.fingerprint, c.token])];
+    return (await call(
+      "claim",
+      batch.map((c) => c.key),
+      args,
+    )) as ClaimReply[];
+  });
+  const completions = createCoalescer<Completing, number>(async (_slot, batch) => {
+    const args = [IDEMPOTENCY_TTL_MS, ...batch.flatMap((c) => [c.token, c.status, c.headers, c.body])];
+    return (await call(
+      "complete",
+      batch.map((c) => c.key),
+      args,
+    )) as number[];
+  });
+  const slotOf = (caller: Caller) => `${caller.tenant}:${caller.env}`;
 
   return {
     /** Deletes every kept answer of a tenant environment (its erase): they hold what its memories said. */
@@ -66,9 +102,9 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
     ): Promise<Claim> {
       const redisKey = keyOf(caller, key);
       const token = crypto.randomUUID();
-      let reply: string[];
+      let reply: ClaimReply;
       try {
-        reply = (await call("claim", [redisKey], [fingerprint, token, IDEMPOTENCY_LEASE_MS])) as string[];
+        reply = await claims.submit(slotOf(caller), { key: redisKey, fingerprint, token });
       } catch (err) {
         if (err instanceof ServiceError) throw err;
         // The write it guards would be refused too.
@@ -77,11 +113,13 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
         log.error("idempotency key not claimed", { request_id: requestId, ...errorFields(err) });
         throw new ServiceError("SERVICE_UNAVAILABLE", "Idempotency keys cannot be checked now, retry shortly");
       }
+      if (reply[0] === "reused") throw reused();
+      if (reply[0] === "running") throw running();
       if (reply[0] === "done") {
-        const kept = JSON.parse(reply[2]!) as Record<string, string>;
+        const kept = JSON.parse(reply[2]) as Record<string, string>;
         const { "x-request-id": original, ...stored } = kept;
         return {
-          replay: bytesResponse(new TextEncoder().encode(reply[3]!), Number(reply[1]), {
+          replay: bytesResponse(new TextEncoder().encode(reply[3]), Number(reply[1]), {
             ...stored,
             ...headers,
             "X-Request-Id": requestId,
@@ -104,8 +142,8 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
                 const value = res.headers.get(name);
                 if (value !== null) kept[name] = value;
               }
-              const args = [token, res.status, JSON.stringify(kept), Buffer.from(bytes), IDEMPOTENCY_TTL_MS];
-              await call("complete", [redisKey], args);
+              const completing = { key: redisKey, token, status: res.status, headers: JSON.stringify(kept) };
+              await completions.submit(slotOf(caller), { ...completing, body: Buffer.from(bytes) });
             }
           } catch (err) {
             // The answer stands; the key frees itself when its lease ends.
