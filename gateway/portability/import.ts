@@ -72,7 +72,7 @@ async function serveImport(deps: GatewayDeps, request: Request, admitted: Admitt
 }
 
 /** Chunks of memories sent at once at most, when none names a memory of another. */
-const IN_FLIGHT_MAX = 3;
+const IN_FLIGHT_MAX = 6;
 
 /**
  * Which chunks are in flight. A chunk of memories goes at once, beside others, when none of its lines names (as

@@ -16,6 +16,13 @@ import { parseEntity, parseMemory, type MemoryRow, type ReadEntityReply, type Re
  */
 export const EXPORT_PAGE_BYTES = 1024 * 1024;
 
+/** A memory's links after linkByName, and its version. */
+export interface Linked {
+  version: number;
+  tag_ids: string[];
+  entity_ids: string[];
+}
+
 /** Where an export goes on (lua/export.lua): opaque to everyone but that function. */
 export type ExportPosition = Record<string, unknown>;
 
@@ -148,13 +155,13 @@ export function createPortabilityStore(redis: RedisClient) {
     },
 
     /**
-     * Links memories to tags and entities by name, in one call; answers each memory as it now is (null: it is not
-     * here), and the names that name nothing here.
+     * Links memories to tags and entities by name, in one call; answers each memory's links and version as they
+     * now are (null: it is not here), and the names that name nothing here.
      */
     async linkByName(
       space: Space,
       links: { id: string; tags: string[]; entities: { type: string; name: string }[] }[],
-    ): Promise<{ row: MemoryRow | null; missing: string[] }[]> {
+    ): Promise<{ linked: Linked | null; missing: string[] }[]> {
       if (links.length === 0) return [];
       const keys = [...indexKeys(space), keyspace(space).tagNames];
       const args: (string | number)[] = [links.length];
@@ -167,10 +174,13 @@ export function createPortabilityStore(redis: RedisClient) {
           ...l.entities.map((e) => `${e.type}:${foldName(e.name)}`),
         );
       const r = emptyTablesAsLists(JSON.parse((await call("import-links", keys, args)) as string)) as [
-        ReadMemoryReply,
+        [string, string[], string[]] | false,
         string[],
       ][];
-      return r.map(([raw, missing]) => ({ row: parseMemory(raw), missing }));
+      return r.map(([l, missing]) => ({
+        linked: l ? { version: Number(l[0]), tag_ids: l[1], entity_ids: l[2] } : null,
+        missing,
+      }));
     },
   };
 }

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import { search } from "../search/search-helpers";
 import { dataOf, exportLines, importText, modIds, portTenant, seed } from "./portability-helpers";
 
 let source: Awaited<ReturnType<typeof portTenant>>;
@@ -90,6 +91,18 @@ describe("POST /v1/import", () => {
         .filter((r) => r.type === "memory")
         .map((r) => r.id),
     );
+  });
+
+  test("imported memories are found by search at once, filtered by the tags they were imported with", async () => {
+    const target = await portTenant();
+    expect((await importText(target.baseUrl, target.key, ndjson(exported))).status).toBe(200);
+    const tags = (await target.api.get("/v1/tags")).body.data as { id: string; name: string }[];
+    const red = tags.find((t) => t.name === "Red")!;
+    const found = (await search(target.api, { query: "turn", tags: [red.id], limit: 20 })).map((r) => r.content);
+    const tagged = dataOf(exported).filter((r) => r.type === "memory" && r.tags.includes("Red"));
+    expect(tagged.length).toBeGreaterThan(0);
+    found.sort();
+    expect(found).toEqual(tagged.map((r) => r.content).sort());
   });
 
   test("into the tenant it came from: everything exists already, nothing is written", async () => {

@@ -216,11 +216,11 @@ export function portabilityHandlers(deps: PortabilityDeps) {
     );
     const answerOf = new Map(withLinks.map((c, i) => [c, answers[i]!]));
     const linked = created.map((c) => answerOf.get(c) ?? null);
-    const byId = new Map(linked.flatMap((l) => (l?.row ? [[l.row.memory.id, l.row] as const] : [])));
+    const byId = new Map(linked.flatMap((l, i) => (l?.linked ? [[created[i]!.id, l.linked] as const] : [])));
     for (const change of changes) {
       if (change.type !== "created") continue;
-      const row = byId.get(change.memory.id);
-      if (row) change.memory = snapshotOfMemory(row.memory, row.version);
+      const now = byId.get(change.memory.id);
+      if (now) change.memory = { ...change.memory, ...now };
     }
     linked.forEach((l, i) => {
       if (!l || l.missing.length === 0) return;

@@ -2,7 +2,8 @@
 -- KEYS: the tenant's index keys (helpers.lua), then the tags' name hash (ti:{t:e}:names).
 -- ARGV: how many memories, then for each: its id, how many tag names and how many entity names follow, the tag
 --   name keys (folded), the entity name keys ('<type>:<folded name>').
--- Returns, for each memory, { read_memory(id) or false, {names that name nothing here ...} }.
+-- Returns, for each memory, { { its version, its tag ids, its entity ids } or false when it is not here,
+--   {names that name nothing here ...} }: what its `created` event needs, without reading the memory again.
 use_keys(KEYS)
 local tag_names = KEYS[INDEX_KEYS + 1]
 local out, at = {}, 2
@@ -24,6 +25,8 @@ for m = 1, tonumber(ARGV[1]) do
   end
   at = at + nt + ne
   if changed then bump_version(memory) end
-  out[m] = { here and read_memory(mid) or false, missing }
+  local links = here and { redis.call('HGET', memory, 'v'), redis.call('SMEMBERS', K.tags(mid)),
+    redis.call('SMEMBERS', K.ents(mid)) }
+  out[m] = { links or false, missing }
 end
 return cjson.encode(out)
