@@ -75,7 +75,7 @@ describe("quotas", () => {
     expect((await create(t.api, "y".repeat(40))).status).toBe(200);
   });
 
-  test("a batch and an import are held to the quota item by item: the first ones go in, the rest are refused", async () => {
+  test("a batch and an import meet the quota item by item: the first ones go in, the rest are refused", async () => {
     const t = await newTenant(stack.baseUrl, stack.adminKey, { scopes: ["*"] });
     await setQuota(t.tenant, { memories: 3 });
     const items = Array.from({ length: 5 }, (_, i) => ({ content: `batch ${i}` }));
