@@ -26,6 +26,27 @@ export interface ChangePublisher {
 }
 
 const PUBLISH_BATCH = 256;
+/**
+ * One publish waits this long for the stream's acknowledgement, then goes again (the msgID makes a second copy a
+ * no-op), for at most PUBLISH_BUDGET_MS in all: a stream whose leader died answers again once a new one is elected
+ * (well under a second), and the write still answers within the gateway's timeout.
+ */
+const PUBLISH_ATTEMPT_MS = 1000;
+const PUBLISH_BUDGET_MS = 3000;
+const PUBLISH_PAUSE_MS = 100;
+
+async function publishPatiently(js: JetStreamClient, subject: string, data: Uint8Array, msgID: string) {
+  const started = Date.now();
+  for (;;) {
+    const left = PUBLISH_BUDGET_MS - (Date.now() - started);
+    try {
+      return await js.publish(subject, data, { msgID, timeout: Math.max(1, Math.min(PUBLISH_ATTEMPT_MS, left)) });
+    } catch (err) {
+      if (Date.now() - started + PUBLISH_PAUSE_MS >= PUBLISH_BUDGET_MS) throw err;
+      await Bun.sleep(PUBLISH_PAUSE_MS);
+    }
+  }
+}
 const UPSERT_BATCH = 1000;
 const DELETE_BATCH = 10_000;
 
@@ -77,15 +98,14 @@ export function createChangePublisher(js: JetStreamClient, bus: Bus, now?: () =>
         for (const batch of chunks(events, PUBLISH_BATCH)) {
           await Promise.all(
             batch.map((e) =>
-              js
-                .publish(memoryEventSubject(e.type), encodeJson(e), { msgID: `${e.memory_id}:${e.version}` })
-                .catch((err) =>
+              publishPatiently(js, memoryEventSubject(e.type), encodeJson(e), `${e.memory_id}:${e.version}`).catch(
+                (err) =>
                   ctx.log.error("memory event not published", {
                     memory_id: e.memory_id,
                     version: e.version,
                     ...errorFields(err),
                   }),
-                ),
+              ),
             ),
           );
         }
