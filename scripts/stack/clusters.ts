@@ -1,5 +1,6 @@
 // A local Redis Cluster and a local NATS cluster, for the cluster test stack: every node a supervised
 // child process (infra.ts) on loopback free ports, with its own data dir.
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import Redis from "ioredis";
 import { findBin, freePort, startNats, startRedis, type NatsProcess, type RedisProcess } from "./infra";
@@ -26,20 +27,23 @@ export async function startRedisCluster(opts: {
   const primaries = opts.primaries ?? 3;
   const replicas = opts.replicas ?? 1;
   const count = primaries * (1 + replicas);
-  const started = await allStarted(
-    Array.from({ length: count }, async (_, i) => {
-      const busPort = await freePort(); // the default (port + 10000) may be past 65535
-      return startRedis({
-        dataDir: join(opts.dataDir, `redis-${i}`),
-        args: [
-          ...["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"],
-          ...["--cluster-port", String(busPort), "--cluster-node-timeout", "2000"],
-          // A replica's first sync starts at once instead of after the default 5 s wait for more replicas.
-          ...["--repl-diskless-sync-delay", "0"],
-        ],
-      });
-    }),
-  );
+  const dirs = () => Array.from({ length: count }, (_, i) => join(opts.dataDir, `redis-${i}`));
+  const startNodes = () =>
+    allStarted(
+      Array.from({ length: count }, async (_, i) => {
+        const busPort = await freePort(); // the default (port + 10000) may be past 65535
+        return startRedis({
+          dataDir: join(opts.dataDir, `redis-${i}`),
+          args: [
+            ...["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"],
+            ...["--cluster-port", String(busPort), "--cluster-node-timeout", "2000"],
+            // A replica's first sync starts at once instead of after the default 5 s wait for more replicas.
+            ...["--repl-diskless-sync-delay", "0"],
+          ],
+        });
+      }),
+    );
+  const started = await withFreshPorts(startNodes, dirs);
   const stop = () => stopAll(started);
   try {
     const cli = findBin("REDIS_CLI_BIN", ["redis-cli"]);
@@ -90,17 +94,39 @@ export async function startNatsCluster(opts: {
   size?: number;
 }): Promise<ClusterProcesses<NatsProcess>> {
   const size = opts.size ?? 3;
+  return withFreshPorts(
+    () => startNatsNodes(opts.dataDir, size),
+    () => Array.from({ length: size }, (_, i) => join(opts.dataDir, `nats-${i}`)),
+  );
+}
+
+async function startNatsNodes(dataDir: string, size: number): Promise<ClusterProcesses<NatsProcess>> {
   const clusterPorts = await Promise.all(Array.from({ length: size }, () => freePort()));
   const routes = clusterPorts.map((p) => `nats-route://${HOST}:${p}`).join(",");
   const nodes = await allStarted(
     clusterPorts.map((clusterPort, i) =>
       startNats({
-        dataDir: join(opts.dataDir, `nats-${i}`),
+        dataDir: join(dataDir, `nats-${i}`),
         args: ["--cluster_name", "memory-service", "--cluster", `nats://${HOST}:${clusterPort}`, "--routes", routes],
       }),
     ),
   );
   return { url: nodes.map((n) => n.url).join(","), nodes, stop: () => stopAll(nodes) };
+}
+
+/**
+ * Ports are picked free, then bound by the nodes a moment later, so another process (or a node's own client port)
+ * can take one in between: then the cluster starts again from scratch on fresh ports, twice at most.
+ */
+async function withFreshPorts<C>(start: () => Promise<C>, dirs: () => string[]): Promise<C> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      if (attempt >= 3 || !/address already in use/i.test((err as Error).message ?? "")) throw err;
+      for (const dir of dirs()) rmSync(dir, { recursive: true, force: true });
+    }
+  }
 }
 
 const stopAll = (nodes: { stop(): Promise<void> }[]) => Promise.all(nodes.map((n) => n.stop())).then(() => undefined);
