@@ -2,6 +2,7 @@ import type { RedisClient } from "../../services/kit/redis-functions";
 import { ServiceError } from "../../services/contract/errors";
 import { defineLibrary } from "../../services/kit/redis-functions";
 import type { Logger } from "../../services/kit/log";
+import { createCoalescer } from "../../services/kit/coalesce";
 import { createLocalWindows, type FallbackPolicy } from "./rate-limit-fallback";
 
 const rateLimitLibrary = await defineLibrary({
@@ -29,11 +30,6 @@ export interface Limits {
 
 /** Most requests of one key decided by one function call. */
 const MAX_COALESCED = 256;
-
-interface Waiter {
-  resolve: (r: RateLimitResult) => void;
-  reject: (e: Error) => void;
-}
 
 export interface LimiterOptions {
   /** What to do while Redis cannot decide (rate-limit-fallback.ts); default: fail closed at once. */
@@ -65,8 +61,6 @@ export function createRateLimiter(redis: RedisClient, options: LimiterOptions = 
   const call = rateLimitLibrary.on(redis);
   const run = (key: string, perMinute: number, perDay: number, n: number) =>
     call("rate-limit", [key], [perMinute, perDay, n]) as Promise<number[]>;
-  const inFlight = new Set<string>();
-  const waiting = new Map<string, { limits: Limits; waiters: Waiter[] }>();
   const local = createLocalWindows(options.fallback ?? { maxMs: 0, replicas: 1 });
   const timeoutMs = options.timeoutMs ?? 500;
   const probeEveryMs = options.probeEveryMs ?? 250;
@@ -93,61 +87,41 @@ export function createRateLimiter(redis: RedisClient, options: LimiterOptions = 
     }
   }
 
-  function decideLocally(keyId: string, limits: Limits, waiters: Waiter[]) {
-    for (const w of waiters) {
+  function decideLocally(keyId: string, limits: Limits, n: number): (RateLimitResult | Error)[] {
+    return Array.from({ length: n }, () => {
       const d = local.decide(keyId, limits.perMinute);
       // Fail closed once the fallback has run out: without the limiter, budgets cannot be enforced.
-      if (!d) w.reject(new ServiceError("SERVICE_UNAVAILABLE", "Rate limiter unavailable, retry shortly"));
-      else w.resolve({ ...d, nowMs: Date.now() });
-    }
+      if (!d) return new ServiceError("SERVICE_UNAVAILABLE", "Rate limiter unavailable, retry shortly");
+      return { ...d, nowMs: Date.now() };
+    });
   }
 
-  async function decide(keyId: string, limits: Limits, waiters: Waiter[]): Promise<void> {
-    inFlight.add(keyId);
-    try {
-      const out = await fromRedis(keyId, limits, waiters.length);
-      if (!out) return decideLocally(keyId, limits, waiters);
-      const nowMs = out[0]!;
-      waiters.forEach((w, i) => {
-        const [allowed, remaining, resetMs, retryMs] = out.slice(1 + 4 * i, 5 + 4 * i) as [
-          number,
-          number,
-          number,
-          number,
-        ];
-        w.resolve({
-          allowed: allowed === 1,
-          limit: limits.perMinute,
-          remaining,
-          reset: Math.ceil(resetMs / 1000),
-          retryAfter: Math.max(1, Math.ceil(retryMs / 1000)),
-          nowMs,
-        });
-      });
-    } catch (err) {
-      for (const w of waiters) w.reject(err as Error);
-    } finally {
-      inFlight.delete(keyId);
-      const next = waiting.get(keyId);
-      if (next) {
-        const batch = next.waiters.splice(0, MAX_COALESCED);
-        if (next.waiters.length === 0) waiting.delete(keyId);
-        void decide(keyId, next.limits, batch);
-      }
-    }
-  }
+  // The newest limits of the key apply to the whole batch.
+  const decisions = createCoalescer<Limits, RateLimitResult>(async (keyId, batch) => {
+    const limits = batch.at(-1)!;
+    const out = await fromRedis(keyId, limits, batch.length);
+    if (!out) return decideLocally(keyId, limits, batch.length);
+    const nowMs = out[0]!;
+    return batch.map((_, i) => {
+      const [allowed, remaining, resetMs, retryMs] = out.slice(1 + 4 * i, 5 + 4 * i) as [
+        number,
+        number,
+        number,
+        number,
+      ];
+      return {
+        allowed: allowed === 1,
+        limit: limits.perMinute,
+        remaining,
+        reset: Math.ceil(resetMs / 1000),
+        retryAfter: Math.max(1, Math.ceil(retryMs / 1000)),
+        nowMs,
+      };
+    });
+  }, MAX_COALESCED);
 
   return {
-    check(keyId: string, limits: Limits): Promise<RateLimitResult> {
-      return new Promise((resolve, reject) => {
-        if (!inFlight.has(keyId)) return void decide(keyId, limits, [{ resolve, reject }]);
-        const queued = waiting.get(keyId);
-        if (queued) {
-          queued.limits = limits; // the newest limits of the key apply to the whole batch
-          queued.waiters.push({ resolve, reject });
-        } else waiting.set(keyId, { limits, waiters: [{ resolve, reject }] });
-      });
-    },
+    check: (keyId: string, limits: Limits): Promise<RateLimitResult> => decisions.submit(keyId, limits),
   };
 }
 
