@@ -3,6 +3,7 @@ import type { Bus } from "../kit/bus";
 import { callerOf, type HandlerContext } from "../kit/handler";
 import { errorFields } from "../kit/log";
 import { encodeJson } from "../kit/wire";
+import { chunksOf } from "../kit/chunks";
 import {
   memoryEventSubject,
   type DeleteReason,
@@ -50,12 +51,6 @@ async function publishPatiently(js: JetStreamClient, subject: string, data: Uint
 const UPSERT_BATCH = 1000;
 const DELETE_BATCH = 10_000;
 
-const chunks = <X>(xs: X[], size: number): X[][] => {
-  const out: X[][] = [];
-  for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
-  return out;
-};
-
 /**
  * Events go to JetStream with msgID `<memoryId>:<version>`, so a retried publish is deduplicated.
  * The index call waits (indexWaitMs) so a write is searchable when it returns; if search is down
@@ -95,7 +90,7 @@ export function createChangePublisher(js: JetStreamClient, bus: Bus, now?: () =>
       );
 
       const publish = async () => {
-        for (const batch of chunks(events, PUBLISH_BATCH)) {
+        for (const batch of chunksOf(events, PUBLISH_BATCH)) {
           await Promise.all(
             batch.map((e) =>
               publishPatiently(js, memoryEventSubject(e.type), encodeJson(e), `${e.memory_id}:${e.version}`).catch(
@@ -116,8 +111,8 @@ export function createChangePublisher(js: JetStreamClient, bus: Bus, now?: () =>
         const deletes = events
           .filter((e) => e.type === "deleted")
           .map((e) => ({ id: e.memory_id, version: e.version }));
-        const u = chunks(upserts, UPSERT_BATCH);
-        const d = chunks(deletes, DELETE_BATCH);
+        const u = chunksOf(upserts, UPSERT_BATCH);
+        const d = chunksOf(deletes, DELETE_BATCH);
         for (let i = 0; i < Math.max(u.length, d.length); i++) {
           if (
             !(await indexNow(

@@ -3,6 +3,7 @@ import type { Bus, CallContext } from "../kit/bus";
 import { getMemories, listMemories, memoryAncestors, memorySiblings, type Memory } from "../contract/memories";
 import { ServiceError } from "../contract/errors";
 import { snapshotOfMemory, type MemorySnapshot } from "../contract/events";
+import { chunksOf } from "../kit/chunks";
 
 /** The kit's call context with the caller required: the caller's tenant decides what the memories service shows. */
 type CallContextWithCaller = CallContext & { caller: Caller };
@@ -18,9 +19,9 @@ export function createMemoryReader(bus: Bus) {
   async function getMany(on: CallContextWithCaller, ids: string[]): Promise<Map<string, Memory>> {
     const out = new Map<string, Memory>();
     const unique = [...new Set(ids)];
-    const chunks: string[][] = [];
-    for (let i = 0; i < unique.length; i += GET_MANY_MAX) chunks.push(unique.slice(i, i + GET_MANY_MAX));
-    const pages = await Promise.all(chunks.map((chunk) => bus.call(getMemories, { ids: chunk }, on)));
+    const pages = await Promise.all(
+      chunksOf(unique, GET_MANY_MAX).map((chunk) => bus.call(getMemories, { ids: chunk }, on)),
+    );
     for (const page of pages) for (const m of page.items) if (m) out.set(m.id, m);
     return out;
   }

@@ -13,6 +13,7 @@ import { ServiceError, toServiceError, validationError } from "../../contract/er
 import { snapshotOfMemory } from "../../contract/events";
 import { bind, type Handler } from "../../kit/handler";
 import { slot, spaceOf, type Space } from "../../kit/space";
+import { chunksOf } from "../../kit/chunks";
 import type { MemoryChange } from "../../memory-data/publisher";
 import type { ExportPosition, PortabilityStore } from "../store-portability";
 import type { NewMemory } from "../store";
@@ -21,9 +22,6 @@ import { type MemoriesDeps, storageLimitsOf } from "./memories";
 /** Memories an import writes per function call: large enough to spare round trips, small enough not to hold
  * Redis for long (a call runs alone, like every script). */
 const IMPORT_WRITE_BATCH = 100;
-
-const chunksOf = <X>(xs: X[], size: number): X[][] =>
-  Array.from({ length: Math.ceil(xs.length / size) }, (_, i) => xs.slice(i * size, (i + 1) * size));
 
 export interface PortabilityDeps extends MemoriesDeps {
   port: PortabilityStore;
@@ -165,7 +163,7 @@ export function portabilityHandlers(deps: PortabilityDeps) {
       toCreate.push({ line, record: r, item: { id, fields, life }, at: answers.length });
       answers.push({ line, status: "created", id });
     }
-    // In file order, a few hundred memories per function call: a parent is written before its children.
+    // In file order, IMPORT_WRITE_BATCH memories per function call: a parent is written before its children.
     const batches = chunksOf(toCreate, IMPORT_WRITE_BATCH);
     const outcomes = await Promise.all(
       batches.map((b) =>
