@@ -83,3 +83,25 @@ test("lastUsed: the time usage last recorded for the key, null before any", asyn
   );
   expect(await store.lastUsed(rec.tenant_id, rec.id)).toBe(at);
 });
+
+test("addUsage drops the rows of a key whose record is gone (erased), and counts the others", async () => {
+  const rec = record();
+  await store.insert(rec);
+  const at = new Date().toISOString();
+  const day = at.slice(0, 10);
+  const row = (keyId: string) => ({
+    tenant: rec.tenant_id,
+    keyId,
+    day,
+    route: "GET /v1/tags",
+    statusClass: "2xx",
+    count: 2,
+    rateLimited: 0,
+  });
+  const gone = crypto.randomUUID();
+  await store.addUsage([row(rec.id), row(gone)], at);
+  const [counters] = await store.usageDays(rec.tenant_id, [day]);
+  expect(counters![`${rec.id}|GET /v1/tags|2xx`]).toBe("2");
+  expect(Object.keys(counters!).filter((f) => f.startsWith(gone))).toEqual([]);
+  expect(await store.lastUsed(rec.tenant_id, gone)).toBeNull();
+});

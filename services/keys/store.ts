@@ -141,14 +141,19 @@ export function createKeyStore(redis: RedisClient) {
 
     /**
      * Adds a batch of usage rows, fields summed with HINCRBY: one pipeline per tenant, since a pipeline
-     * stays within one cluster slot (a tenant's usage keys share its hash tag).
+     * stays within one cluster slot (a tenant's usage keys share its hash tag). Rows of a key whose record is
+     * gone are dropped: a batch counted before an erase may arrive after it, and must not bring its counters back.
      */
     async addUsage(rows: UsageRow[], nowIso: string): Promise<void> {
       const byTenant = Map.groupBy(rows, (row) => row.tenant);
       await Promise.all(
-        [...byTenant].map(([tenant, tenantRows]) => {
+        [...byTenant].map(async ([tenant, tenantRows]) => {
+          const ids = [...new Set(tenantRows.map((row) => row.keyId))];
+          const found = await redis.mget(ids.map((id) => recordKey(tenant, id)));
+          const live = new Set(ids.filter((_, i) => found[i] !== null));
           const pipe = redis.pipeline();
           for (const row of tenantRows) {
+            if (!live.has(row.keyId)) continue;
             const key = usageKey(tenant, row.day);
             pipe.hincrby(key, `${row.keyId}|${row.route}|${row.statusClass}`, row.count);
             if (row.rateLimited > 0) pipe.hincrby(key, `${row.keyId}|${row.route}|429`, row.rateLimited);
