@@ -128,12 +128,14 @@ function endlessChunked(head: string, opts: { answerFirst: boolean; forMs: numbe
     const timer = setTimeout(() => finish(false), opts.forMs);
     const pump = () => {
       pumping = true;
-      while (!finished && socket.write(chunk)) sent += chunk.length;
+      // Every chunk handed to the socket counts, the one that fills its buffer too.
+      for (let more = true; !finished && more; sent += chunk.length) more = socket.write(chunk);
       if (!finished) socket.once("drain", pump);
     };
     socket.on("connect", () => {
       socket.write(`${head}\r\nHost: ${hostname}\r\nTransfer-Encoding: chunked\r\n\r\n`);
       socket.write(chunk);
+      sent += chunk.length;
       if (!opts.answerFirst) pump();
     });
     socket.on("data", (d) => {
