@@ -13,12 +13,15 @@ const memory = snapshotOfMemory(
   4,
 );
 
-function harness(indexError?: ServiceError, clock = { now: 0 }) {
+function harness(indexError?: ServiceError, clock = { now: 0 }, publishFailures = 0) {
   const published: { subject: string; body: any; msgID: string }[] = [];
+  const attempts: { msgID: string; timeout: number }[] = [];
   const indexed: unknown[] = [];
   const warnings: string[] = [];
   const js = {
-    publish: async (subject: string, data: Uint8Array, opts: { msgID: string }) => {
+    publish: async (subject: string, data: Uint8Array, opts: { msgID: string; timeout: number }) => {
+      attempts.push({ msgID: opts.msgID, timeout: opts.timeout });
+      if (attempts.length <= publishFailures) throw new Error("TIMEOUT");
       published.push({ subject, body: JSON.parse(new TextDecoder().decode(data)), msgID: opts.msgID });
     },
   } as unknown as JetStreamClient;
@@ -35,8 +38,17 @@ function harness(indexError?: ServiceError, clock = { now: 0 }) {
     requestId: "r1",
     log,
   };
-  return { publisher: createChangePublisher(js, bus, () => clock.now), published, indexed, warnings, ctx };
+  return { publisher: createChangePublisher(js, bus, () => clock.now), published, attempts, indexed, warnings, ctx };
 }
+
+test("a publish the stream did not acknowledge goes again with the same msgID, each attempt within 1 s", async () => {
+  const h = harness(undefined, { now: 0 }, 2);
+  await h.publisher.committed(h.ctx, [{ type: "created", memory }]);
+  expect(h.attempts.map((a) => a.msgID)).toEqual(["m1:4", "m1:4", "m1:4"]);
+  expect(h.attempts.every((a) => a.timeout > 0 && a.timeout <= 1000)).toBe(true);
+  expect(h.published.map((p) => p.msgID)).toEqual(["m1:4"]);
+  expect(h.warnings).toEqual([]);
+});
 
 test(
   "events carry tenant, version, changed fields and a `<id>:<version>` msgID; " +

@@ -27,10 +27,13 @@ export interface ChangePublisher {
 }
 
 const PUBLISH_BATCH = 256;
+const UPSERT_BATCH = 1000;
+const DELETE_BATCH = 10_000;
+
 /**
  * One publish waits this long for the stream's acknowledgement, then goes again (the msgID makes a second copy a
  * no-op), for at most PUBLISH_BUDGET_MS in all: a stream whose leader died answers again once a new one is elected
- * (well under a second), and the write still answers within the gateway's timeout.
+ * (within a few seconds), and the write still answers within the gateway's timeout.
  */
 const PUBLISH_ATTEMPT_MS = 1000;
 const PUBLISH_BUDGET_MS = 3000;
@@ -48,8 +51,6 @@ async function publishPatiently(js: JetStreamClient, subject: string, data: Uint
     }
   }
 }
-const UPSERT_BATCH = 1000;
-const DELETE_BATCH = 10_000;
 
 /**
  * Events go to JetStream with msgID `<memoryId>:<version>`, so a retried publish is deduplicated.
