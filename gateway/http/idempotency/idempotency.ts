@@ -6,6 +6,7 @@ import { isStorageFull } from "../../../services/kit/connect";
 import { globLiteral, unlinkMatching } from "../../../services/kit/redis-scan";
 import { createCoalescer } from "../../../services/kit/coalesce";
 import { bytesResponse } from "../envelope";
+import { doneValue, type Held, readHeld, runningValue } from "./held";
 
 /**
  * `Idempotency-Key` on POST, PATCH and DELETE (REST, and GraphQL mutations): the first request with a key runs
@@ -15,7 +16,7 @@ import { bytesResponse } from "../envelope";
 const idempotencyLibrary = await defineLibrary({
   name: "idempotency",
   dir: new URL("./", import.meta.url),
-  functions: { claim: "write", complete: "write", release: "write" },
+  functions: { batch: "write", release: "write" },
 });
 
 /** How long an answer is replayed. */
@@ -37,9 +38,8 @@ export interface Claimed {
 
 export type Claim = { replay: Response } | Claimed;
 
-type ClaimReply = ["claimed"] | ["done", string, string, string] | ["reused"] | ["running"];
-type Claiming = { key: string; fingerprint: string; token: string };
-type Completing = { key: string; token: string; status: number; headers: string; body: Buffer };
+/** One entry of a batch: a claim (the value that claims the key), or a kept answer (the claim's value, the answer). */
+type Entry = { key: string; claim: string; answer?: Buffer };
 
 const reused = () =>
   new ServiceError(
@@ -58,22 +58,15 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
   const call = idempotencyLibrary.on(redis);
   const keyOf = (caller: Caller, key: string) =>
     `idem:{${caller.tenant}:${caller.env}}:${caller.keyId}:${Bun.CryptoHasher.hash("sha256", key, "hex")}`;
-  // Claims and completions of one tenant environment (one slot) go to Redis together while one is under way.
-  const claims = createCoalescer<Claiming, ClaimReply>(async (_slot, batch) => {
-    const args = [IDEMPOTENCY_LEASE_MS, ...batch.flatMap((c) => [c.fingerprint, c.token])];
+  // Claims and kept answers of one tenant environment (one slot) go to Redis together while one call is under way.
+  const batches = createCoalescer<Entry, Held | number>(async (_slot, batch) => {
+    const args: (string | number | Buffer)[] = [IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS];
+    for (const e of batch) args.push(...(e.answer ? ["keep", e.claim, e.answer] : ["claim", e.claim, ""]));
     return (await call(
-      "claim",
-      batch.map((c) => c.key),
+      "batch",
+      batch.map((e) => e.key),
       args,
-    )) as ClaimReply[];
-  });
-  const completions = createCoalescer<Completing, number>(async (_slot, batch) => {
-    const args = [IDEMPOTENCY_TTL_MS, ...batch.flatMap((c) => [c.token, c.status, c.headers, c.body])];
-    return (await call(
-      "complete",
-      batch.map((c) => c.key),
-      args,
-    )) as number[];
+    )) as (Held | number)[];
   });
   const slotOf = (caller: Caller) => `${caller.tenant}:${caller.env}`;
 
@@ -101,10 +94,10 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
       headers: Record<string, string>,
     ): Promise<Claim> {
       const redisKey = keyOf(caller, key);
-      const token = crypto.randomUUID();
-      let reply: ClaimReply;
+      const claim = runningValue(fingerprint, crypto.randomUUID());
+      let reply: Held;
       try {
-        reply = await claims.submit(slotOf(caller), { key: redisKey, fingerprint, token });
+        reply = (await batches.submit(slotOf(caller), { key: redisKey, claim })) as Held;
       } catch (err) {
         if (err instanceof ServiceError) throw err;
         // The write it guards would be refused too.
@@ -113,13 +106,13 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
         log.error("idempotency key not claimed", { request_id: requestId, ...errorFields(err) });
         throw new ServiceError("SERVICE_UNAVAILABLE", "Idempotency keys cannot be checked now, retry shortly");
       }
-      if (reply[0] === "reused") throw reused();
-      if (reply[0] === "running") throw running();
-      if (reply[0] === "done") {
-        const kept = JSON.parse(reply[2]) as Record<string, string>;
-        const { "x-request-id": original, ...stored } = kept;
+      if (reply !== null) {
+        const held = readHeld(reply);
+        if (held.fingerprint !== fingerprint) throw reused();
+        if (!held.done) throw running();
+        const { "x-request-id": original, ...stored } = held.headers;
         return {
-          replay: bytesResponse(new TextEncoder().encode(reply[3]), Number(reply[1]), {
+          replay: bytesResponse(new TextEncoder().encode(held.body), held.status, {
             ...stored,
             ...headers,
             "X-Request-Id": requestId,
@@ -135,15 +128,15 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
           delete sent["content-length"];
           const out = bytesResponse(bytes, res.status, sent);
           try {
-            if (!ran) await call("release", [redisKey], [token]);
+            if (!ran) await call("release", [redisKey], [claim]);
             else {
               const kept: Record<string, string> = { "x-request-id": requestId };
               for (const name of KEPT_HEADERS) {
                 const value = res.headers.get(name);
                 if (value !== null) kept[name] = value;
               }
-              const completing = { key: redisKey, token, status: res.status, headers: JSON.stringify(kept) };
-              await completions.submit(slotOf(caller), { ...completing, body: Buffer.from(bytes) });
+              const answer = doneValue(fingerprint, res.status, kept, bytes);
+              await batches.submit(slotOf(caller), { key: redisKey, claim, answer });
             }
           } catch (err) {
             // The answer stands; the key frees itself when its lease ends.
