@@ -10,7 +10,7 @@ import type { GatewayDeps } from "../deps";
 import { pathFieldsOf, type RestRoute } from "./route";
 import { errorFields } from "../../services/kit/log";
 import { neverRan } from "../../services/kit/bus";
-import type { Claimed } from "../http/idempotency/idempotency";
+import type { Claimed, Prepared } from "../http/idempotency/idempotency";
 import { fingerprintOf, idempotencyKeyOf, secretNotKept } from "../http/idempotency/key";
 
 /** Runs one REST request: guard → scope → input → one NATS call → envelope. Always one Response. */
@@ -36,6 +36,8 @@ async function answer(deps: GatewayDeps, route: RestRoute, request: Request, par
     }
     const caller = admission.identity.caller;
     let claimed: Claimed | null = null;
+    // Set for a write that claims its Idempotency-Key itself, until it has answered.
+    let prepared: Prepared | null = null;
     /** Scope, input, the Idempotency-Key's claim, then one NATS call. */
     const respond = async () => {
       requireScope(admission.identity, route.op.scope);
@@ -47,12 +49,18 @@ async function answer(deps: GatewayDeps, route: RestRoute, request: Request, par
       const raw = await operationInput(deps, route, request, params);
       if (key !== null) {
         const fingerprint = fingerprintOf(`${route.method} ${route.path}`, raw);
-        const claim = await deps.idempotency.claim(caller, key, fingerprint, requestId, admission.headers);
-        if ("replay" in claim) return claim.replay;
-        claimed = claim;
+        if (route.op.claimsIdempotencyKey) {
+          prepared = deps.idempotency.prepare(caller, key, fingerprint, requestId, admission.headers);
+        } else {
+          const claim = await deps.idempotency.claim(caller, key, fingerprint, requestId, admission.headers);
+          if ("replay" in claim) return claim.replay;
+          claimed = claim;
+        }
       }
       // The service's JSON goes out as it came (wire.ts), unparsed.
-      const reply = await deps.bus.callRaw(route.op, raw, { requestId, caller });
+      const reply = await deps.bus.callRaw(route.op, raw, { requestId, caller, keyClaim: prepared?.keyClaim });
+      if (prepared) claimed = prepared.claimed;
+      prepared = null;
       const latency = roundMs(performance.now() - started);
       if (route.list) {
         const page = rawPage(reply);
@@ -72,10 +80,25 @@ async function answer(deps: GatewayDeps, route: RestRoute, request: Request, par
     try {
       res = await respond();
     } catch (err) {
-      const error = toServiceError(err);
+      let error = toServiceError(err);
       if (!(err instanceof ServiceError))
         deps.log.error("unexpected gateway error", { request_id: requestId, ...errorFields(err) });
       ran = !refusedWhole(err);
+      // The write refused or failed, so whether it claimed the key is for Redis to say: the key is claimed now
+      // (or found this request's own), or it answers an earlier request's answer, 409 or 422.
+      const refused = prepared as Prepared | null;
+      if (refused) {
+        try {
+          const claim = await refused.afterRefusal();
+          if ("replay" in claim) {
+            status = claim.replay.status;
+            return claim.replay;
+          }
+          claimed = claim;
+        } catch (claimErr) {
+          error = toServiceError(claimErr);
+        }
+      }
       res = errorResponse(error, requestId, admission.headers);
     }
     status = res.status;
@@ -90,7 +113,8 @@ async function answer(deps: GatewayDeps, route: RestRoute, request: Request, par
 
 /** An answer that says the write changed nothing: a retry with the same Idempotency-Key runs it again. */
 const refusedWhole = (err: unknown) =>
-  neverRan(err) || (err instanceof ServiceError && (err.code === "STORAGE_FULL" || err.code === "RATE_LIMITED"));
+  neverRan(err) ||
+  (err instanceof ServiceError && ["STORAGE_FULL", "RATE_LIMITED", "IDEMPOTENCY_IN_FLIGHT"].includes(err.code));
 
 /**
  * The operation's input: the body (POST, PATCH) or the query (GET, DELETE), plus the path params. The

@@ -147,6 +147,7 @@ export const createMemory = withMetadataLimits(
     output: Memory,
     scope: "memories:write",
     summary: "Create a memory",
+    claimsIdempotencyKey: true,
   }),
 );
 

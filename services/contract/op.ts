@@ -29,6 +29,11 @@ export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSch
    * keeps such an answer, so it refuses an Idempotency-Key on it rather than promise a replay.
    */
   secret?: boolean;
+  /**
+   * Its write claims the request's Idempotency-Key in its own atomic step (services/kit/wire.ts KeyClaim), so
+   * the gateway does not claim it in a round trip of its own before the call.
+   */
+  claimsIdempotencyKey?: boolean;
   validate: Validator<I>;
 }
 
@@ -44,6 +49,7 @@ export function op<I extends TSchema, O extends TSchema>(def: {
   idempotent?: boolean;
   timeoutMs?: number;
   secret?: boolean;
+  claimsIdempotencyKey?: boolean;
 }): Operation<I, O> {
   return { ...def, validate: compileValidator(def.input) };
 }

@@ -1,11 +1,13 @@
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from "nats";
 import type { Caller, InputOf, Operation, OutputOf } from "../contract/op";
 import { ServiceError, type ErrorBody } from "../contract/errors";
-import { callHeaders, decodeJson, encodeJson, HEADER_WORKING, LOST_AFTER_MS, rawData } from "./wire";
+import { callHeaders, decodeJson, encodeJson, HEADER_WORKING, type KeyClaim, LOST_AFTER_MS, rawData } from "./wire";
 
 export interface CallContext {
   requestId: string;
   caller?: Caller | null;
+  /** For an operation that claims the request's Idempotency-Key itself (Operation.claimsIdempotencyKey). */
+  keyClaim?: KeyClaim;
 }
 
 /** One observation per attempt: `lost` = the replica that took it went silent (and a read was retried). */
@@ -102,7 +104,7 @@ export function createBus(nc: NatsConnection, defaults: { timeoutMs: number; obs
     opts?: { timeoutMs?: number },
   ): Promise<Uint8Array> {
     const payload = encodeJson(op.validate(input));
-    const headers = callHeaders(ctx.requestId, ctx.caller);
+    const headers = callHeaders(ctx.requestId, ctx.caller, ctx.keyClaim);
     const timeoutMs = opts?.timeoutMs ?? op.timeoutMs ?? defaults.timeoutMs;
     const started = performance.now();
     let result: Attempt;

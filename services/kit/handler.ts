@@ -2,12 +2,15 @@ import type { TSchema } from "@sinclair/typebox";
 import type { Caller, InputOf, Operation, OutputOf, Restriction } from "../contract/op";
 import { ServiceError } from "../contract/errors";
 import type { Logger } from "./log";
+import type { KeyClaim } from "./wire";
 
 /** What a handler knows of its request: no NATS or HTTP types, so handlers test as plain functions. */
 export interface HandlerContext {
   caller: Caller | null;
   requestId: string;
   log: Logger;
+  /** The request's Idempotency-Key, for a write that claims it in its own step (Operation.claimsIdempotencyKey). */
+  keyClaim?: KeyClaim;
 }
 
 export type Handler<Op extends Operation> = (

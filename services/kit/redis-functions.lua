@@ -17,3 +17,16 @@ local function invalid(field, constraint, message, extra)
   for k, v in pairs(extra or {}) do details[k] = v end
   return refuse('VALIDATION_ERROR', message, details)
 end
+
+-- An Idempotency-Key handed to the write it guards (services/kit/wire.ts KeyClaim; nil without one). A key
+-- already held refuses the write before it changes anything: the gateway then answers from what the key holds.
+local function key_claim_refusal(key)
+  if key and redis.call('EXISTS', key) == 1 then
+    return refuse('IDEMPOTENCY_IN_FLIGHT', 'A request with this Idempotency-Key has run or still runs')
+  end
+end
+
+-- Claims the key in the write's own step, once the write is certain to happen.
+local function set_key_claim(key, value, lease_ms)
+  if key then redis.call('SET', key, value, 'PX', lease_ms) end
+end

@@ -16,6 +16,7 @@ import {
   HEADER_WORKING,
   HEARTBEAT_MS,
   readCaller,
+  readKeyClaim,
 } from "./wire";
 import { errorFields, type Logger } from "./log";
 import { isDependencyDown, isStorageFull } from "./connect";
@@ -123,6 +124,8 @@ async function dispatch(msg: ServiceMsg, binding: Binding, log: Logger): Promise
     }
     const input = binding.op.validate(raw ?? {});
     const ctx: HandlerContext = { caller: readCaller(msg.headers), requestId, log: reqLog };
+    const keyClaim = readKeyClaim(msg.headers);
+    if (keyClaim) ctx.keyClaim = keyClaim;
     const data = await binding.handler(input, ctx);
     msg.respond(encodeReply(data));
     return true;

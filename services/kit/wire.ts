@@ -4,6 +4,19 @@ import type { Caller } from "../contract/op";
 /** What travels in NATS headers: the gateway sets them, services read them. */
 export const HEADER_REQUEST_ID = "Request-Id";
 export const HEADER_CALLER = "Caller";
+/** The request's Idempotency-Key, for a write that claims it in its own step (Operation.claimsIdempotencyKey). */
+export const HEADER_KEY_CLAIM = "Idempotency-Claim";
+
+/**
+ * An Idempotency-Key handed to the write it guards: the Redis key that holds it (in the tenant's slot), the
+ * value that claims it, and how long the claim holds. The write refuses IDEMPOTENCY_IN_FLIGHT, having changed
+ * nothing, when the key is already held; otherwise it sets the claim in the same atomic step as its change.
+ */
+export interface KeyClaim {
+  key: string;
+  value: string;
+  leaseMs: number;
+}
 
 /**
  * Liveness of one request in flight: while a handler runs, the service sends an empty message with
@@ -74,11 +87,17 @@ export function rawPage(reply: Uint8Array): { total: number; limit: number; offs
   };
 }
 
-export function callHeaders(requestId: string, caller: Caller | null | undefined): MsgHdrs {
+export function callHeaders(requestId: string, caller: Caller | null | undefined, keyClaim?: KeyClaim): MsgHdrs {
   const h = natsHeaders();
   h.set(HEADER_REQUEST_ID, requestId);
   if (caller) h.set(HEADER_CALLER, JSON.stringify(caller));
+  if (keyClaim) h.set(HEADER_KEY_CLAIM, JSON.stringify(keyClaim));
   return h;
+}
+
+export function readKeyClaim(h: MsgHdrs | undefined): KeyClaim | undefined {
+  const raw = h?.get(HEADER_KEY_CLAIM);
+  return raw ? (JSON.parse(raw) as KeyClaim) : undefined;
 }
 
 export function readCaller(h: MsgHdrs | undefined): Caller | null {

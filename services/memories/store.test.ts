@@ -63,6 +63,42 @@ describe("create", () => {
   });
 });
 
+describe("create with an Idempotency-Key (KeyClaim)", () => {
+  const total = async (s: ReturnType<typeof space>) =>
+    (await fx.store.listMemories(s, { limit: 1, offset: 0, sort: "created_at", order: "desc" })).total;
+
+  test("claims the key in the same step; a held key refuses IDEMPOTENCY_IN_FLIGHT and creates nothing", async () => {
+    const s = space();
+    const claim = { key: `idem:{${s.tenant}:${s.env}}:k1:abc`, value: "R\nfp\ntoken-1", leaseMs: 60_000 };
+    await fx.store.createMemory(s, crypto.randomUUID(), fields(), 64, {}, undefined, claim);
+    expect(await fx.redis.get(claim.key)).toBe(claim.value);
+    const ttl = await fx.redis.pttl(claim.key);
+    expect(ttl).toBeGreaterThan(50_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    const again = { ...claim, value: "R\nfp\ntoken-2" };
+    const refused = await fx.store.createMemory(s, crypto.randomUUID(), fields(), 64, {}, undefined, again).then(
+      () => null,
+      (err: ServiceError) => err.code,
+    );
+    expect(refused).toBe("IDEMPOTENCY_IN_FLIGHT");
+    expect(await fx.redis.get(claim.key)).toBe(claim.value);
+    expect(await total(s)).toBe(1);
+  });
+
+  test("a create refused for its own reason leaves the key unclaimed", async () => {
+    const s = space();
+    const claim = { key: `idem:{${s.tenant}:${s.env}}:k1:def`, value: "R\nfp\ntoken", leaseMs: 60_000 };
+    const orphan = fields({ parent: crypto.randomUUID() });
+    const refused = await fx.store.createMemory(s, crypto.randomUUID(), orphan, 64, {}, undefined, claim).then(
+      () => null,
+      (err: ServiceError) => err.code,
+    );
+    expect(refused).toBe("VALIDATION_ERROR");
+    expect(await fx.redis.exists(claim.key)).toBe(0);
+    expect(await total(s)).toBe(0);
+  });
+});
+
 describe("tags on memory reads", () => {
   test("sorted by name, colour null when absent, tags whose hash is gone skipped", async () => {
     const s = space();

@@ -2,6 +2,7 @@ import { refusalOf, type RedisClient } from "../kit/redis-functions";
 import type { ServiceError } from "../contract/errors";
 import { scanPage } from "../kit/redis-scan";
 import { EXPIRY_REGISTRY, foldName, keyspace } from "../memory-data/keyspace";
+import type { KeyClaim } from "../kit/wire";
 import { slot, type Space } from "../kit/space";
 import { settingsKey } from "../tenant-settings/settings";
 import { SUPERSESSION_WALK_MAX, type ListMemoriesInput } from "../contract/memories";
@@ -159,6 +160,7 @@ export function createMemoryStore(redis: RedisClient) {
     /**
      * The new memory; `superseded`: the memory it replaced (now marked so), if any. `limits`: the plan's,
      * unless the tenant's settings override them (lua/quota.lua); past them the create is QUOTA_EXCEEDED.
+     * `keyClaim`: the request's Idempotency-Key, claimed in the same step (IDEMPOTENCY_IN_FLIGHT if held).
      */
     async createMemory(
       space: Space,
@@ -167,6 +169,7 @@ export function createMemoryStore(redis: RedisClient) {
       maxDepth: number,
       life: NewLife = {},
       limits: StorageLimits = NO_LIMITS,
+      keyClaim?: KeyClaim,
     ): Promise<Created> {
       const args = [
         maxDepth,
@@ -175,7 +178,9 @@ export function createMemoryStore(redis: RedisClient) {
         limits.bytes,
         ...createArgs({ id, fields: f, life }),
       ];
-      return created({ id, fields: f, life }, await run<CreatedReply>("create", space, args));
+      if (keyClaim) args.push(keyClaim.value, keyClaim.leaseMs);
+      const reply = await run<CreatedReply>("create", space, args, keyClaim ? [keyClaim.key] : []);
+      return created({ id, fields: f, life }, reply);
     },
 
     /**

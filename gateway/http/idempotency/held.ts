@@ -10,9 +10,14 @@ export type Held = string | null;
 /** The value of a claimed key: its request runs. */
 export const runningValue = (fingerprint: string, token: string) => `R\n${fingerprint}\n${token}`;
 
-/** The value of a key whose answer is kept: the body last, as it may hold any character. */
+const decoder = new TextDecoder();
+
+/**
+ * The value of a key whose answer is kept: the body last, as it may hold any character. A string, not bytes:
+ * the Redis client writes a command of strings without first copying every argument into one buffer.
+ */
 export const doneValue = (fingerprint: string, status: number, headers: Record<string, string>, body: Uint8Array) =>
-  Buffer.concat([Buffer.from(`D\n${fingerprint}\n${status}\n${JSON.stringify(headers)}\n`), body]);
+  `D\n${fingerprint}\n${status}\n${JSON.stringify(headers)}\n${decoder.decode(body)}`;
 
 export type HeldAnswer =
   | { done: false; fingerprint: string }

@@ -7,6 +7,7 @@ import { globLiteral, unlinkMatching } from "../../../services/kit/redis-scan";
 import { createCoalescer } from "../../../services/kit/coalesce";
 import { bytesResponse } from "../envelope";
 import { doneValue, type Held, readHeld, runningValue } from "./held";
+import type { KeyClaim } from "../../../services/kit/wire";
 
 /**
  * `Idempotency-Key` on POST, PATCH and DELETE (REST, and GraphQL mutations): the first request with a key runs
@@ -38,8 +39,28 @@ export interface Claimed {
 
 export type Claim = { replay: Response } | Claimed;
 
+/** An Idempotency-Key handed to the write it guards (Idempotency.prepare). */
+export interface Prepared {
+  /** What the write gets (CallContext.keyClaim). */
+  keyClaim: KeyClaim;
+  /** Once the write has answered: the key is this request's, its answer is kept. */
+  claimed: Claimed;
+  /** Once the write has refused or failed: the key claimed now (or found this request's), or what it holds. */
+  afterRefusal(): Promise<Claim>;
+}
+
+/** A request with an Idempotency-Key: whose, where its key lives, what makes it the same request. */
+interface KeyedRequest {
+  caller: Caller;
+  redisKey: string;
+  fingerprint: string;
+  requestId: string;
+  /** Its answer's own headers (rate limits), which a replay carries instead of the kept ones. */
+  headers: Record<string, string>;
+}
+
 /** One entry of a batch: a claim (the value that claims the key), or a kept answer (the claim's value, the answer). */
-type Entry = { key: string; claim: string; answer?: Buffer };
+type Entry = { key: string; claim: string; answer?: string };
 
 const reused = () =>
   new ServiceError(
@@ -60,7 +81,7 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
     `idem:{${caller.tenant}:${caller.env}}:${caller.keyId}:${Bun.CryptoHasher.hash("sha256", key, "hex")}`;
   // Claims and kept answers of one tenant environment (one slot) go to Redis together while one call is under way.
   const batches = createCoalescer<Entry, Held | number>(async (_slot, batch) => {
-    const args: (string | number | Buffer)[] = [IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS];
+    const args: (string | number)[] = [IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS];
     for (const e of batch) args.push(...(e.answer ? ["keep", e.claim, e.answer] : ["claim", e.claim, ""]));
     return (await call(
       "batch",
@@ -69,6 +90,71 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
     )) as (Held | number)[];
   });
   const slotOf = (caller: Caller) => `${caller.tenant}:${caller.env}`;
+
+  /** Claims the key with `value`; a key that already holds `value` is this request's own claim. */
+  async function claimWith(request: KeyedRequest, value: string): Promise<Claim> {
+    let reply: Held;
+    try {
+      reply = (await batches.submit(slotOf(request.caller), { key: request.redisKey, claim: value })) as Held;
+    } catch (err) {
+      if (err instanceof ServiceError) throw err;
+      // The write it guards would be refused too.
+      if (isStorageFull(err))
+        throw new ServiceError("STORAGE_FULL", "Storage is full: the write was refused and nothing was changed");
+      log.error("idempotency key not claimed", { request_id: request.requestId, ...errorFields(err) });
+      throw new ServiceError("SERVICE_UNAVAILABLE", "Idempotency keys cannot be checked now, retry shortly");
+    }
+    if (reply === null || reply === value) return claimedBy(request, value);
+    const held = readHeld(reply);
+    if (held.fingerprint !== request.fingerprint) throw reused();
+    if (!held.done) throw running();
+    const { "x-request-id": original, ...stored } = held.headers;
+    return {
+      replay: bytesResponse(new TextEncoder().encode(held.body), held.status, {
+        ...stored,
+        ...request.headers,
+        "X-Request-Id": request.requestId,
+        "Idempotent-Replayed": "true",
+        ...(original ? { "Original-Request": original } : {}),
+      }),
+    };
+  }
+
+  /** A key claimed with `value`: `finish` keeps the request's answer, or frees the key when nothing ran. */
+  function claimedBy(request: KeyedRequest, value: string): Claimed {
+    const { caller, redisKey, fingerprint, requestId } = request;
+    return {
+      async finish(res, ran) {
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        const sent = Object.fromEntries(res.headers);
+        delete sent["content-length"];
+        const out = bytesResponse(bytes, res.status, sent);
+        // The answer stands whatever happens to the key: it frees itself when its lease ends.
+        const notKept = (err: unknown) =>
+          log.error("idempotent answer not kept", { request_id: requestId, ...errorFields(err) });
+        if (!ran) {
+          await call("release", [redisKey], [value]).catch(notKept);
+          return out;
+        }
+        const kept: Record<string, string> = { "x-request-id": requestId };
+        for (const name of KEPT_HEADERS) {
+          const header = res.headers.get(name);
+          if (header !== null) kept[name] = header;
+        }
+        // The answer goes out without waiting for Redis to keep it. The keep is queued ahead of every later claim
+        // of this tenant environment through this gateway (one queue per slot, one connection), so a retry here
+        // always finds it; a retry through another replica within that round trip is told the request runs.
+        batches
+          .submit(slotOf(caller), {
+            key: redisKey,
+            claim: value,
+            answer: doneValue(fingerprint, res.status, kept, bytes),
+          })
+          .catch(notKept);
+        return out;
+      },
+    };
+  }
 
   return {
     /** Deletes every kept answer of a tenant environment (its erase): they hold what its memories said. */
@@ -86,64 +172,36 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
      * request's id). Refuses IDEMPOTENCY_KEY_REUSED and IDEMPOTENCY_IN_FLIGHT; a Redis that cannot answer is a
      * 503, as the key's promise cannot be kept without it.
      */
-    async claim(
+    claim(
       caller: Caller,
       key: string,
       fingerprint: string,
       requestId: string,
       headers: Record<string, string>,
     ): Promise<Claim> {
-      const redisKey = keyOf(caller, key);
-      const claim = runningValue(fingerprint, crypto.randomUUID());
-      let reply: Held;
-      try {
-        reply = (await batches.submit(slotOf(caller), { key: redisKey, claim })) as Held;
-      } catch (err) {
-        if (err instanceof ServiceError) throw err;
-        // The write it guards would be refused too.
-        if (isStorageFull(err))
-          throw new ServiceError("STORAGE_FULL", "Storage is full: the write was refused and nothing was changed");
-        log.error("idempotency key not claimed", { request_id: requestId, ...errorFields(err) });
-        throw new ServiceError("SERVICE_UNAVAILABLE", "Idempotency keys cannot be checked now, retry shortly");
-      }
-      if (reply !== null) {
-        const held = readHeld(reply);
-        if (held.fingerprint !== fingerprint) throw reused();
-        if (!held.done) throw running();
-        const { "x-request-id": original, ...stored } = held.headers;
-        return {
-          replay: bytesResponse(new TextEncoder().encode(held.body), held.status, {
-            ...stored,
-            ...headers,
-            "X-Request-Id": requestId,
-            "Idempotent-Replayed": "true",
-            ...(original ? { "Original-Request": original } : {}),
-          }),
-        };
-      }
+      const request = { caller, redisKey: keyOf(caller, key), fingerprint, requestId, headers };
+      return claimWith(request, runningValue(fingerprint, crypto.randomUUID()));
+    },
+
+    /**
+     * The key handed to a write that claims it in its own step (Operation.claimsIdempotencyKey): no round trip
+     * before the call. Once the write answers, `claimed` keeps its answer. Once it refuses or fails, it may not
+     * have claimed the key: `afterRefusal` claims it then, or answers what the key holds (an earlier request's
+     * answer, its 409 or 422), exactly as `claim` would have before the call.
+     */
+    prepare(
+      caller: Caller,
+      key: string,
+      fingerprint: string,
+      requestId: string,
+      headers: Record<string, string>,
+    ): Prepared {
+      const request = { caller, redisKey: keyOf(caller, key), fingerprint, requestId, headers };
+      const value = runningValue(fingerprint, crypto.randomUUID());
       return {
-        async finish(res, ran) {
-          const bytes = new Uint8Array(await res.arrayBuffer());
-          const sent = Object.fromEntries(res.headers);
-          delete sent["content-length"];
-          const out = bytesResponse(bytes, res.status, sent);
-          try {
-            if (!ran) await call("release", [redisKey], [claim]);
-            else {
-              const kept: Record<string, string> = { "x-request-id": requestId };
-              for (const name of KEPT_HEADERS) {
-                const value = res.headers.get(name);
-                if (value !== null) kept[name] = value;
-              }
-              const answer = doneValue(fingerprint, res.status, kept, bytes);
-              await batches.submit(slotOf(caller), { key: redisKey, claim, answer });
-            }
-          } catch (err) {
-            // The answer stands; the key frees itself when its lease ends.
-            log.error("idempotent answer not kept", { request_id: requestId, ...errorFields(err) });
-          }
-          return out;
-        },
+        keyClaim: { key: request.redisKey, value, leaseMs: IDEMPOTENCY_LEASE_MS },
+        claimed: claimedBy(request, value),
+        afterRefusal: () => claimWith(request, value),
       };
     },
   };

@@ -35,14 +35,21 @@ describe("memory handlers", () => {
     const free = { ...ctx, caller: { ...ctx.caller!, plan: "free" as const } };
     await h.create({ content: "hi" }, free);
     await h.update({ id: "m", content: "longer" }, free);
-    expect(calls.map((c) => c.args.at(-1))).toEqual([
-      { memories: 10_000, bytes: 50_000_000 },
-      { memories: 10_000, bytes: 50_000_000 },
-    ]);
+    const [create, update] = calls;
+    expect(create!.args[5]).toEqual({ memories: 10_000, bytes: 50_000_000 });
+    expect(update!.args.at(-1)).toEqual({ memories: 10_000, bytes: 50_000_000 });
     const quotas = { ...NO_PLAN_QUOTAS, QUOTA_ENTERPRISE_MEMORIES: 7 };
     const enterprise = { ...ctx, caller: { ...ctx.caller!, plan: "enterprise" as const } };
     expect(storageLimitsOf(enterprise, { quotas })).toEqual({ memories: 7, bytes: 0 });
     expect(storageLimitsOf(ctx, { quotas })).toEqual({ memories: 0, bytes: 0 });
+  });
+
+  test("create hands the request's Idempotency-Key to the store, which claims it in the same step", async () => {
+    const { h, calls } = setup({ createMemory: row("new-id") });
+    const keyClaim = { key: "idem:{t1:live}:k:abc", value: "R\nfp\ntoken", leaseMs: 60_000 };
+    await h.create({ content: "hi" }, { ...ctx, keyClaim });
+    await h.create({ content: "hi" }, ctx);
+    expect(calls.map((c) => c.args[6])).toEqual([keyClaim, undefined]);
   });
 
   test("a refusal of the store is the handler's answer, and nothing is reported", async () => {

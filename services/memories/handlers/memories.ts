@@ -122,7 +122,15 @@ export function memoryHandlers(deps: MemoriesDeps) {
       parent,
       supersedes: life.supersedes,
     });
-    const row = await deps.store.createMemory(space, id, fields, MAX_HIERARCHY_DEPTH, life, limitsOf(ctx));
+    const row = await deps.store.createMemory(
+      space,
+      id,
+      fields,
+      MAX_HIERARCHY_DEPTH,
+      life,
+      limitsOf(ctx),
+      ctx.keyClaim,
+    );
     await deps.changes.committed(ctx, createdChanges(row));
     await registerExpiry(ctx, row.memory.expires_at);
     return row.memory;
