@@ -25,6 +25,11 @@ export interface LoadSpec {
   uniqueHeader?: { name: string; prefix: string };
   connections: number;
   durationS: number;
+  /**
+   * Each connection waits this long after an answer before its next request: a paced load below saturation
+   * (about connections / (delay + latency) requests/s), where latencies are what to compare.
+   */
+  delayMs?: number;
 }
 
 let wrkPath: string | null | undefined;
@@ -93,6 +98,7 @@ function runWrk(wrk: string, spec: LoadSpec): LoadResult {
       `request = function() i = i % #requests + 1; return requests[i] end`,
     );
   }
+  if (spec.delayMs) lines.push(`delay = function() return ${spec.delayMs} end`);
   writeFileSync(script, lines.join("\n"));
   const out = spawnSync(
     wrk,
