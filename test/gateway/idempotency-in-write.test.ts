@@ -81,7 +81,7 @@ describe("a write that claims its Idempotency-Key itself", () => {
     ]);
   });
 
-  test("a write refused before claiming: the gateway claims the key then, and another request's claim is a 409", async () => {
+  test("a write refused before claiming: the gateway claims the key then; a second claim is a 409", async () => {
     const idem = createIdempotency(redis, createLogger({ service: "test" }, "error"));
     const caller = { tenant: `own${crypto.randomUUID().slice(0, 8)}`, env: "live" as const, keyId: "k", scopes: [] };
     const fingerprint = fingerprintOf("POST /memories", { content: "y" });
