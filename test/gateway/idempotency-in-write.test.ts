@@ -81,6 +81,17 @@ describe("a write that claims its Idempotency-Key itself", () => {
     ]);
   });
 
+  test("an answer is kept when the write did not claim its key (a service replica older than the claim)", async () => {
+    const idem = createIdempotency(redis, createLogger({ service: "test" }, "error"));
+    const caller = { tenant: `own${crypto.randomUUID().slice(0, 8)}`, env: "live" as const, keyId: "k", scopes: [] };
+    const fingerprint = fingerprintOf("POST /memories", { content: "z" });
+    const prepared = idem.prepare(caller, "unclaimed", fingerprint, "req-1", {});
+    await prepared.claimed.finish(new Response('{"data":{"id":"m1"}}', { status: 200 }), true);
+    // The keep goes out behind the answer; a claim through the same gateway queues after it.
+    const replay = await idem.claim(caller, "unclaimed", fingerprint, "req-2", {});
+    expect("replay" in replay && (await replay.replay.text())).toBe('{"data":{"id":"m1"}}');
+  });
+
   test("a write refused before claiming: the gateway claims the key then; a second claim is a 409", async () => {
     const idem = createIdempotency(redis, createLogger({ service: "test" }, "error"));
     const caller = { tenant: `own${crypto.randomUUID().slice(0, 8)}`, env: "live" as const, keyId: "k", scopes: [] };
