@@ -5,6 +5,7 @@ import { join } from "node:path";
 import Redis from "ioredis";
 import { connect } from "nats";
 import { startNatsCluster, startRedisCluster, type ClusterProcesses } from "./clusters";
+import { ensureStream } from "../../services/kit/streams";
 
 const dataDir = mkdtempSync(join(tmpdir(), "clusters-test-"));
 const started: ClusterProcesses<unknown>[] = [];
@@ -39,8 +40,9 @@ test("a 3-node NATS cluster keeps a JetStream stream on all three nodes", async 
   started.push(cluster);
   const nc = await connect({ servers: cluster.url.split(",") });
   try {
-    const jsm = await nc.jetstreamManager();
-    const info = await jsm.streams.add({ name: "CLUSTER_TEST", subjects: ["cluster.test"], num_replicas: 3 });
+    // As every service creates its streams: a cluster whose nodes are still joining places it once they have.
+    await ensureStream(nc, { name: "CLUSTER_TEST", subjects: ["cluster.test"], maxAgeMs: 3_600_000 }, 3);
+    const info = await (await nc.jetstreamManager()).streams.info("CLUSTER_TEST");
     expect(info.config.num_replicas).toBe(3);
     expect(info.cluster?.replicas ?? []).toHaveLength(2);
   } finally {

@@ -1,7 +1,10 @@
 import { AckPolicy, DeliverPolicy, RetentionPolicy, StorageType, type Consumer, type NatsConnection } from "nats";
-import type { STREAMS } from "../contract/streams";
-
-type StreamDef = (typeof STREAMS)[keyof typeof STREAMS];
+/** A stream as services/contract/streams.ts declares one. */
+interface StreamDef {
+  name: string;
+  subjects: readonly string[];
+  maxAgeMs: number;
+}
 
 /** How long a process waits for a forming NATS cluster to have the peers a replicated stream needs. */
 const PLACEMENT_WAIT_MS = 30_000;
