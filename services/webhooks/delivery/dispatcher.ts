@@ -7,7 +7,7 @@ import { decodeJson } from "../../kit/wire";
 import { slot } from "../../kit/space";
 import type { NewDelivery, WebhookStore } from "../store";
 import { partitionOf } from "../store/keyspace";
-import { deliveryIdOf, memoryEventBody, subscribes } from "../payload";
+import { deliveryIdOf, memoryEventBody, subscribes, webhookTypeOf } from "../payload";
 
 export const DISPATCHER_DURABLE = "webhooks-dispatcher";
 const BATCH = 128;
@@ -90,9 +90,15 @@ async function dispatch(msgs: JsMsg[], store: WebhookStore, log: Logger, now: ()
     }
     const deliveries: NewDelivery[] = [];
     for (const { e } of [...events].sort((a, b) => a.e.version - b.e.version)) {
+      const type = webhookTypeOf(e);
+      const to = (await spaces.get(slot({ tenant: e.tenant, env: e.env }))!).filter(
+        (endpoint) => endpoint.enabled && subscribes(endpoint.events, type) && e.at >= endpoint.created_at,
+      );
+      // Most events go to no endpoint: their body (and its derived id) is built only for one that does.
+      if (to.length === 0) continue;
       const body = memoryEventBody(e);
-      for (const endpoint of await spaces.get(slot({ tenant: e.tenant, env: e.env }))!) {
-        if (!endpoint.enabled || !subscribes(endpoint.events, body.type) || e.at < endpoint.created_at) continue;
+      const json = JSON.stringify(body);
+      for (const endpoint of to) {
         deliveries.push({
           id: deliveryIdOf(endpoint.id, body.id),
           webhook_id: endpoint.id,
@@ -102,7 +108,7 @@ async function dispatch(msgs: JsMsg[], store: WebhookStore, log: Logger, now: ()
           event_type: body.type,
           memory_id: e.memory_id,
           version: e.version,
-          body: JSON.stringify(body),
+          body: json,
           manual: false,
         });
       }
