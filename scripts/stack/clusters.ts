@@ -3,6 +3,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import Redis from "ioredis";
+import { connect } from "nats";
 import { findBin, freePort, startNats, startRedis, type NatsProcess, type RedisProcess } from "./infra";
 
 const HOST = "127.0.0.1";
@@ -111,19 +112,55 @@ async function startNatsNodes(dataDir: string, size: number): Promise<ClusterPro
       }),
     ),
   );
-  return { url: nodes.map((n) => n.url).join(","), nodes, stop: () => stopAll(nodes) };
+  const url = nodes.map((n) => n.url).join(",");
+  if (!(await placesReplicatedStreams(url, size))) {
+    await stopAll(nodes);
+    throw new Error(NOT_PLACING);
+  }
+  return { url, nodes, stop: () => stopAll(nodes) };
+}
+
+const NOT_PLACING = "NATS cluster cannot place a stream on all its nodes";
+/** How long a fresh NATS cluster gets to place a stream on every node. */
+const PLACING_TIMEOUT_MS = 15_000;
+
+/**
+ * Whether the cluster places a stream with a replica on every node (a probe stream, deleted again). Nodes that all
+ * serve JetStream may still answer "no suitable peers for placement" for good, now and then, when they start
+ * together on this machine: such a cluster is started again rather than left to fail every service's start.
+ */
+async function placesReplicatedStreams(url: string, size: number): Promise<boolean> {
+  const nc = await connect({ servers: url.split(","), timeout: 2000 });
+  try {
+    const jsm = await nc.jetstreamManager();
+    const deadline = Date.now() + PLACING_TIMEOUT_MS;
+    for (;;) {
+      try {
+        await jsm.streams.add({ name: "PLACEMENT_PROBE", subjects: ["placement.probe"], num_replicas: size });
+        await jsm.streams.delete("PLACEMENT_PROBE");
+        return true;
+      } catch {
+        if (Date.now() > deadline) return false;
+        await Bun.sleep(250);
+      }
+    }
+  } finally {
+    await nc.close();
+  }
 }
 
 /**
  * Ports are picked free, then bound by the nodes a moment later, so another process (or a node's own client port)
- * can take one in between: then the cluster starts again from scratch on fresh ports, twice at most.
+ * can take one in between; and a NATS cluster may form unable to place streams (placesReplicatedStreams). Either
+ * way the cluster starts again from scratch on fresh ports, twice at most.
  */
 async function withFreshPorts<C>(start: () => Promise<C>, dirs: () => string[]): Promise<C> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await start();
     } catch (err) {
-      if (attempt >= 3 || !/address already in use/i.test((err as Error).message ?? "")) throw err;
+      const message = (err as Error).message ?? "";
+      if (attempt >= 3 || !(/address already in use/i.test(message) || message === NOT_PLACING)) throw err;
       for (const dir of dirs()) rmSync(dir, { recursive: true, force: true });
     }
   }
