@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { startStack } from "../../scripts/stack/launch";
 import { newTenant } from "../api";
 import type { BenchSection } from "./sections";
+import { memoryRecordFixture } from "../../services/contract/portability.fixture";
 
 const MEMORIES = Number(process.env.BENCH_PORT_MEMORIES ?? 100_000);
 /** One POST of the import at most: the server caps a body at 64 MiB (as `npm run import` cuts a file). */
@@ -40,26 +41,21 @@ function* exportFile(count: number): Generator<string> {
     const id = crypto.randomUUID();
     const isRoot = i % 10 === 0;
     if (isRoot) root = id;
-    yield JSON.stringify({
-      type: "memory",
-      id,
-      content: `${i} ${TURN}${TURN}${TURN}`.slice(0, 300),
-      content_type: isRoot ? "text" : "conversation",
-      tier: "medium",
-      memory_nature: "episodic",
-      parent_memory_id: isRoot ? null : root,
-      external_id: i % 5 === 0 ? `ext-${i}` : null,
-      metadata: { n: i },
-      tags: [`tag-${i % 20}`],
-      entities: i % 5 === 0 ? [{ type: "person", name: `Person ${i % 50}` }] : [],
-      created_at: iso(at + i),
-      updated_at: iso(at + i),
-      occurred_at: iso(at + i),
-      expires_at: null,
-      supersedes: null,
-      superseded_by: null,
-      valid_to: null,
-    });
+    yield JSON.stringify(
+      memoryRecordFixture(
+        {
+          id,
+          content: `${i} ${TURN}${TURN}${TURN}`.slice(0, 300),
+          content_type: isRoot ? "text" : "conversation",
+          parent_memory_id: isRoot ? null : root,
+          external_id: i % 5 === 0 ? `ext-${i}` : null,
+          metadata: { n: i },
+          tags: [`tag-${i % 20}`],
+          entities: i % 5 === 0 ? [{ type: "person", name: `Person ${i % 50}` }] : [],
+        },
+        iso(at + i),
+      ),
+    );
   }
 }
 

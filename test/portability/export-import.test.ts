@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { search } from "../search/search-helpers";
 import { dataOf, exportLines, importText, modIds, portTenant, seed } from "./portability-helpers";
+import { memoryRecordFixture } from "../../services/contract/portability.fixture";
 
 let source: Awaited<ReturnType<typeof portTenant>>;
 let exported: any[];
@@ -188,26 +189,8 @@ describe("POST /v1/import", () => {
       const id = crypto.randomUUID();
       if (i % 7 === 0) root = id;
       const time = new Date(at + i).toISOString();
-      lines.push({
-        type: "memory",
-        id,
-        content: `memory ${i}`,
-        content_type: "text",
-        tier: "short",
-        memory_nature: "episodic",
-        parent_memory_id: i % 7 === 0 ? null : root,
-        external_id: null,
-        metadata: {},
-        tags: [],
-        entities: [],
-        created_at: time,
-        updated_at: time,
-        occurred_at: time,
-        expires_at: null,
-        supersedes: null,
-        superseded_by: null,
-        valid_to: null,
-      });
+      const parent_memory_id = i % 7 === 0 ? null : root;
+      lines.push(memoryRecordFixture({ id, content: `memory ${i}`, tier: "short", parent_memory_id }, time));
     }
     const res = await importText(target.baseUrl, target.key, ndjson(lines));
     expect(res.body.data).toMatchObject({ created: { memories: 1300 }, failed: 0 });

@@ -4,6 +4,7 @@ import { apiClient, newTenant, type ApiClient } from "../api";
 import { gqlClient } from "../graphql/graphql-helpers";
 import { expectError, expectEnvelopeError } from "../envelope-helpers";
 import type { Stack } from "../../scripts/stack/launch";
+import { memoryRecordFixture } from "../../services/contract/portability.fixture";
 
 /**
  * Per-tenant storage quotas through the API: the plan's defaults, the root key's override (PATCH /v1/tenant),
@@ -84,26 +85,7 @@ describe("quotas", () => {
     expect(batch.items.slice(3).map((r: any) => r.error.code)).toEqual(["QUOTA_EXCEEDED", "QUOTA_EXCEEDED"]);
     await setQuota(t.tenant, { memories: 5 });
     const at = "2025-01-01T00:00:00.000Z";
-    const lines = Array.from({ length: 4 }, (_, i) => ({
-      type: "memory",
-      id: crypto.randomUUID(),
-      content: `imported ${i}`,
-      content_type: "text",
-      tier: "medium",
-      memory_nature: "episodic",
-      parent_memory_id: null,
-      external_id: null,
-      metadata: {},
-      tags: [],
-      entities: [],
-      created_at: at,
-      updated_at: at,
-      occurred_at: at,
-      expires_at: null,
-      supersedes: null,
-      superseded_by: null,
-      valid_to: null,
-    }));
+    const lines = Array.from({ length: 4 }, (_, i) => memoryRecordFixture({ content: `imported ${i}` }, at));
     const res = await fetch(`${stack.baseUrl}/v1/import`, {
       method: "POST",
       headers: { Authorization: `Bearer ${t.key}` },
