@@ -91,6 +91,18 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
   });
   const slotOf = (caller: Caller) => `${caller.tenant}:${caller.env}`;
 
+  /** A request with a key, and the value that claims the key for it (its own: the token is new). */
+  const keyed = (
+    caller: Caller,
+    key: string,
+    fingerprint: string,
+    requestId: string,
+    headers: Record<string, string>,
+  ) => ({
+    request: { caller, redisKey: keyOf(caller, key), fingerprint, requestId, headers } satisfies KeyedRequest,
+    value: runningValue(fingerprint, crypto.randomUUID()),
+  });
+
   /** Claims the key with `value`; a key that already holds `value` is this request's own claim. */
   async function claimWith(request: KeyedRequest, value: string): Promise<Claim> {
     let reply: Held;
@@ -179,8 +191,8 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
       requestId: string,
       headers: Record<string, string>,
     ): Promise<Claim> {
-      const request = { caller, redisKey: keyOf(caller, key), fingerprint, requestId, headers };
-      return claimWith(request, runningValue(fingerprint, crypto.randomUUID()));
+      const { request, value } = keyed(caller, key, fingerprint, requestId, headers);
+      return claimWith(request, value);
     },
 
     /**
@@ -196,8 +208,7 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
       requestId: string,
       headers: Record<string, string>,
     ): Prepared {
-      const request = { caller, redisKey: keyOf(caller, key), fingerprint, requestId, headers };
-      const value = runningValue(fingerprint, crypto.randomUUID());
+      const { request, value } = keyed(caller, key, fingerprint, requestId, headers);
       return {
         keyClaim: { key: request.redisKey, value, leaseMs: IDEMPOTENCY_LEASE_MS },
         claimed: claimedBy(request, value),
