@@ -65,3 +65,23 @@ test("events queued for a slow client are dropped when its key is revoked; the s
   expect(await it.next()).toEqual({ done: true, value: undefined }); // not m2, m3
   expect(hub.listenerCount()).toBe(0);
 });
+
+test("a message carrying several events (a batch's) reaches the subscriber as each event, in order", async () => {
+  const hub = createEventHub(
+    nc,
+    createLogger({}, "error"),
+    () => false,
+    async () => identity,
+  );
+  await nc.flush();
+  const it = hub.stream(identity, {}, "memories:read")[Symbol.asyncIterator]();
+  const first = it.next();
+  await Bun.sleep(20);
+  nc.publish(`events.memory.created`, encodeJson([event("b1"), event("b2"), { ...event("x"), tenant: "other" }]));
+  nc.publish(`events.memory.created`, encodeJson(event("b3")));
+  await nc.flush();
+  const got = [(await first).value?.memory_id];
+  for (let i = 0; i < 2; i++) got.push((await it.next()).value?.memory_id);
+  expect(got).toEqual(["b1", "b2", "b3"]);
+  await it.return?.();
+});

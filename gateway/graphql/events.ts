@@ -1,8 +1,12 @@
 import type { NatsConnection, Subscription } from "nats";
 import { Repeater, type RepeaterBuffer } from "graphql-yoga";
-import { MEMORY_EVENTS_WILDCARD, type MemoryEvent, type MemoryEventType } from "../../services/contract/events";
+import {
+  MEMORY_EVENTS_WILDCARD,
+  memoryEventsOf,
+  type MemoryEvent,
+  type MemoryEventType,
+} from "../../services/contract/events";
 import type { Caller, Scope } from "../../services/contract/op";
-import { decodeJson } from "../../services/kit/wire";
 import type { Logger } from "../../services/kit/log";
 import type { Identity } from "../http/auth";
 import { createKeyEnds, type Recheck } from "../http/revocations";
@@ -85,15 +89,17 @@ export function createEventHub(
   const spaceKey = (tenant: string, env: string) => `${tenant}\u0000${env}`;
 
   const dispatch = (data: Uint8Array) => {
-    let event: MemoryEvent;
+    let events: MemoryEvent[];
     try {
-      event = decodeJson(data) as MemoryEvent;
+      events = memoryEventsOf(data);
     } catch {
       log.warn("undecodable memory event dropped");
       return;
     }
-    const set = listeners.get(spaceKey(event.tenant, event.env));
-    if (set) for (const l of set) l(event);
+    for (const event of events) {
+      const set = listeners.get(spaceKey(event.tenant, event.env));
+      if (set) for (const l of set) l(event);
+    }
   };
 
   function listen(caller: Caller, listener: Listener): () => void {

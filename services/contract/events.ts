@@ -56,6 +56,25 @@ export const MemoryEvent = T.Object({
 });
 export type MemoryEvent = Static<typeof MemoryEvent>;
 
+/**
+ * A message on `events.memory.<type>` carries one event of that type, or a JSON array of such events from one
+ * write that changed several memories (a batch, an import, a tag link on many memories), in the write's order: the
+ * stream's cost per message then falls on the write, not on each memory. `memoryEventsOf` reads both forms.
+ */
+export const MEMORY_EVENTS_MESSAGE_CHARS = 256 * 1024;
+
+const decoder = new TextDecoder();
+
+/** The events one message carries; throws on a message that is not a memory event or an array of them. */
+export function memoryEventsOf(data: Uint8Array): MemoryEvent[] {
+  const value: unknown = JSON.parse(decoder.decode(data));
+  const events = Array.isArray(value) ? value : [value];
+  for (const e of events)
+    if (typeof e !== "object" || e === null || typeof (e as MemoryEvent).memory_id !== "string")
+      throw new Error("not a memory event");
+  return events as MemoryEvent[];
+}
+
 /** What a snapshot is made of: a memory as the API shows it, whose tags need only their ids. */
 export type SnapshotSource = Omit<Memory, "tags"> & { tags: readonly { id: string }[] };
 

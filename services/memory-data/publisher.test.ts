@@ -3,9 +3,9 @@ import type { JetStreamClient } from "nats";
 import { ServiceError } from "../contract/errors";
 import type { Bus } from "../kit/bus";
 import type { Logger } from "../kit/log";
-import { snapshotOfMemory } from "../contract/events";
+import { MEMORY_EVENTS_MESSAGE_CHARS, memoryEventsOf, snapshotOfMemory, type MemoryEvent } from "../contract/events";
 import { memoryFixture } from "../contract/memory.fixture";
-import { createChangePublisher } from "./publisher";
+import { createChangePublisher, eventMessages } from "./publisher";
 import { INDEX_SKIP_AFTER_UNAVAILABLE_MS } from "./index-writes";
 
 const memory = snapshotOfMemory(
@@ -104,4 +104,61 @@ test("no search replica (503): writes skip indexing a while, then retry; a slow 
   await slow.publisher.committed(slow.ctx, [{ type: "created", memory }]);
   await slow.publisher.committed(slow.ctx, [{ type: "created", memory }]);
   expect(slow.indexed.length).toBe(2);
+});
+
+const created = (id: string, content = "x"): MemoryEvent => ({
+  type: "created",
+  tenant: "acme",
+  env: "live",
+  memory_id: id,
+  version: 1,
+  changed: [],
+  memory: { ...memory, id, content, version: 1 },
+  at: "2026-01-01T00:00:00.000Z",
+});
+
+test("a write's run of events of one type goes as one message, an array named by its first event and count", async () => {
+  const h = harness();
+  await h.publisher.committed(
+    h.ctx,
+    ["a", "b", "c"].map((id) => ({ type: "created" as const, memory: { ...memory, id, version: 1 } })),
+  );
+  expect(h.published.map((p) => [p.subject, p.msgID])).toEqual([["events.memory.created", "a:1+3"]]);
+  expect(h.published[0]!.body.map((e: MemoryEvent) => [e.memory_id, e.tenant])).toEqual([
+    ["a", "acme"],
+    ["b", "acme"],
+    ["c", "acme"],
+  ]);
+});
+
+test("event messages keep the write's order: a change of type starts a new message", () => {
+  const deleted: MemoryEvent = { ...created("d"), type: "deleted", version: 2, memory: null, reason: "deleted" };
+  const messages = eventMessages([created("a"), created("b"), deleted, created("c")]);
+  expect(messages.map((m) => [m.type, m.msgID])).toEqual([
+    ["created", "a:1+2"],
+    ["deleted", "d:2"],
+    ["created", "c:1"],
+  ]);
+  expect(messages.flatMap((m) => memoryEventsOf(m.data).map((e) => e.memory_id))).toEqual(["a", "b", "d", "c"]);
+});
+
+test("an event message stays within its size: a long run is split, an event larger than it goes alone", () => {
+  const big = "é".repeat(MEMORY_EVENTS_MESSAGE_CHARS / 3);
+  const run = ["a", "b", "c", "d", "e"].map((id) => created(id, big));
+  const huge = created("h", "x".repeat(MEMORY_EVENTS_MESSAGE_CHARS + 1));
+  const messages = eventMessages([...run, huge, created("z")]);
+  expect(messages.map((m) => m.msgID)).toEqual(["a:1+2", "c:1+2", "e:1", "h:1", "z:1"]);
+  for (const m of messages.filter((m) => m.msgID !== "h:1")) {
+    expect(m.data.length).toBeLessThanOrEqual(3 * MEMORY_EVENTS_MESSAGE_CHARS);
+    expect(new TextDecoder().decode(m.data).length).toBeLessThanOrEqual(MEMORY_EVENTS_MESSAGE_CHARS);
+  }
+  expect(messages.flatMap((m) => memoryEventsOf(m.data).map((e) => e.memory_id))).toEqual([
+    "a",
+    "b",
+    "c",
+    "d",
+    "e",
+    "h",
+    "z",
+  ]);
 });

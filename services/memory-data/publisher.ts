@@ -2,9 +2,9 @@ import type { JetStreamClient } from "nats";
 import type { Bus } from "../kit/bus";
 import { callerOf, type HandlerContext } from "../kit/handler";
 import { errorFields } from "../kit/log";
-import { encodeJson } from "../kit/wire";
 import { chunksOf } from "../kit/chunks";
 import {
+  MEMORY_EVENTS_MESSAGE_CHARS,
   memoryEventSubject,
   type DeleteReason,
   type MemoryEvent,
@@ -26,6 +26,7 @@ export interface ChangePublisher {
   committed(ctx: HandlerContext, changes: MemoryChange[]): Promise<void>;
 }
 
+/** Messages published at once. */
 const PUBLISH_BATCH = 256;
 const UPSERT_BATCH = 1000;
 const DELETE_BATCH = 10_000;
@@ -52,8 +53,47 @@ async function publishPatiently(js: JetStreamClient, subject: string, data: Uint
   }
 }
 
+interface EventMessage {
+  type: MemoryEventType;
+  data: Uint8Array;
+  msgID: string;
+}
+
+const encoder = new TextEncoder();
+
 /**
- * Events go to JetStream with msgID `<memoryId>:<version>`, so a retried publish is deduplicated.
+ * The messages that carry a write's events, in the write's order: a run of events of one type goes as one JSON
+ * array of at most MEMORY_EVENTS_MESSAGE_CHARS characters (an event alone as itself; a character is at most 3 bytes,
+ * so a message stays under NATS's default 1 MiB payload). A message's msgID names its first event and
+ * how many it carries (`<memoryId>:<version>`, or `…+<n>` for an array), so a retried write's copy is deduplicated.
+ */
+export function eventMessages(events: MemoryEvent[]): EventMessage[] {
+  const messages: EventMessage[] = [];
+  let run: { type: MemoryEventType; first: MemoryEvent; parts: string[]; chars: number } | null = null;
+  const flush = () => {
+    if (!run) return;
+    const { type, first, parts } = run;
+    const id = `${first.memory_id}:${first.version}`;
+    messages.push(
+      parts.length === 1
+        ? { type, data: encoder.encode(parts[0]), msgID: id }
+        : { type, data: encoder.encode(`[${parts.join(",")}]`), msgID: `${id}+${parts.length}` },
+    );
+    run = null;
+  };
+  for (const e of events) {
+    const json = JSON.stringify(e);
+    if (run && (run.type !== e.type || run.chars + json.length + 1 > MEMORY_EVENTS_MESSAGE_CHARS)) flush();
+    run ??= { type: e.type, first: e, parts: [], chars: 2 };
+    run.parts.push(json);
+    run.chars += json.length + 1;
+  }
+  flush();
+  return messages;
+}
+
+/**
+ * Events go to JetStream as `eventMessages`, so a retried publish is deduplicated.
  * The index call waits (indexWaitMs) so a write is searchable when it returns; if search is down
  * the write still succeeds: the indexer consumes the same events and converges. Neither failure
  * undoes the committed write: it is logged.
@@ -91,16 +131,11 @@ export function createChangePublisher(js: JetStreamClient, bus: Bus, now?: () =>
       );
 
       const publish = async () => {
-        for (const batch of chunksOf(events, PUBLISH_BATCH)) {
+        for (const batch of chunksOf(eventMessages(events), PUBLISH_BATCH)) {
           await Promise.all(
-            batch.map((e) =>
-              publishPatiently(js, memoryEventSubject(e.type), encodeJson(e), `${e.memory_id}:${e.version}`).catch(
-                (err) =>
-                  ctx.log.error("memory event not published", {
-                    memory_id: e.memory_id,
-                    version: e.version,
-                    ...errorFields(err),
-                  }),
+            batch.map((msg) =>
+              publishPatiently(js, memoryEventSubject(msg.type), msg.data, msg.msgID).catch((err) =>
+                ctx.log.error("memory events not published", { msg_id: msg.msgID, ...errorFields(err) }),
               ),
             ),
           );

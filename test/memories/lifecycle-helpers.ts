@@ -1,4 +1,5 @@
 import { connect } from "nats";
+import { memoryEventsOf } from "../../services/contract/events";
 import { testStack } from "../harness";
 import type { ApiClient } from "../api";
 import { ok } from "./memory-helpers";
@@ -56,8 +57,8 @@ export async function watchEvents(tenant: string) {
   const seen: EventSeen[] = [];
   nc.subscribe("events.memory.>", {
     callback: (_err, msg) => {
-      const e = msg.json<EventSeen & { tenant: string }>();
-      if (e.tenant === tenant) seen.push(e);
+      for (const e of memoryEventsOf(msg.data) as unknown as (EventSeen & { tenant: string })[])
+        if (e.tenant === tenant) seen.push(e);
     },
   });
   await nc.flush();

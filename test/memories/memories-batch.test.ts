@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "nats";
+import { memoryEventsOf } from "../../services/contract/events";
 import type { ApiClient } from "../api";
 import { expectError } from "../envelope-helpers";
 import { gqlClient } from "../graphql/graphql-helpers";
@@ -188,7 +189,7 @@ describe("POST /v1/memories/batch", () => {
     expect(found).toEqual(out.items.map((r: any) => [r.data.id]));
   });
 
-  test("each created item publishes its memory.created event; a refused item none", async () => {
+  test("the created items' memory.created events go in one message, in order; a refused item has none", async () => {
     const nc = await connect({ servers: (await testStack()).natsUrl.split(",") });
     try {
       const jsm = await nc.jetstreamManager();
@@ -196,15 +197,23 @@ describe("POST /v1/memories/batch", () => {
       const { api: own, tenant: name } = await tenant();
       const out = await ok(batch([{ content: "a" }, { tier: "short" }, { content: "b", parent_ref: 0 }], own));
       const lastSeq = (await jsm.streams.info("EVENTS")).state.last_seq;
-      const seen: [string, string, number][] = [];
+      const seen: [string, string | undefined, [string, number][]][] = [];
       for (let seq = startSeq; seq <= lastSeq; seq++) {
         const msg = await jsm.streams.getMessage("EVENTS", { seq }).catch(() => null);
-        const body = msg?.json<any>();
-        if (msg && body?.tenant === name) seen.push([msg.subject, body.memory_id, body.memory.version]);
+        const events = msg ? memoryEventsOf(msg.data) : [];
+        if (msg && events[0]?.tenant === name)
+          seen.push([msg.subject, msg.header?.get("Nats-Msg-Id"), events.map((e) => [e.memory_id, e.memory!.version])]);
       }
+      const [first, , third] = out.items.map((i: any) => i.data?.id);
       expect(seen).toEqual([
-        ["events.memory.created", out.items[0].data.id, 1],
-        ["events.memory.created", out.items[2].data.id, 1],
+        [
+          "events.memory.created",
+          `${first}:1+2`,
+          [
+            [first, 1],
+            [third, 1],
+          ],
+        ],
       ]);
     } finally {
       await nc.close();

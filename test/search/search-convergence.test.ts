@@ -66,6 +66,16 @@ describe("search index convergence", () => {
       "The service is unavailable, retry shortly",
     );
     const during = [await make("short"), await make("long"), await make("short")];
+    // A batch's events travel as one message: the indexer applies each of them.
+    const batchWords = [word(), word(), word()];
+    const batched = await ok(
+      api.post("/v1/memories/batch", {
+        items: batchWords.map((w, i) => ({ content: `batched ${w}`, tier: i ? "long" : "short" })),
+      }),
+    );
+    batched.items.forEach((item: { data: { id: string } }, i: number) =>
+      words.set(item.data.id, { now: batchWords[i]! }),
+    );
     for (const m of [before[0]!, during[0]!]) {
       const w = word();
       await ok(api.patch(`/v1/memories/${m.id}`, { content: `edited ${w}`, tier: "long" }));

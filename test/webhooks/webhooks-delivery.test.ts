@@ -115,6 +115,19 @@ describe("order", () => {
       expect(versions).toEqual([1, 2, 3, 3, 3, 4, 5, 6, 7, 8]);
     }
   });
+  test("each memory of a batch create gets its own memory.created delivery, with its own id", async () => {
+    const r = receiver();
+    const t = await newTenant(stack.baseUrl, stack.adminKey);
+    await register(t.api, r.url("/batch"), ["memory.created"]);
+    const res = await t.api.post("/v1/memories/batch", {
+      items: [{ content: "first" }, { content: "second", parent_ref: 0 }, { content: "third" }],
+    });
+    expect(res.status).toBe(200);
+    const ids = (res.body.data.items as { data: { id: string } }[]).map((i) => i.data.id);
+    await eventually(() => r.at("/batch").length === 3, 10_000, "three deliveries");
+    expect(r.at("/batch").map((g) => g.event.data.memory_id)).toEqual(ids);
+    expect(new Set(r.at("/batch").map((g) => g.event.id)).size).toBe(3);
+  });
 });
 
 describe("the endpoint's health", () => {

@@ -1,15 +1,15 @@
 import { durableConsumer } from "../../kit/streams";
 import type { JsMsg, NatsConnection } from "nats";
 import { STREAMS } from "../../contract/streams";
-import { MEMORY_EVENTS_WILDCARD, type MemoryEvent } from "../../contract/events";
+import { MEMORY_EVENTS_WILDCARD, memoryEventsOf, type MemoryEvent } from "../../contract/events";
 import { errorFields, type Logger } from "../../kit/log";
-import { decodeJson } from "../../kit/wire";
 import { slot } from "../../kit/space";
 import type { NewDelivery, WebhookStore } from "../store";
 import { partitionOf } from "../store/keyspace";
 import { deliveryIdOf, memoryEventBody, subscribes, webhookTypeOf } from "../payload";
 
 export const DISPATCHER_DURABLE = "webhooks-dispatcher";
+/** Events dispatched at once (a message may carry many: at least one message goes). */
 const BATCH = 128;
 /** A replica that dies leaves its pulled events unacknowledged: another replica gets them after this. */
 const ACK_WAIT_MS = 10_000;
@@ -37,11 +37,17 @@ export async function startDispatcher(
   });
   const messages = await consumer.consume({ max_messages: 512 });
 
-  const buffer: JsMsg[] = [];
+  const buffer: { m: JsMsg; events: MemoryEvent[] }[] = [];
   const arrived = { signal: null as (() => void) | null };
   const receiving = (async () => {
     for await (const m of messages) {
-      buffer.push(m);
+      try {
+        buffer.push({ m, events: memoryEventsOf(m.data) });
+      } catch {
+        deps.log.warn("malformed memory event dropped", { seq: m.seq });
+        m.term();
+        continue;
+      }
       arrived.signal?.();
     }
   })();
@@ -56,7 +62,10 @@ export async function startDispatcher(
         arrived.signal = null;
         continue;
       }
-      deps.enqueued(await dispatch(buffer.splice(0, BATCH), deps.store, deps.log, now));
+      let n = 1;
+      let events = buffer[0]!.events.length;
+      while (n < buffer.length && events + buffer[n]!.events.length <= BATCH) events += buffer[n++]!.events.length;
+      deps.enqueued(await dispatch(buffer.splice(0, n), deps.store, deps.log, now));
     }
   })();
 
@@ -72,24 +81,21 @@ export async function startDispatcher(
  * One batch: endpoints read once per space, deliveries enqueued in memory-version order, then acks. Resolves
  * the partitions it enqueued in.
  */
-async function dispatch(msgs: JsMsg[], store: WebhookStore, log: Logger, now: () => number): Promise<Set<number>> {
-  const events: { m: JsMsg; e: MemoryEvent }[] = [];
-  for (const m of msgs) {
-    try {
-      events.push({ m, e: decodeJson(m.data) as MemoryEvent });
-    } catch {
-      log.warn("malformed memory event dropped", { seq: m.seq });
-      m.term();
-    }
-  }
+async function dispatch(
+  received: { m: JsMsg; events: MemoryEvent[] }[],
+  store: WebhookStore,
+  log: Logger,
+  now: () => number,
+): Promise<Set<number>> {
+  const events = received.flatMap((r) => r.events);
   try {
     const spaces = new Map<string, ReturnType<WebhookStore["endpoints"]["all"]>>();
-    for (const { e } of events) {
+    for (const e of events) {
       const space = { tenant: e.tenant, env: e.env };
       if (!spaces.has(slot(space))) spaces.set(slot(space), store.endpoints.all(space));
     }
     const deliveries: NewDelivery[] = [];
-    for (const { e } of [...events].sort((a, b) => a.e.version - b.e.version)) {
+    for (const e of [...events].sort((a, b) => a.version - b.version)) {
       const type = webhookTypeOf(e);
       const to = (await spaces.get(slot({ tenant: e.tenant, env: e.env }))!).filter(
         (endpoint) => endpoint.enabled && subscribes(endpoint.events, type) && e.at >= endpoint.created_at,
@@ -114,14 +120,14 @@ async function dispatch(msgs: JsMsg[], store: WebhookStore, log: Logger, now: ()
       }
     }
     if (deliveries.length > 0) await store.deliveries.enqueue(deliveries, now());
-    for (const { m } of events) m.ack();
+    for (const { m } of received) m.ack();
     return new Set(deliveries.map((d) => partitionOf(d.webhook_id)));
   } catch (err) {
     log.warn("memory events not dispatched to webhooks, will be redelivered", {
       events: events.length,
       ...errorFields(err),
     });
-    for (const { m } of events) m.nak(1000);
+    for (const { m } of received) m.nak(1000);
     return new Set();
   }
 }

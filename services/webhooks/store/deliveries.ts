@@ -63,7 +63,9 @@ export function deliveryStore(redis: RedisClient, call: WebhooksCall) {
       const byPartition = new Map<number, NewDelivery[]>();
       for (const d of deliveries) {
         const p = partitionOf(d.webhook_id);
-        byPartition.set(p, [...(byPartition.get(p) ?? []), d]);
+        const list = byPartition.get(p);
+        if (list) list.push(d);
+        else byPartition.set(p, [d]);
       }
       const created = await Promise.all(
         [...byPartition].map(([p, ds]) => {
