@@ -158,16 +158,32 @@ export const percentile = (xs: number[], p: number) => {
 };
 
 /** Runs a spec `runs` times and reports the median of each figure. */
-export async function medianOf(runs: number, spec: LoadSpec): Promise<LoadResult> {
+/** `beforeEach` runs before every run (e.g. to let background work finish outside the measured time). */
+export async function medianOf(
+  runs: number,
+  spec: LoadSpec,
+  beforeEach: () => Promise<unknown> = async () => undefined,
+): Promise<LoadResult> {
   const results: LoadResult[] = [];
-  for (let i = 0; i < runs; i++) results.push(await runLoad(spec));
+  for (let i = 0; i < runs; i++) {
+    await beforeEach();
+    results.push(await runLoad(spec));
+  }
   return medianResult(results);
 }
 
 /** Runs specs in turn, `runs` rounds (a noisy machine's drift then weighs on each alike); the median of each. */
-export async function interleavedMedians(runs: number, specs: LoadSpec[]): Promise<LoadResult[]> {
+export async function interleavedMedians(
+  runs: number,
+  specs: LoadSpec[],
+  beforeEach: () => Promise<unknown> = async () => undefined,
+): Promise<LoadResult[]> {
   const results: LoadResult[][] = specs.map(() => []);
-  for (let i = 0; i < runs; i++) for (const [j, spec] of specs.entries()) results[j]!.push(await runLoad(spec));
+  for (let i = 0; i < runs; i++)
+    for (const [j, spec] of specs.entries()) {
+      await beforeEach();
+      results[j]!.push(await runLoad(spec));
+    }
   return results.map(medianResult);
 }
 

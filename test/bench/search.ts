@@ -4,6 +4,7 @@ import { STREAMS } from "../../services/contract/streams";
 import { INDEXER_DURABLE } from "../../services/search/indexer";
 import { apiClient, newTenant } from "../api";
 import { fmt, medianOf, pool } from "./load";
+import { rewriteAof } from "./redis-aof";
 import type { BenchSection } from "./sections";
 import { query, sentence } from "./sentences";
 
@@ -32,19 +33,6 @@ export async function indexerDrained(natsUrl: string, timeoutMs = 300_000): Prom
     }
   } finally {
     await nc.close();
-  }
-}
-
-async function rewriteAof(redis: Redis, timeoutMs = 300_000): Promise<number> {
-  const started = performance.now();
-  await redis.bgrewriteaof().catch(() => undefined); // already running: wait for that one
-  await Bun.sleep(200);
-  for (;;) {
-    const info = await redis.info("persistence");
-    if (/aof_rewrite_in_progress:0/.test(info) && /aof_rewrite_scheduled:0/.test(info))
-      return (performance.now() - started) / 1000;
-    if (performance.now() - started > timeoutMs) throw new Error("the AOF rewrite did not finish");
-    await Bun.sleep(200);
   }
 }
 
