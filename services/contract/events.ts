@@ -63,6 +63,12 @@ export type MemoryEvent = Static<typeof MemoryEvent>;
  */
 export const MEMORY_EVENTS_MESSAGE_CHARS = 256 * 1024;
 
+/**
+ * What a consumer of these events pulls at most at once, in bytes: a message may carry many events, so a count of
+ * messages would not bound the memory a backlog takes (the consumer's max_ack_pending still bounds their count).
+ */
+export const MEMORY_EVENTS_PULL_BYTES = 16 * 1024 * 1024;
+
 const decoder = new TextDecoder();
 
 /** The events one message carries; throws on a message that is not a memory event or an array of them. */

@@ -1,7 +1,12 @@
 import { durableConsumer } from "../../kit/streams";
 import type { JsMsg, NatsConnection } from "nats";
 import { STREAMS } from "../../contract/streams";
-import { MEMORY_EVENTS_WILDCARD, memoryEventsOf, type MemoryEvent } from "../../contract/events";
+import {
+  MEMORY_EVENTS_PULL_BYTES,
+  MEMORY_EVENTS_WILDCARD,
+  memoryEventsOf,
+  type MemoryEvent,
+} from "../../contract/events";
 import { INDEX_WAIT_MS } from "../../contract/search-index";
 import { errorFields, type Logger } from "../../kit/log";
 import type { Space } from "../../kit/space";
@@ -53,7 +58,7 @@ export async function startIndexer(
     ackWaitMs: ACK_WAIT_MS,
     maxAckPending: 1024,
   });
-  const messages = await consumer.consume({ max_messages: 512 });
+  const messages = await consumer.consume({ max_bytes: MEMORY_EVENTS_PULL_BYTES });
 
   // Messages arrive in stream order, i.e. oldest first: the buffer is a queue by age.
   const buffer: Received[] = [];

@@ -1,7 +1,12 @@
 import { durableConsumer } from "../../kit/streams";
 import type { JsMsg, NatsConnection } from "nats";
 import { STREAMS } from "../../contract/streams";
-import { MEMORY_EVENTS_WILDCARD, memoryEventsOf, type MemoryEvent } from "../../contract/events";
+import {
+  MEMORY_EVENTS_PULL_BYTES,
+  MEMORY_EVENTS_WILDCARD,
+  memoryEventsOf,
+  type MemoryEvent,
+} from "../../contract/events";
 import { errorFields, type Logger } from "../../kit/log";
 import { slot } from "../../kit/space";
 import type { NewDelivery, WebhookStore } from "../store";
@@ -35,7 +40,7 @@ export async function startDispatcher(
     ackWaitMs: ACK_WAIT_MS,
     maxAckPending: 4096,
   });
-  const messages = await consumer.consume({ max_messages: 512 });
+  const messages = await consumer.consume({ max_bytes: MEMORY_EVENTS_PULL_BYTES });
 
   const buffer: { m: JsMsg; events: MemoryEvent[] }[] = [];
   const arrived = { signal: null as (() => void) | null };
