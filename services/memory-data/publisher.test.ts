@@ -117,7 +117,7 @@ const created = (id: string, content = "x"): MemoryEvent => ({
   at: "2026-01-01T00:00:00.000Z",
 });
 
-test("a write's run of events of one type goes as one message, an array named by its first event and count", async () => {
+test("a write's run of events of one type goes as one message: an array named by first event and count", async () => {
   const h = harness();
   await h.publisher.committed(
     h.ctx,

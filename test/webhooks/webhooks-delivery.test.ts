@@ -126,7 +126,12 @@ describe("order", () => {
     const ids = (res.body.data.items as { data: { id: string } }[]).map((i) => i.data.id);
     await eventually(() => r.at("/batch").length === 3, 10_000, "three deliveries");
     // Order holds per memory only: memories' deliveries go out side by side.
-    expect(r.at("/batch").map((g) => g.event.data.memory_id).sort()).toEqual([...ids].sort());
+    expect(
+      r
+        .at("/batch")
+        .map((g) => g.event.data.memory_id)
+        .sort(),
+    ).toEqual([...ids].sort());
     expect(new Set(r.at("/batch").map((g) => g.event.id)).size).toBe(3);
   });
 });
