@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { connect, type NatsConnection } from "nats";
 import { startNats, type NatsProcess } from "../../scripts/stack/infra";
 import { KEY_REVOKED_SUBJECT, revokedNotice } from "../../services/contract/keys";
-import type { MemoryEvent } from "../../services/contract/events";
+import { memoryEventFixture } from "../../services/contract/event.fixture";
 import { createLogger } from "../../services/kit/log";
 import { encodeJson } from "../../services/kit/wire";
 import type { Identity } from "../http/auth";
@@ -35,18 +35,10 @@ const identity: Identity = {
   expiresAt: null,
   hash: "h".repeat(64),
 };
-const event = (id: string): MemoryEvent => ({
-  type: "created",
-  tenant: "acme",
-  env: "live",
-  memory_id: id,
-  version: 1,
-  changed: [],
-  memory: null,
-  at: new Date().toISOString(),
-});
+const event = (id: string) => memoryEventFixture(id, { at: new Date().toISOString() });
 
-test("events queued for a slow client are dropped when its key is revoked; the stream ends", async () => {
+/** A hub whose key checks find the identity unchanged, and its stream of the identity's events started. */
+async function startedStream() {
   const hub = createEventHub(
     nc,
     createLogger({}, "error"),
@@ -57,6 +49,11 @@ test("events queued for a slow client are dropped when its key is revoked; the s
   const it = hub.stream(identity, {}, "memories:read")[Symbol.asyncIterator]();
   const first = it.next(); // starts the stream
   await Bun.sleep(20);
+  return { hub, it, first };
+}
+
+test("events queued for a slow client are dropped when its key is revoked; the stream ends", async () => {
+  const { hub, it, first } = await startedStream();
   for (const id of ["m1", "m2", "m3"]) nc.publish(`events.memory.created`, encodeJson(event(id)));
   await nc.flush();
   expect((await first).value?.memory_id).toBe("m1");
@@ -67,16 +64,7 @@ test("events queued for a slow client are dropped when its key is revoked; the s
 });
 
 test("a message carrying several events (a batch's) reaches the subscriber as each event, in order", async () => {
-  const hub = createEventHub(
-    nc,
-    createLogger({}, "error"),
-    () => false,
-    async () => identity,
-  );
-  await nc.flush();
-  const it = hub.stream(identity, {}, "memories:read")[Symbol.asyncIterator]();
-  const first = it.next();
-  await Bun.sleep(20);
+  const { it, first } = await startedStream();
   nc.publish(`events.memory.created`, encodeJson([event("b1"), event("b2"), { ...event("x"), tenant: "other" }]));
   nc.publish(`events.memory.created`, encodeJson(event("b3")));
   await nc.flush();

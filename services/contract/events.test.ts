@@ -1,16 +1,8 @@
 import { expect, test } from "bun:test";
-import { memoryEventsOf, type MemoryEvent } from "./events";
+import { memoryEventsOf } from "./events";
+import { memoryEventFixture } from "./event.fixture";
 
-const event = (id: string): MemoryEvent => ({
-  type: "created",
-  tenant: "acme",
-  env: "live",
-  memory_id: id,
-  version: 1,
-  changed: [],
-  memory: null,
-  at: "2026-01-01T00:00:00.000Z",
-});
+const event = (id: string) => memoryEventFixture(id);
 const bytes = (v: unknown) => new TextEncoder().encode(typeof v === "string" ? v : JSON.stringify(v));
 
 test("a message carries one event, or an array of them in order", () => {

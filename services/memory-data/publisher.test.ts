@@ -5,6 +5,7 @@ import type { Bus } from "../kit/bus";
 import type { Logger } from "../kit/log";
 import { MEMORY_EVENTS_MESSAGE_CHARS, memoryEventsOf, snapshotOfMemory, type MemoryEvent } from "../contract/events";
 import { memoryFixture } from "../contract/memory.fixture";
+import { memoryEventFixture } from "../contract/event.fixture";
 import { createChangePublisher, eventMessages } from "./publisher";
 import { INDEX_SKIP_AFTER_UNAVAILABLE_MS } from "./index-writes";
 
@@ -106,16 +107,8 @@ test("no search replica (503): writes skip indexing a while, then retry; a slow 
   expect(slow.indexed.length).toBe(2);
 });
 
-const created = (id: string, content = "x"): MemoryEvent => ({
-  type: "created",
-  tenant: "acme",
-  env: "live",
-  memory_id: id,
-  version: 1,
-  changed: [],
-  memory: { ...memory, id, content, version: 1 },
-  at: "2026-01-01T00:00:00.000Z",
-});
+const created = (id: string, content = "x") =>
+  memoryEventFixture(id, { memory: { ...memory, id, content, version: 1 } });
 
 test("a write's run of events of one type goes as one message: an array named by first event and count", async () => {
   const h = harness();
