@@ -1,11 +1,19 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect } from "bun:test";
 import { browserPerFile, screenshot } from "./browser";
-import { adminOfNewTenant, BROWSER_TEST, expectAccessible, openPage, signedIn, withPage } from "./dashboard-session";
+import {
+  adminOfNewTenant,
+  BROWSER_TEST,
+  browserTest,
+  expectAccessible,
+  openPage,
+  signedIn,
+  withPage,
+} from "./dashboard-session";
 
 const browser = browserPerFile();
 
 describe("dashboard: tags and entities", () => {
-  test(
+  browserTest(
     "tags: create, rename, recolour, delete; counts shown",
     async () => {
       const admin = await adminOfNewTenant();
@@ -42,7 +50,7 @@ describe("dashboard: tags and entities", () => {
     BROWSER_TEST,
   );
 
-  test(
+  browserTest(
     "entities: create, rename and retype, delete; counts shown",
     async () => {
       const admin = await adminOfNewTenant();

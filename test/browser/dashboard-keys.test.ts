@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect } from "bun:test";
 import type { Page } from "playwright-core";
 import { apiClient } from "../api";
 import { testStack } from "../harness";
@@ -6,6 +6,7 @@ import { browserPerFile, screenshot } from "./browser";
 import {
   adminOfNewTenant,
   BROWSER_TEST,
+  browserTest,
   eventually,
   expectAccessible,
   openPage,
@@ -40,7 +41,7 @@ async function copySecret(page: Page): Promise<string> {
 
 // 401s and 403s the test provokes with the API are not the page's; the page itself gets none.
 describe("dashboard: keys", () => {
-  test(
+  browserTest(
     "create a key, copy its secret and use it; narrow its scopes; rotate it; revoke it",
     async () => {
       const admin = await adminOfNewTenant();

@@ -1,11 +1,19 @@
-import { describe, test } from "bun:test";
+import { describe } from "bun:test";
 import { browserPerFile, screenshot } from "./browser";
-import { adminOfNewTenant, BROWSER_TEST, expectAccessible, openPage, signedIn, withPage } from "./dashboard-session";
+import {
+  adminOfNewTenant,
+  BROWSER_TEST,
+  browserTest,
+  expectAccessible,
+  openPage,
+  signedIn,
+  withPage,
+} from "./dashboard-session";
 
 const browser = browserPerFile();
 
 describe("dashboard: live view", () => {
-  test(
+  browserTest(
     "a memory created and then changed through REST appears in the live view within 2 s",
     async () => {
       const admin = await adminOfNewTenant();

@@ -1,7 +1,15 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect } from "bun:test";
 import type { Page } from "playwright-core";
 import { browserPerFile, screenshot } from "./browser";
-import { adminOfNewTenant, BROWSER_TEST, expectAccessible, openPage, signedIn, withPage } from "./dashboard-session";
+import {
+  adminOfNewTenant,
+  BROWSER_TEST,
+  browserTest,
+  expectAccessible,
+  openPage,
+  signedIn,
+  withPage,
+} from "./dashboard-session";
 
 const browser = browserPerFile();
 
@@ -15,7 +23,7 @@ async function createWithForm(page: Page, content: string): Promise<void> {
 const tree = (page: Page) => page.getByRole("list", { name: "Memories" });
 
 describe("dashboard: memories", () => {
-  test(
+  browserTest(
     "a thread created in the page shows as a tree; detail, tags, filter, and a delete that states its consequence",
     async () => {
       const admin = await adminOfNewTenant();
@@ -95,7 +103,7 @@ describe("dashboard: memories", () => {
     BROWSER_TEST,
   );
 
-  test(
+  browserTest(
     "the list pages by 20 and filters by tier and content type",
     async () => {
       const admin = await adminOfNewTenant();

@@ -1,11 +1,19 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect } from "bun:test";
 import { browserPerFile, screenshot } from "./browser";
-import { adminOfNewTenant, BROWSER_TEST, expectAccessible, openPage, signedIn, withPage } from "./dashboard-session";
+import {
+  adminOfNewTenant,
+  BROWSER_TEST,
+  browserTest,
+  expectAccessible,
+  openPage,
+  signedIn,
+  withPage,
+} from "./dashboard-session";
 
 const browser = browserPerFile();
 
 describe("dashboard: search playground", () => {
-  test(
+  browserTest(
     "a search shows each hit's score and its parts as bars, and the assembled context with its token count",
     async () => {
       const admin = await adminOfNewTenant();

@@ -1,8 +1,9 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect } from "bun:test";
 import { browserPerFile, screenshot } from "./browser";
 import {
   adminOfNewTenant,
   BROWSER_TEST,
+  browserTest,
   eventually,
   expectAccessible,
   heading,
@@ -14,7 +15,7 @@ import {
 const browser = browserPerFile();
 
 describe("dashboard: settings", () => {
-  test(
+  browserTest(
     "the tenant's CORS allow-list: shown, changed and saved as PATCH /v1/tenant would",
     async () => {
       const admin = await adminOfNewTenant();

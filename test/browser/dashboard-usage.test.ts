@@ -1,8 +1,9 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect } from "bun:test";
 import { browserPerFile, screenshot } from "./browser";
 import {
   adminOfNewTenant,
   BROWSER_TEST,
+  browserTest,
   eventually,
   expectAccessible,
   heading,
@@ -15,7 +16,7 @@ const browser = browserPerFile();
 const today = () => new Date().toISOString().slice(0, 10);
 
 describe("dashboard: usage", () => {
-  test(
+  browserTest(
     "today's requests on the usage chart, by endpoint and by key",
     async () => {
       const admin = await adminOfNewTenant();

@@ -1,10 +1,10 @@
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect } from "bun:test";
 import type { Page } from "playwright-core";
 import { newTenant } from "../api";
 import { testStack } from "../harness";
 import type { Stack } from "../../scripts/stack/launch";
 import { browserPerFile, screenshot, seriousA11yViolations } from "./browser";
-import { BROWSER_TEST, signInWith, withPage as withWatchedPage } from "./dashboard-session";
+import { BROWSER_TEST, browserTest, signInWith, withPage as withWatchedPage } from "./dashboard-session";
 
 let stack: Stack;
 const browser = browserPerFile();
@@ -31,7 +31,7 @@ const fetchStatus = (page: Page, path: string, init: { method: string; headers?:
 // Now and then one of the page's requests stalls until the test's timeout (seen about once in ten runs; open):
 // each test is given two more tries, so a real failure still fails.
 describe("dashboard", () => {
-  test(
+  browserTest(
     "sign-in page: a labelled key input, and no serious accessibility violation",
     async () => {
       await withPage(async ({ page }) => {
@@ -44,7 +44,7 @@ describe("dashboard", () => {
     BROWSER_TEST,
   );
 
-  test(
+  browserTest(
     "an admin key signs in: every page in the navigation, a first query through the session",
     async () => {
       await withPage(async ({ page, context }) => {
@@ -82,7 +82,7 @@ describe("dashboard", () => {
     BROWSER_TEST,
   );
 
-  test(
+  browserTest(
     "a POST to /graphql with the cookie but without the right X-CSRF-Token is 403",
     async () => {
       await withPage(async ({ page }) => {
@@ -97,7 +97,7 @@ describe("dashboard", () => {
     BROWSER_TEST,
   );
 
-  test(
+  browserTest(
     "a wrong key: an error message, still on the sign-in page",
     async () => {
       await withPage(async ({ page }) => {
@@ -110,7 +110,7 @@ describe("dashboard", () => {
     BROWSER_TEST,
   );
 
-  test(
+  browserTest(
     "a key without the admin scope: read-only, no Keys or Usage in the navigation, no writes offered",
     async () => {
       const admin = await newTenant(stack.baseUrl, stack.adminKey, { scopes: ["*"] });
@@ -139,7 +139,7 @@ describe("dashboard", () => {
     BROWSER_TEST,
   );
 
-  test(
+  browserTest(
     "sign-out ends the session on the server: the old cookie is then refused",
     async () => {
       await withPage(async ({ page, context }) => {
