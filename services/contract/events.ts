@@ -59,7 +59,8 @@ export type MemoryEvent = Static<typeof MemoryEvent>;
 /**
  * A message on `events.memory.<type>` carries one event of that type, or a JSON array of such events from one
  * write that changed several memories (a batch, an import, a tag link on many memories), in the write's order: the
- * stream's cost per message then falls on the write, not on each memory. `memoryEventsOf` reads both forms.
+ * stream's cost per message then falls on the write, not on each memory. `memoryEventsOf` reads both forms. An
+ * array holds at most this many characters of JSON; a single event larger than that goes alone.
  */
 export const MEMORY_EVENTS_MESSAGE_CHARS = 256 * 1024;
 
