@@ -5,7 +5,6 @@ import { testStack } from "../harness";
 import { browserPerFile, screenshot } from "./browser";
 import {
   adminOfNewTenant,
-  BROWSER_TEST,
   browserTest,
   eventually,
   expectAccessible,
@@ -41,69 +40,65 @@ async function copySecret(page: Page): Promise<string> {
 
 // 401s and 403s the test provokes with the API are not the page's; the page itself gets none.
 describe("dashboard: keys", () => {
-  browserTest(
-    "create a key, copy its secret and use it; narrow its scopes; rotate it; revoke it",
-    async () => {
-      const admin = await adminOfNewTenant();
-      await withPage(browser, async ({ page, context }) => {
-        await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
-        await signedIn(page, admin.key);
-        await openPage(page, "Keys");
-        await page.getByRole("button", { name: "New key" }).click();
-        await page.getByLabel("Name").fill("browser key");
-        await expectAccessible(page);
-        await page.getByRole("button", { name: "Create key" }).click();
+  browserTest("create a key, copy its secret and use it; narrow its scopes; rotate it; revoke it", async () => {
+    const admin = await adminOfNewTenant();
+    await withPage(browser, async ({ page, context }) => {
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
+      await signedIn(page, admin.key);
+      await openPage(page, "Keys");
+      await page.getByRole("button", { name: "New key" }).click();
+      await page.getByLabel("Name").fill("browser key");
+      await expectAccessible(page);
+      await page.getByRole("button", { name: "Create key" }).click();
 
-        // Create: the secret once, with a warning and a copy button; the API takes it.
-        await page.getByText("it is shown only this once").waitFor();
-        await screenshot(page, "dashboard-keys-secret");
-        const secret = await copySecret(page);
-        expect(await statuses(secret)).toEqual([200, 200]);
-        await page.getByRole("button", { name: "I have stored it" }).click();
-        await expect(page.getByLabel("Secret", { exact: true }).count()).resolves.toBe(0);
-        const row = page.locator("tr", { hasText: "browser key" });
-        await row.getByText("memories:read, memories:write, search:read").waitFor();
+      // Create: the secret once, with a warning and a copy button; the API takes it.
+      await page.getByText("it is shown only this once").waitFor();
+      await screenshot(page, "dashboard-keys-secret");
+      const secret = await copySecret(page);
+      expect(await statuses(secret)).toEqual([200, 200]);
+      await page.getByRole("button", { name: "I have stored it" }).click();
+      await expect(page.getByLabel("Secret", { exact: true }).count()).resolves.toBe(0);
+      const row = page.locator("tr", { hasText: "browser key" });
+      await row.getByText("memories:read, memories:write, search:read").waitFor();
 
-        // Edit: without memories:write, the API refuses a write (every gateway within 1 s) and still reads.
-        await page.getByRole("button", { name: "Edit browser key" }).click();
-        await page.getByRole("checkbox", { name: "memories:write" }).uncheck();
-        await page.getByLabel(/Rate limit/).fill("120");
-        await page.getByRole("button", { name: "Save changes" }).click();
-        await row.getByText("memories:read, search:read").waitFor();
-        await row.getByRole("cell", { name: "120", exact: true }).waitFor();
-        await eventually(async () => (await statuses(secret))[1] === 403, "a write with the narrowed key is 403");
-        expect((await statuses(secret))[0]).toBe(200);
+      // Edit: without memories:write, the API refuses a write (every gateway within 1 s) and still reads.
+      await page.getByRole("button", { name: "Edit browser key" }).click();
+      await page.getByRole("checkbox", { name: "memories:write" }).uncheck();
+      await page.getByLabel(/Rate limit/).fill("120");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await row.getByText("memories:read, search:read").waitFor();
+      await row.getByRole("cell", { name: "120", exact: true }).waitFor();
+      await eventually(async () => (await statuses(secret))[1] === 403, "a write with the narrowed key is 403");
+      expect((await statuses(secret))[0]).toBe(200);
 
-        // Rotate: a new secret for the same key; the old one is refused at once (no grace).
-        await page.getByRole("button", { name: "Rotate browser key" }).click();
-        const dialog = page.getByRole("dialog", { name: "Rotate browser key?" });
-        await expectAccessible(page);
-        await dialog.getByRole("button", { name: "Rotate" }).click();
-        const rotated = await copySecret(page);
-        expect(rotated).not.toBe(secret);
-        await eventually(async () => (await statuses(secret))[0] === 401, "the old secret is 401");
-        expect((await statuses(rotated))[0]).toBe(200);
-        await page.getByRole("button", { name: "I have stored it" }).click();
+      // Rotate: a new secret for the same key; the old one is refused at once (no grace).
+      await page.getByRole("button", { name: "Rotate browser key" }).click();
+      const dialog = page.getByRole("dialog", { name: "Rotate browser key?" });
+      await expectAccessible(page);
+      await dialog.getByRole("button", { name: "Rotate" }).click();
+      const rotated = await copySecret(page);
+      expect(rotated).not.toBe(secret);
+      await eventually(async () => (await statuses(secret))[0] === 401, "the old secret is 401");
+      expect((await statuses(rotated))[0]).toBe(200);
+      await page.getByRole("button", { name: "I have stored it" }).click();
 
-        // Revoke, after a confirmation that says what it does; Escape backs out of it, by the keyboard alone.
-        const revoke = page.getByRole("button", { name: "Revoke browser key" });
-        await revoke.focus();
-        await page.keyboard.press("Enter");
-        await page.getByRole("dialog", { name: "Revoke browser key?" }).waitFor();
-        await page.keyboard.press("Escape");
-        await page.getByRole("dialog").waitFor({ state: "detached" });
-        await expect(revoke.evaluate((e) => e === (e.ownerDocument as any).activeElement)).resolves.toBe(true);
-        await revoke.click();
-        const confirm = page.getByRole("dialog", { name: "Revoke browser key?" });
-        await confirm.getByText("This cannot be undone").waitFor();
-        await confirm.getByRole("button", { name: "Revoke" }).click();
-        await row.getByText("revoked", { exact: true }).waitFor();
-        await eventually(async () => (await statuses(rotated))[0] === 401, "the revoked key is 401");
-        await expect(page.getByRole("button", { name: "Edit browser key" }).count()).resolves.toBe(0);
-        await screenshot(page, "dashboard-keys");
-        await expectAccessible(page);
-      });
-    },
-    BROWSER_TEST,
-  );
+      // Revoke, after a confirmation that says what it does; Escape backs out of it, by the keyboard alone.
+      const revoke = page.getByRole("button", { name: "Revoke browser key" });
+      await revoke.focus();
+      await page.keyboard.press("Enter");
+      await page.getByRole("dialog", { name: "Revoke browser key?" }).waitFor();
+      await page.keyboard.press("Escape");
+      await page.getByRole("dialog").waitFor({ state: "detached" });
+      await expect(revoke.evaluate((e) => e === (e.ownerDocument as any).activeElement)).resolves.toBe(true);
+      await revoke.click();
+      const confirm = page.getByRole("dialog", { name: "Revoke browser key?" });
+      await confirm.getByText("This cannot be undone").waitFor();
+      await confirm.getByRole("button", { name: "Revoke" }).click();
+      await row.getByText("revoked", { exact: true }).waitFor();
+      await eventually(async () => (await statuses(rotated))[0] === 401, "the revoked key is 401");
+      await expect(page.getByRole("button", { name: "Edit browser key" }).count()).resolves.toBe(0);
+      await screenshot(page, "dashboard-keys");
+      await expectAccessible(page);
+    });
+  });
 });

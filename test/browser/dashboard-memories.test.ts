@@ -1,15 +1,7 @@
 import { describe, expect } from "bun:test";
 import type { Page } from "playwright-core";
 import { browserPerFile, screenshot } from "./browser";
-import {
-  adminOfNewTenant,
-  BROWSER_TEST,
-  browserTest,
-  expectAccessible,
-  openPage,
-  signedIn,
-  withPage,
-} from "./dashboard-session";
+import { adminOfNewTenant, browserTest, expectAccessible, openPage, signedIn, withPage } from "./dashboard-session";
 
 const browser = browserPerFile();
 
@@ -100,31 +92,26 @@ describe("dashboard: memories", () => {
         expect(left.body.data.memory_count).toBe(0);
       });
     },
-    BROWSER_TEST,
   );
 
-  browserTest(
-    "the list pages by 20 and filters by tier and content type",
-    async () => {
-      const admin = await adminOfNewTenant();
-      for (let i = 0; i < 23; i++) await admin.api.post("/v1/memories", { content: `note ${i}`, tier: "short" });
-      await admin.api.post("/v1/memories", { content: "a fact kept long", tier: "long", content_type: "fact" });
-      await withPage(browser, async ({ page }) => {
-        await signedIn(page, admin.key);
-        await openPage(page, "Memories");
-        const pager = page.getByRole("navigation", { name: "Pages of memories" });
-        await pager.getByText("1–20 of 24").waitFor();
-        await expect(tree(page).getByRole("listitem").count()).resolves.toBe(20);
-        await pager.getByRole("button", { name: "Next" }).click();
-        await pager.getByText("21–24 of 24").waitFor();
-        await expect(tree(page).getByRole("listitem").count()).resolves.toBe(4);
-        await page.getByLabel("Tier", { exact: true }).selectOption("LONG");
-        await pager.getByText("1–1 of 1").waitFor();
-        await tree(page).getByText("a fact kept long").waitFor();
-        await page.getByLabel("Content type", { exact: true }).selectOption("TEXT");
-        await page.getByTestId("memory-count").getByText("0 threads match.").waitFor();
-      });
-    },
-    BROWSER_TEST,
-  );
+  browserTest("the list pages by 20 and filters by tier and content type", async () => {
+    const admin = await adminOfNewTenant();
+    for (let i = 0; i < 23; i++) await admin.api.post("/v1/memories", { content: `note ${i}`, tier: "short" });
+    await admin.api.post("/v1/memories", { content: "a fact kept long", tier: "long", content_type: "fact" });
+    await withPage(browser, async ({ page }) => {
+      await signedIn(page, admin.key);
+      await openPage(page, "Memories");
+      const pager = page.getByRole("navigation", { name: "Pages of memories" });
+      await pager.getByText("1–20 of 24").waitFor();
+      await expect(tree(page).getByRole("listitem").count()).resolves.toBe(20);
+      await pager.getByRole("button", { name: "Next" }).click();
+      await pager.getByText("21–24 of 24").waitFor();
+      await expect(tree(page).getByRole("listitem").count()).resolves.toBe(4);
+      await page.getByLabel("Tier", { exact: true }).selectOption("LONG");
+      await pager.getByText("1–1 of 1").waitFor();
+      await tree(page).getByText("a fact kept long").waitFor();
+      await page.getByLabel("Content type", { exact: true }).selectOption("TEXT");
+      await page.getByTestId("memory-count").getByText("0 threads match.").waitFor();
+    });
+  });
 });

@@ -1,14 +1,6 @@
 import { describe, expect } from "bun:test";
 import { browserPerFile, screenshot } from "./browser";
-import {
-  adminOfNewTenant,
-  BROWSER_TEST,
-  browserTest,
-  expectAccessible,
-  openPage,
-  signedIn,
-  withPage,
-} from "./dashboard-session";
+import { adminOfNewTenant, browserTest, expectAccessible, openPage, signedIn, withPage } from "./dashboard-session";
 
 const browser = browserPerFile();
 
@@ -56,6 +48,5 @@ describe("dashboard: search playground", () => {
         await expectAccessible(page);
       });
     },
-    BROWSER_TEST,
   );
 });

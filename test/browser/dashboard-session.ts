@@ -5,15 +5,16 @@ import { testStack } from "../harness";
 import { screenshot, seriousA11yViolations, watchedPage, type Watched } from "./browser";
 
 /** The options of every dashboard browser test: a stalled page request gets two more tries (browser.ts). */
-export const BROWSER_TEST = { timeout: 60_000, retry: 2 } as const;
+const BROWSER_TEST = { timeout: 60_000, retry: 2 } as const;
 
 /**
- * `test`, for a browser test. An uncaught error inside playwright-core's connection (seen: "Object with guid
- * response@… was not bound in the connection") fails the running attempt at once and Bun starts the next one;
- * the failed attempt's own promise settles later, and Bun would report it as an unhandled error between tests.
- * An attempt that ends after a later one has started is therefore quiet; the last attempt's end is reported.
+ * `test`, for a dashboard browser test (BROWSER_TEST's timeout and retries). An uncaught error inside
+ * playwright-core's connection (seen: "Object with guid response@… was not bound in the connection") fails the
+ * running attempt at once and Bun starts the next one; the failed attempt's own promise settles later, and Bun would
+ * report it as an unhandled error between tests. An attempt that ends after a later one has started is therefore
+ * quiet; the last attempt's end is reported.
  */
-export function browserTest(name: string, run: () => Promise<void>, options: typeof BROWSER_TEST): void {
+export function browserTest(name: string, run: () => Promise<void>): void {
   let latest = 0;
   test(
     name,
@@ -23,7 +24,7 @@ export function browserTest(name: string, run: () => Promise<void>, options: typ
         if (attempt === latest) throw err;
       });
     },
-    options,
+    BROWSER_TEST,
   );
 }
 
