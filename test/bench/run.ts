@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startStack, type Stack } from "../../scripts/stack/launch";
-import { freePort } from "../../scripts/stack/infra";
+import { freePort, withDeathSignal } from "../../scripts/stack/infra";
 import { newTenant } from "../api";
 import { fmt, medianOf } from "./load";
 import { benchSections } from "./sections";
@@ -22,7 +22,8 @@ const dataDir = mkdtempSync(join(root, "stack-"));
 console.log(`bench: ${RUNS} runs × ${DURATION_S}s at ${CONNECTIONS} connections (medians)`);
 
 const helloPort = await freePort();
-const hello = Bun.spawn([process.execPath, resolve(import.meta.dir, "hello.ts")], {
+// It dies with the bench, also when the stack below fails to start.
+const hello = Bun.spawn(withDeathSignal([process.execPath, resolve(import.meta.dir, "hello.ts")]), {
   env: { ...process.env, PORT: String(helloPort) },
   stdout: "ignore",
   stderr: "inherit",
