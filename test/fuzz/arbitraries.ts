@@ -124,3 +124,18 @@ export const pathId = (known: string[]) =>
     { weight: 2, arbitrary: fc.uuid() },
     { weight: 2, arbitrary: nastyString.map((s) => s.slice(0, 200)) },
   );
+
+/** Keys the fuzzer reuses, so that writes replay an answer or meet a key used with another request. */
+export const IDEMPOTENCY_POOL = ["fuzz-key-1", "fuzz-key-2", "fuzz-key-3"];
+
+/**
+ * An Idempotency-Key header for a write: mostly none, else a new one, one of the pool, or a malformed one. Values
+ * stay Latin-1 without line breaks, as fetch refuses to send anything else.
+ */
+export const idempotencyKey: fc.Arbitrary<string | undefined> = fc.oneof(
+  { weight: 10, arbitrary: fc.constant(undefined) },
+  { weight: 3, arbitrary: fc.uuid() },
+  fc.constantFrom(...IDEMPOTENCY_POOL),
+  fc.constantFrom("", "a b", "x".repeat(256), "x".repeat(255), "\u00ff\u00e9", "key\u007f", "__proto__"),
+  fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 300 }),
+);

@@ -14,8 +14,13 @@ export interface FuzzOptions {
 
 export interface FuzzReport {
   statuses: Record<string, number>;
-  /** One line per broken promise: a 5xx, an answer without the envelope or a request id, a hang, a stored refusal. */
+  /**
+   * One line per broken promise: a 5xx, an answer without the envelope or a request id, a hang, a stored refusal,
+   * a replay unlike its first answer, a keyed success not replayed.
+   */
   failures: string[];
+  /** How many keyed writes sent again were answered by a replay. */
+  replayed: number;
   ms: number;
 }
 
@@ -24,7 +29,8 @@ const LISTS = ["/v1/memories?limit=1", "/v1/tags?limit=1", "/v1/entities?limit=1
 
 /**
  * Sends `count` generated requests (fixed by `seed`) to one fresh tenant, one at a time, and checks three promises of
- * every answer: no 5xx; the envelope (or a GraphQL response) with a request id; nothing stored by a refusal.
+ * every answer: no 5xx; the envelope (or a GraphQL response) with a request id; nothing stored by a refusal. A write
+ * with an Idempotency-Key goes twice: the second answer replays the first byte for byte, or is refused alike.
  */
 export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   const started = performance.now();
@@ -36,6 +42,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   const statuses: Record<string, number> = {};
   const failures: string[] = [];
   let fingerprint: string | null = null;
+  let replayed = 0;
 
   for (const [i, req] of requests.entries()) {
     if (req.write && fingerprint === null) fingerprint = await state();
@@ -52,9 +59,18 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
         fingerprint = after;
       } else fingerprint = null;
     }
+    if (req.write && req.headers["idempotency-key"] !== undefined) {
+      // The same request with the same key again: the first answer replayed, or refused alike.
+      const again = await send(opts.baseUrl, key, req);
+      const retry = brokenPromise(req, again) ?? brokenReplay(req, answer, again);
+      if (retry) failures.push(`${describe(req)} → ${answer.status}, again → ${again.status}: ${retry}`);
+      if (again.error) break;
+      if (again.headers.get("idempotent-replayed") === "true") replayed++;
+      if (!refused(req, again)) fingerprint = null;
+    }
     if (opts.progress && (i + 1) % 500 === 0) opts.progress(i + 1);
   }
-  return { statuses, failures, ms: Math.round(performance.now() - started) };
+  return { statuses, failures, replayed, ms: Math.round(performance.now() - started) };
 }
 
 async function seedRecords(api: ApiClient): Promise<Known> {
@@ -149,6 +165,17 @@ function brokenPromise(req: FuzzRequest, a: Answer): string | null {
   if (!envelope && !graphqlResponse) return `neither the envelope nor a GraphQL response: ${a.text.slice(0, 200)}`;
   if (a.status >= 400 && !graphqlResponse && typeof body.error?.message !== "string")
     return "an error without a message";
+  return null;
+}
+
+/**
+ * A keyed write sent twice: a replay is the first answer byte for byte, and a write that succeeded is replayed.
+ */
+function brokenReplay(req: FuzzRequest, first: Answer, again: Answer): string | null {
+  const replayed = again.headers.get("idempotent-replayed") === "true";
+  if (replayed && (again.status !== first.status || again.text !== first.text))
+    return `a replay that differs from the first answer: ${again.text.slice(0, 200)}`;
+  if (!replayed && req.keyed && !refused(req, first)) return `a success not replayed: ${again.text.slice(0, 200)}`;
   return null;
 }
 

@@ -2,7 +2,17 @@ import fc from "fast-check";
 import type { TSchema } from "@sinclair/typebox";
 import { restRoutes } from "../../gateway/rest/routes";
 import { MCP_TOOLS } from "../../gateway/mcp/tools";
-import { accept, contentType, deepJson, nastyBody, nastyJson, nastyString, pathId, rawBody } from "./arbitraries";
+import {
+  accept,
+  contentType,
+  deepJson,
+  idempotencyKey,
+  nastyBody,
+  nastyJson,
+  nastyString,
+  pathId,
+  rawBody,
+} from "./arbitraries";
 import { type FuzzSession, webRequest } from "./web-requests";
 
 const prototypeKey = fc.constantFrom("__proto__", "constructor", "prototype");
@@ -24,6 +34,8 @@ export interface FuzzRequest {
   body?: string | Uint8Array;
   write: boolean;
   label: string;
+  /** A write that honours its Idempotency-Key (a REST write, a GraphQL mutation): a success is replayed. */
+  keyed?: boolean;
   /** Sent without the tenant's key (the browser routes, and /graphql with a session cookie). */
   anonymous?: boolean;
 }
@@ -87,13 +99,15 @@ function restRequest(known: Known): fc.Arbitrary<FuzzRequest> {
         type: contentType,
         accept,
         prefix: fc.constantFrom("/v1", "/v1", "/api/v1"),
+        key: idempotencyKey,
       })
-      .map(({ method, ids, query, body, type, accept, prefix }) => {
+      .map(({ method, ids, query, body, type, accept, prefix, key }) => {
         let i = 0;
         const path = route.path.replace(/:(\w+)/g, () => enc(String(ids[i++] ?? "")));
         const headers: Record<string, string> = {};
         if (type) headers["content-type"] = type;
         if (accept) headers.accept = accept;
+        if (key !== undefined && method !== "GET") headers["idempotency-key"] = key;
         const sendsBody = body !== undefined && method !== "HEAD" && method !== "GET";
         return {
           method,
@@ -101,6 +115,7 @@ function restRequest(known: Known): fc.Arbitrary<FuzzRequest> {
           headers,
           body: sendsBody ? body : undefined,
           write: method !== "GET" && method !== "HEAD" && method !== "OPTIONS",
+          keyed: headers["idempotency-key"] !== undefined,
           label: `${route.method} ${route.path}`,
         };
       });
@@ -188,8 +203,9 @@ function graphqlRequest(known: Known): fc.Arbitrary<FuzzRequest> {
       batch: fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, fc.constant(true)),
       accept,
       method: fc.oneof({ weight: 9, arbitrary: fc.constant("POST") }, fc.constantFrom("GET", "PUT")),
+      key: idempotencyKey,
     })
-    .map(({ doc, broken, values, raw, batch, accept, method }) => {
+    .map(({ doc, broken, values, raw, batch, accept, method, key }) => {
       const query = doc?.query ?? broken;
       const variables = Object.fromEntries((doc?.vars ?? []).map((v, i) => [v, values[i]]));
       const payload = { query, variables };
@@ -199,8 +215,10 @@ function graphqlRequest(known: Known): fc.Arbitrary<FuzzRequest> {
         const qs = `query=${enc(query.slice(0, 2_000))}&variables=${enc(JSON.stringify(variables).slice(0, 2_000))}`;
         return { method, path: `/graphql?${qs}`, headers, write: false, label: "GET /graphql" };
       }
+      if (key !== undefined) headers["idempotency-key"] = key;
       const body = raw ?? JSON.stringify(batch ? [payload, payload] : payload);
-      return { method, path: "/graphql", headers, body, write: doc?.write ?? true, label: "POST /graphql" };
+      const keyed = key !== undefined && doc?.write === true && raw === undefined;
+      return { method, path: "/graphql", headers, body, write: doc?.write ?? true, keyed, label: "POST /graphql" };
     });
 }
 
