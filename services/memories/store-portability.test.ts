@@ -104,6 +104,29 @@ describe("export pages (lua/export.lua)", () => {
     });
     expect(Date.parse(future.memory.created_at)).toBeLessThanOrEqual(Date.now() + 1000);
   });
+
+  test("probe: a memory answers to its created_at, and to an import's created_at that was still to come", async () => {
+    const s = space();
+    const past = await fx.store.createMemory(s, crypto.randomUUID(), fields(), 64, {
+      created_at: "2020-05-05T05:05:05.005Z",
+    });
+    const future = await fx.store.createMemory(s, crypto.randomUUID(), fields(), 64, {
+      created_at: "2999-01-01T00:00:00.000Z",
+    });
+    const plain = await fx.store.createMemory(s, crypto.randomUUID(), fields(), 64);
+    const nowhere = crypto.randomUUID();
+    const known = await port().probe(s, [past.memory.id, future.memory.id, plain.memory.id, nowhere]);
+    expect(known.get(past.memory.id)).toEqual([Date.parse("2020-05-05T05:05:05.005Z")]);
+    expect(known.get(future.memory.id)).toEqual([
+      Date.parse(future.memory.created_at),
+      Date.parse("2999-01-01T00:00:00.000Z"),
+    ]);
+    expect(known.get(plain.memory.id)).toEqual([Date.parse(plain.memory.created_at)]);
+    expect(known.get(nowhere)).toBeNull();
+    // The time asked for is the store's own: no read of the memory shows it.
+    const [read] = await fx.store.getMemories(s, [future.memory.id]);
+    expect(JSON.stringify(read)).not.toContain("2999");
+  });
 });
 
 describe("erase", () => {

@@ -145,12 +145,16 @@ export function createPortabilityStore(redis: RedisClient) {
       return out.slice(0, max);
     },
 
-    /** The created_at (ms) of each id's memory, or null where none is visible. */
-    async probe(space: Space, ids: string[]): Promise<Map<string, number | null>> {
-      const out = new Map<string, number | null>();
+    /**
+     * For each id, the creation times (ms) an imported line may give for its memory: its created_at, and the one
+     * an import asked for when that was still to come (stored as the time of that import); null where no memory
+     * is visible.
+     */
+    async probe(space: Space, ids: string[]): Promise<Map<string, number[] | null>> {
+      const out = new Map<string, number[] | null>();
       if (ids.length === 0) return out;
       const reply = JSON.parse((await call("import-probe", indexKeys(space), ids)) as string) as string[];
-      ids.forEach((id, i) => out.set(id, reply[i] ? Number(reply[i]) : null));
+      ids.forEach((id, i) => out.set(id, reply[i] ? reply[i].split(",").map(Number) : null));
       return out;
     },
 

@@ -134,6 +134,22 @@ describe("POST /v1/import", () => {
     expect(again.find((r) => r.id === root.id).content).toBe("squatter");
   });
 
+  test("a created_at still to come is stored as now, and the line sent again is that memory: no copy", async () => {
+    const target = await portTenant();
+    // An export from a machine whose clock runs ahead.
+    const ahead = new Date(Date.now() + 3_600_000).toISOString();
+    const line = memoryRecordFixture({ id: crypto.randomUUID(), created_at: ahead, external_id: null });
+    const first = await importText(target.baseUrl, target.key, ndjson([line]));
+    expect(first.body.data).toMatchObject({ created: { memories: 1 }, failed: 0 });
+    for (let i = 0; i < 2; i++) {
+      const again = await importText(target.baseUrl, target.key, ndjson([line]));
+      expect(again.body.data).toMatchObject({ created: { memories: 0 }, existing: { memories: 1 }, failed: 0 });
+    }
+    const held = dataOf(await exportLines(target.baseUrl, target.key)).filter((r) => r.type === "memory");
+    expect(held.map((r) => r.id)).toEqual([line.id]);
+    expect(Date.parse(held[0].created_at)).toBeLessThanOrEqual(Date.now());
+  });
+
   test("an import cut mid-stream, then sent again whole, ends equal to one clean import", async () => {
     const target = await portTenant();
     const text = ndjson(exported);

@@ -143,7 +143,7 @@ export function portabilityHandlers(deps: PortabilityDeps) {
       }
       const derived = derivedId(space, r.id);
       const held = known.get(r.id);
-      if (here.has(r.id) || known.get(derived) != null || held === Date.parse(r.created_at)) {
+      if (here.has(r.id) || known.get(derived) != null || held?.includes(Date.parse(r.created_at))) {
         const id = here.get(r.id) ?? (known.get(derived) != null ? derived : r.id);
         here.set(r.id, id);
         answers.push({ line, status: "exists", id });

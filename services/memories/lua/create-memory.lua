@@ -27,6 +27,9 @@ local function create_memory(a, at, max_depth, walk_max, limits)
     'metadata', a[8], 'created_at', created, 'updated_at', at, 'v', 1 }
   if parent ~= '' then push_all(fields, { 'parent', parent }) end
   if ext ~= '' then push_all(fields, { 'external_id', ext }) end
+  -- An import's creation time still to come is stored as now; the time asked for stays, so that the same line
+  -- imported again is found to be this memory (import-probe.lua).
+  if life.asked_created then push_all(fields, { 'created_asked', life.asked_created }) end
   redis.call('HSET', K.memory(id), unpack(fields))
   if ext ~= '' then redis.call('HSET', K.ext, ext, id) end
   redis.call('ZADD', K.created, created, id)

@@ -35,10 +35,12 @@ end
 -- The life of a memory created at `at` (ms) in `tier`, from create's `spec` (each field optional): created_at
 -- (ms, an import's: kept when not after `at`), occurred_at (ms), expires_at (ms, or null: never), ttl_ms,
 -- supersedes (an id). Returns { created (ms), occurred, expires ('' = never), supersedes (the latest of the
--- named memory's chain, '' = none) }, or nil and a refusal.
+-- named memory's chain, '' = none), asked_created (an import's created_at still to come, else nil) }, or nil and
+-- a refusal.
 local function new_life(spec, tier, walk_max, at)
   local created = spec.created_at and math.min(tonumber(spec.created_at), at) or at
   local life = { created = created, occurred = spec.occurred_at or ms_string(created), expires = '', supersedes = '' }
+  if spec.created_at and tonumber(spec.created_at) > at then life.asked_created = spec.created_at end
   if spec.expires_at == cjson.null then
     life.expires = ''
   elseif spec.expires_at ~= nil then
