@@ -3,11 +3,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runFuzz } from "../test/fuzz/fuzz";
+import { runImportFuzz } from "../test/fuzz/import-fuzz";
 import { startStack } from "./stack/launch";
 
-/** `npm run fuzz -- --count N --seed S`: the fuzz test's run, longer, against a private stack; exits 1 on a failure. */
-const { values } = parseArgs({ options: { count: { type: "string", default: "30000" }, seed: { type: "string" } } });
+/**
+ * `npm run fuzz -- --count N --imports M --seed S`: the fuzz tests' runs, longer, against a private stack: N
+ * requests, then M NDJSON bodies imported twice each; exits 1 on a failure.
+ */
+const { values } = parseArgs({
+  options: {
+    count: { type: "string", default: "30000" },
+    imports: { type: "string", default: "300" },
+    seed: { type: "string" },
+  },
+});
 const count = Number(values.count);
+const imports = Number(values.imports);
 const seed = Number(values.seed ?? Date.now() % 2 ** 31);
 const dataDir = mkdtempSync(join(tmpdir(), "fuzz-"));
 // Limits high enough that the fuzzer's own pace never meets them, within what the gateway's config accepts.
@@ -25,8 +36,15 @@ try {
     });
     console.log(`statuses: ${JSON.stringify(report.statuses)} in ${(report.ms / 1000).toFixed(0)} s`);
     console.log(`keyed writes replayed: ${report.replayed}`);
-    console.log(report.failures.length ? report.failures.join("\n") : "no failures");
-    process.exitCode = report.failures.length ? 1 : 0;
+    console.log(`importing ${imports} bodies twice each`);
+    const imported = await runImportFuzz({ baseUrl: stack.baseUrl, adminKey: stack.adminKey, count: imports, seed });
+    console.log(
+      `lines created ${imported.totals.created}, found existing ${imported.totals.existing}, failed ` +
+        `${imported.totals.failed}`,
+    );
+    const failures = [...report.failures, ...imported.failures];
+    console.log(failures.length ? failures.join("\n") : "no failures");
+    process.exitCode = failures.length ? 1 : 0;
   } finally {
     await stack.stop();
   }
