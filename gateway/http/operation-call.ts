@@ -3,7 +3,7 @@ import type { InputOf, Operation, OutputOf } from "../../services/contract/op";
 import type { GatewayDeps } from "../deps";
 import type { Identity } from "./auth";
 import { requireScope } from "./guard";
-import { secretNotKept } from "./idempotency/key";
+import { keyRefusal } from "./idempotency/key";
 
 /** Who is calling and for which request: enough to run any contract operation on their behalf. */
 export interface CallerContext {
@@ -24,6 +24,7 @@ export function callOperation<Op extends Operation<TSchema, TSchema>>(
   input: InputOf<Op>,
 ): Promise<OutputOf<Op>> {
   requireScope(ctx.identity, op.scope);
-  if (ctx.keyed && op.secret) throw secretNotKept();
+  const refusal = ctx.keyed ? keyRefusal(op) : null;
+  if (refusal) throw refusal;
   return ctx.deps.bus.call(op, input, { requestId: ctx.requestId, caller: ctx.identity.caller });
 }

@@ -6,6 +6,7 @@ import { rawSuccessResponse, roundMs } from "../http/envelope";
 import { parseQuery } from "../http/query";
 import type { GatewayDeps } from "../deps";
 import { streamRoute } from "./admit";
+import { idempotencyKeyOf, keyRefusal } from "../http/idempotency/key";
 
 /** An erase runs as long as the tenant's data takes to delete; past this the client asks again and it resumes. */
 const ERASE_TIMEOUT_MS = 10 * 60_000;
@@ -18,6 +19,8 @@ const ERASE_TIMEOUT_MS = 10 * 60_000;
 export function eraseRoute(deps: GatewayDeps, request: Request): Promise<Response> {
   return streamRoute(deps, request, { method: "DELETE", path: "/tenant", scope: "admin" }, async (admitted) => {
     const started = performance.now();
+    const refusal = idempotencyKeyOf(request) === null ? null : keyRefusal(eraseTenant);
+    if (refusal) throw refusal;
     const hasBody =
       request.body !== null &&
       (request.headers.has("transfer-encoding") || Number(request.headers.get("content-length") ?? 0) > 0);

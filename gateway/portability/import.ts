@@ -12,6 +12,7 @@ import type { Caller } from "../../services/contract/op";
 import { rawSuccessResponse, roundMs } from "../http/envelope";
 import type { GatewayDeps } from "../deps";
 import { streamRoute, type Admitted } from "./admit";
+import { idempotencyKeyOf } from "../http/idempotency/key";
 
 /** A line longer than this is refused alone: the largest valid memory record is well below it. */
 export const IMPORT_LINE_MAX_BYTES = 1024 * 1024;
@@ -30,12 +31,46 @@ type Pending = { line: number; record: { type: RecordType } & Record<string, unk
  * has been read to its end, is the report: counts and at most 1000 errors, by line.
  */
 export function importRoute(deps: GatewayDeps, request: Request): Promise<Response> {
-  return streamRoute(deps, request, { method: "POST", path: "/import", scope: "admin" }, (admitted) =>
-    serveImport(deps, request, admitted),
-  );
+  return streamRoute(deps, request, { method: "POST", path: "/import", scope: "admin" }, (admitted) => {
+    const key = idempotencyKeyOf(request);
+    return key === null ? serveImport(deps, request, admitted) : serveKeyedImport(deps, request, admitted, key);
+  });
 }
 
-async function serveImport(deps: GatewayDeps, request: Request, admitted: Admitted): Promise<Response> {
+/**
+ * An import with an Idempotency-Key. Two imports are the same request when their bodies are the same bytes, known
+ * once the body has been read: a kept answer is answered then (or 422), without importing anything. An import
+ * that ends in an error (its body cut short, a failure) frees its key rather than keep that answer: importing
+ * is idempotent by itself, so the retry runs and reports what went in before as existing.
+ */
+async function serveKeyedImport(
+  deps: GatewayDeps,
+  request: Request,
+  admitted: Admitted,
+  key: string,
+): Promise<Response> {
+  const claim = await deps.idempotency.claimStreamed(admitted.caller, key, admitted.requestId, admitted.headers);
+  const hash = new Bun.CryptoHasher("sha256").update("POST /import\n");
+  const read = (chunk: Uint8Array) => hash.update(chunk);
+  if ("kept" in claim) {
+    for await (const _ of linesOf(request, read));
+    return claim.kept(hash.digest("hex"));
+  }
+  try {
+    const res = await serveImport(deps, request, admitted, read);
+    return await claim.finish(res, true, hash.digest("hex"));
+  } catch (err) {
+    await claim.finish(new Response(null), false, "");
+    throw err;
+  }
+}
+
+async function serveImport(
+  deps: GatewayDeps,
+  request: Request,
+  admitted: Admitted,
+  read?: (chunk: Uint8Array) => void,
+): Promise<Response> {
   const started = performance.now();
   const report = newReport();
   const send = chunkSender(deps, admitted.caller, admitted.requestId, report);
@@ -48,7 +83,7 @@ async function serveImport(deps: GatewayDeps, request: Request, admitted: Admitt
     pendingBytes = 0;
     if (chunk.length > 0) await flying.send(chunk, () => send(chunk));
   };
-  for await (const { line, text, tooLong } of linesOf(request)) {
+  for await (const { line, text, tooLong } of linesOf(request, read)) {
     if (text.trim() === "" && !tooLong) continue;
     report.lines++;
     const record = tooLong ? lineTooLong() : parseLine(text);
@@ -163,10 +198,14 @@ function chunkSender(deps: GatewayDeps, caller: Caller, requestId: string, repor
 }
 
 /**
- * The body's lines as they arrive, numbered from 1, decoded as UTF-8. A line past IMPORT_LINE_MAX_BYTES is
- * passed over to its end and answered as `tooLong`, so one huge line never sits in memory.
+ * The body's lines as they arrive, numbered from 1, decoded as UTF-8, each chunk of bytes shown to `read` first. A
+ * line past IMPORT_LINE_MAX_BYTES is passed over to its end and answered as `tooLong`, so one huge line never sits
+ * in memory.
  */
-async function* linesOf(request: Request): AsyncGenerator<{ line: number; text: string; tooLong: boolean }> {
+async function* linesOf(
+  request: Request,
+  read?: (chunk: Uint8Array) => void,
+): AsyncGenerator<{ line: number; text: string; tooLong: boolean }> {
   if (!request.body) return;
   const decoder = new TextDecoder("utf-8");
   let line = 0;
@@ -192,6 +231,7 @@ async function* linesOf(request: Request): AsyncGenerator<{ line: number; text: 
     }
     if (next.done) break;
     const chunk = next.value;
+    read?.(chunk);
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf(10, start);

@@ -11,7 +11,7 @@ import { pathFieldsOf, type RestRoute } from "./route";
 import { errorFields } from "../../services/kit/log";
 import { neverRan } from "../../services/kit/bus";
 import type { Claimed, Prepared } from "../http/idempotency/idempotency";
-import { fingerprintOf, idempotencyKeyOf, secretNotKept } from "../http/idempotency/key";
+import { fingerprintOf, idempotencyKeyOf, keyRefusal } from "../http/idempotency/key";
 
 /** Runs one REST request: guard → scope → input → one NATS call → envelope. Always one Response. */
 export async function handleRest(
@@ -45,7 +45,8 @@ async function answer(deps: GatewayDeps, route: RestRoute, request: Request, par
         if (!isUuid(params[name])) throw new ServiceError("NOT_FOUND", param.notFound);
       }
       const key = route.method === "GET" ? null : idempotencyKeyOf(request);
-      if (key !== null && route.op.secret) throw secretNotKept();
+      const refusal = key === null ? null : keyRefusal(route.op);
+      if (refusal) throw refusal;
       const raw = await operationInput(deps, route, request, params);
       if (key !== null) {
         const fingerprint = fingerprintOf(`${route.method} ${route.path}`, raw);

@@ -8,6 +8,7 @@ import { Tag } from "../../services/contract/tags";
 import { UsageReport } from "../../services/contract/usage";
 import { CreatedWebhook, Webhook, WebhookDelivery } from "../../services/contract/webhooks";
 import { CountedMeta, ErrorEnvelope, ListMeta, SuccessMeta } from "../http/envelope";
+import { keyRefusal } from "../http/idempotency/key";
 import { type JsonObject, SchemaComponents, withoutProperties } from "./openapi-schemas";
 import { pathFieldsOf, type RestRoute } from "./route";
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH } from "../http/idempotency/key";
@@ -110,7 +111,7 @@ function operation(r: RestRoute, schemas: SchemaComponents) {
     required: true,
     schema: { type: "string", format: "uuid" },
   }));
-  const write = r.method !== "GET" && r.op.secret !== true;
+  const write = r.method !== "GET" && keyRefusal(r.op) === null;
   if (write) parameters.push(idempotencyKeyParameter);
   const hasBody = r.method === "POST" || r.method === "PATCH";
   const sent = withoutProperties(input, pathFields);

@@ -13,6 +13,7 @@ const TenantId = T.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9_.
 
 export const eraseTenant = op({
   subject: "tenant.erase",
+  erasesKeptAnswers: true,
   input: T.Object(
     {
       confirm: T.Optional(

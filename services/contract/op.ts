@@ -30,6 +30,11 @@ export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSch
    */
   secret?: boolean;
   /**
+   * It deletes every answer kept for Idempotency-Key replays in its tenant environment (an erase), its own
+   * included, so the gateway refuses an Idempotency-Key on it rather than promise a replay.
+   */
+  erasesKeptAnswers?: boolean;
+  /**
    * Its write claims the request's Idempotency-Key in its own atomic step (services/kit/wire.ts KeyClaim), so
    * the gateway does not claim it in a round trip of its own before the call.
    */
@@ -49,6 +54,7 @@ export function op<I extends TSchema, O extends TSchema>(def: {
   idempotent?: boolean;
   timeoutMs?: number;
   secret?: boolean;
+  erasesKeptAnswers?: boolean;
   claimsIdempotencyKey?: boolean;
 }): Operation<I, O> {
   return { ...def, validate: compileValidator(def.input) };

@@ -159,4 +159,20 @@ describe("mutation eraseTenant", () => {
     });
     expect(await underTag(t.tenant)).toEqual([]);
   });
+
+  test("refuses an Idempotency-Key in that field, says why, and erases nothing", async () => {
+    const t = await fullTenant();
+    const before = (await underTag(t.tenant)).length;
+    const gql = gqlClient(t.baseUrl, t.key);
+    const res = await gql.raw(`mutation { eraseTenant(confirm: "${t.tenant}:live") { tenantId } }`, undefined, {
+      "Idempotency-Key": "erase-by-graphql",
+    });
+    expect(res.errors![0]!.extensions).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { field: "idempotency-key", constraint: "unsupported" },
+    });
+    expect(res.errors![0]!.message).toContain("an erase deletes every kept answer");
+    expect((await exportLines(t.baseUrl, t.key)).some((l) => l.type === "memory")).toBe(true);
+    expect((await underTag(t.tenant)).length).toBeGreaterThanOrEqual(before);
+  });
 });

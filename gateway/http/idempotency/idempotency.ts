@@ -6,7 +6,7 @@ import { isStorageFull } from "../../../services/kit/connect";
 import { globLiteral, unlinkMatching } from "../../../services/kit/redis-scan";
 import { createCoalescer } from "../../../services/kit/coalesce";
 import { bytesResponse } from "../envelope";
-import { doneValue, type Held, readHeld, runningValue } from "./held";
+import { doneValue, type Held, type HeldAnswer, readHeld, runningValue } from "./held";
 import type { KeyClaim } from "../../../services/kit/wire";
 
 /**
@@ -38,6 +38,14 @@ export interface Claimed {
 }
 
 export type Claim = { replay: Response } | Claimed;
+
+/**
+ * The key of a write whose body streams (POST /v1/import), what makes it the same request known only once the body
+ * has been read: claimed (`finish` takes the body's fingerprint), or holding an earlier request's kept answer.
+ */
+export type StreamedClaim =
+  | { finish(res: Response, ran: boolean, fingerprint: string): Promise<Response> }
+  | { kept(fingerprint: string): Response };
 
 /** An Idempotency-Key handed to the write it guards (Idempotency.prepare). */
 export interface Prepared {
@@ -103,8 +111,8 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
     value: runningValue(fingerprint, crypto.randomUUID()),
   });
 
-  /** Claims the key with `value`; a key that already holds `value` is this request's own claim. */
-  async function claimWith(request: KeyedRequest, value: string): Promise<Claim> {
+  /** Claims the key with `value`: null when it took the key (or held it already), else what the key holds. */
+  async function submitClaim(request: KeyedRequest, value: string): Promise<Held> {
     let reply: Held;
     try {
       reply = (await batches.submit(slotOf(request.caller), { key: request.redisKey, claim: value })) as Held;
@@ -116,20 +124,29 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
       log.error("idempotency key not claimed", { request_id: request.requestId, ...errorFields(err) });
       throw new ServiceError("SERVICE_UNAVAILABLE", "Idempotency keys cannot be checked now, retry shortly");
     }
-    if (reply === null || reply === value) return claimedBy(request, value);
+    return reply === value ? null : reply;
+  }
+
+  /** A kept answer, answered again to `request`: its own request id and rate-limit headers, marked replayed. */
+  function replayOf(request: KeyedRequest, held: Extract<HeldAnswer, { done: true }>): Response {
+    const { "x-request-id": original, ...stored } = held.headers;
+    return bytesResponse(new TextEncoder().encode(held.body), held.status, {
+      ...stored,
+      ...request.headers,
+      "X-Request-Id": request.requestId,
+      "Idempotent-Replayed": "true",
+      ...(original ? { "Original-Request": original } : {}),
+    });
+  }
+
+  /** Claims the key with `value`; a key that already holds `value` is this request's own claim. */
+  async function claimWith(request: KeyedRequest, value: string): Promise<Claim> {
+    const reply = await submitClaim(request, value);
+    if (reply === null) return claimedBy(request, value);
     const held = readHeld(reply);
     if (held.fingerprint !== request.fingerprint) throw reused();
     if (!held.done) throw running();
-    const { "x-request-id": original, ...stored } = held.headers;
-    return {
-      replay: bytesResponse(new TextEncoder().encode(held.body), held.status, {
-        ...stored,
-        ...request.headers,
-        "X-Request-Id": request.requestId,
-        "Idempotent-Replayed": "true",
-        ...(original ? { "Original-Request": original } : {}),
-      }),
-    };
+    return { replay: replayOf(request, held) };
   }
 
   /** A key claimed with `value`: `finish` keeps the request's answer, or frees the key when nothing ran. */
@@ -193,6 +210,32 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
     ): Promise<Claim> {
       const { request, value } = keyed(caller, key, fingerprint, requestId, headers);
       return claimWith(request, value);
+    },
+
+    /**
+     * Claims `key` for a write whose body streams, before its body is read: a key another request holds while it
+     * runs is IDEMPOTENCY_IN_FLIGHT at once; a kept answer is answered (or IDEMPOTENCY_KEY_REUSED) once the body
+     * has been read and its fingerprint is known, and so is a claimed key kept.
+     */
+    async claimStreamed(
+      caller: Caller,
+      key: string,
+      requestId: string,
+      headers: Record<string, string>,
+    ): Promise<StreamedClaim> {
+      // The claim's own fingerprint is unknown yet: another request meeting it is told it runs, or is another.
+      const { request, value } = keyed(caller, key, "", requestId, headers);
+      const reply = await submitClaim(request, value);
+      if (reply === null)
+        return { finish: (res, ran, fingerprint) => claimedBy({ ...request, fingerprint }, value).finish(res, ran) };
+      const held = readHeld(reply);
+      if (!held.done) throw running();
+      return {
+        kept(fingerprint) {
+          if (fingerprint !== held.fingerprint) throw reused();
+          return replayOf(request, held);
+        },
+      };
     },
 
     /**

@@ -1,4 +1,6 @@
+import type { TSchema } from "@sinclair/typebox";
 import { validationError } from "../../../services/contract/errors";
+import type { Operation } from "../../../services/contract/op";
 
 /** The Idempotency-Key header as a request carries it: its rules, and what makes two requests the same. */
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -25,10 +27,22 @@ export function idempotencyKeyOf(request: Request): string | null {
 export const fingerprintOf = (route: string, input: unknown): string =>
   Bun.CryptoHasher.hash("sha256", `${route}\n${JSON.stringify(input)}`, "hex");
 
-/** An Idempotency-Key on an operation whose answer holds a secret (Operation.secret): refused, as it is never kept. */
-export const secretNotKept = () =>
-  validationError(
-    IDEMPOTENCY_HEADER.toLowerCase(),
-    "unsupported",
-    `${IDEMPOTENCY_HEADER} is not accepted here: the answer holds a secret, which is never stored`,
-  );
+/**
+ * Why an operation refuses an Idempotency-Key, as the 400 to answer, or null when it takes one: its answer holds a
+ * secret, which is never stored; or it is an erase, which deletes every kept answer of its tenant environment
+ * (its own included) and needs none, as sent again it goes on from where it was.
+ */
+export function keyRefusal(op: Pick<Operation<TSchema, TSchema>, "secret" | "erasesKeptAnswers">) {
+  const refused = (why: string) =>
+    validationError(
+      IDEMPOTENCY_HEADER.toLowerCase(),
+      "unsupported",
+      `${IDEMPOTENCY_HEADER} is not accepted here: ${why}`,
+    );
+  if (op.secret) return refused("the answer holds a secret, which is never stored");
+  if (op.erasesKeptAnswers)
+    return refused(
+      "an erase deletes every kept answer of its tenant environment, and is safe to send again without one",
+    );
+  return null;
+}
