@@ -150,6 +150,7 @@ function brokenPromise(req: FuzzRequest, a: Answer): string | null {
   if (req.method === "GET" && req.path === "/docs/json" && a.status === 200 && a.text.startsWith('{"openapi":'))
     return null;
   if (req.path === "/mcp" && a.status === 202 && a.text === "") return headerId ? null : "no X-Request-Id";
+  if (a.status === 200 && type.startsWith("application/x-ndjson")) return brokenExport(a.text);
   let body: any;
   try {
     body = JSON.parse(a.text);
@@ -166,6 +167,18 @@ function brokenPromise(req: FuzzRequest, a: Answer): string | null {
   if (a.status >= 400 && !graphqlResponse && typeof body.error?.message !== "string")
     return "an error without a message";
   return null;
+}
+
+/** An export's answer: JSON lines, the last an `end` line, or an `error` line once the stream had begun. */
+function brokenExport(text: string): string | null {
+  const lines = text.split("\n").filter((l) => l !== "");
+  try {
+    const last = JSON.parse(lines.at(-1) ?? "null")?.type;
+    lines.forEach((l) => JSON.parse(l));
+    return last === "end" || last === "error" ? null : `an export that ends with ${JSON.stringify(lines.at(-1))}`;
+  } catch {
+    return `an export line that is not JSON: ${text.slice(0, 200)}`;
+  }
 }
 
 /**

@@ -282,6 +282,66 @@ function mcpRequest(known: Known): fc.Arbitrary<FuzzRequest> {
     });
 }
 
+/**
+ * The routes that stream (rest/routes.ts leaves them out): an export from a hostile cursor and limit, an import of
+ * any bytes, an erase with a confirmation that never names the fuzzed tenant.
+ */
+function streamRequest(): fc.Arbitrary<FuzzRequest> {
+  const exportRequest = fc
+    .record({ cursor: fc.option(urlPart), limit: fc.option(urlPart), accept })
+    .map(({ cursor, limit, accept }): FuzzRequest => {
+      const query = [cursor === null ? "" : `cursor=${enc(cursor)}`, limit === null ? "" : `limit=${enc(limit)}`];
+      const qs = query.filter(Boolean).join("&");
+      return {
+        method: "GET",
+        path: `/v1/export${qs ? `?${qs}` : ""}`,
+        headers: accept ? { accept } : {},
+        write: false,
+        label: "GET /export",
+      };
+    });
+  const importRequest = fc
+    .record({
+      body: fc.oneof(
+        rawBody,
+        nastyJson.map((j) => JSON.stringify(j) ?? "null"),
+        nastyString,
+      ),
+      type: fc.constantFrom("application/x-ndjson", "application/json", "text/plain", ""),
+      key: idempotencyKey,
+    })
+    .map(({ body, type, key }): FuzzRequest => {
+      const headers: Record<string, string> = {};
+      if (type) headers["content-type"] = type;
+      if (key !== undefined) headers["idempotency-key"] = key;
+      const keyed = key !== undefined;
+      return { method: "POST", path: "/v1/import", headers, body, write: true, keyed, label: "POST /import" };
+    });
+  const eraseRequest = fc
+    .record({ confirm: fc.oneof(nastyJson, nastyString), inQuery: fc.boolean() })
+    .map(({ confirm, inQuery }): FuzzRequest => {
+      const text = typeof confirm === "string" ? confirm : (JSON.stringify(confirm) ?? "");
+      const body = JSON.stringify({ confirm });
+      return inQuery
+        ? {
+            method: "DELETE",
+            path: `/v1/tenant?confirm=${enc(text.slice(0, 1_500))}`,
+            headers: {},
+            write: true,
+            label: "DELETE /tenant",
+          }
+        : {
+            method: "DELETE",
+            path: "/v1/tenant",
+            headers: { "content-type": "application/json" },
+            body,
+            write: true,
+            label: "DELETE /tenant",
+          };
+    });
+  return fc.oneof(exportRequest, importRequest, eraseRequest);
+}
+
 /** A request to a REST route, the GraphQL or MCP endpoint, a browser route, or a path that does not exist. */
 export function fuzzRequest(known: Known, session: FuzzSession): fc.Arbitrary<FuzzRequest> {
   const stray = fc.record({ path: urlPart, method: fc.constantFrom("GET", "POST", "DELETE", "PATCH") }).map(
@@ -298,6 +358,7 @@ export function fuzzRequest(known: Known, session: FuzzSession): fc.Arbitrary<Fu
     { weight: 4, arbitrary: graphqlRequest(known) },
     { weight: 2, arbitrary: mcpRequest(known) },
     { weight: 3, arbitrary: webRequest(session) },
+    streamRequest(),
     stray,
   );
 }
