@@ -138,6 +138,19 @@ describe("MCP over Streamable HTTP (/mcp)", () => {
     await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/Unknown tool/);
   });
 
+  test("a remember retried with its external_id stores one memory; the retry is refused and finds it", async () => {
+    const client = track(await httpClient(baseUrl, owner.key));
+    const external_id = `agent-${crypto.randomUUID()}`;
+    const first = await callTool(client, "remember", { content: "Ann moved to Porto", external_id, tags: ["moves"] });
+    expect(first.isError).toBe(false);
+    const retry = await callTool(client, "remember", { content: "Ann moved to Porto", external_id, tags: ["moves"] });
+    expect(retry.isError).toBe(true);
+    expect(retry.data.error.details).toEqual({ field: "external_id", constraint: "unique" });
+    const found = await callTool(client, "list_memories", { external_id });
+    expect(found.data.items.map((m: { id: string }) => m.id)).toEqual([first.data.id]);
+    expect(found.data.items[0].tags.map((t: { name: string }) => t.name)).toEqual(["moves"]);
+  });
+
   test("a key without a tool's scope is not offered it, and is refused with FORBIDDEN", async () => {
     const stack = await testStack();
     const reader = await newTenant(baseUrl, stack.adminKey, { scopes: ["memories:read"], tenant: owner.tenant });
