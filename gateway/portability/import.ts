@@ -111,7 +111,7 @@ const IN_FLIGHT_MAX = 6;
 
 /**
  * Which chunks are in flight. A chunk of memories goes at once, beside others, when none of its lines names (as
- * parent or superseded memory) a memory of a chunk still in flight; anything else waits for every chunk in flight
+ * parent, superseded or superseding memory) a memory of a chunk still in flight; anything else waits for every chunk in flight
  * first, and tags and entities (which later lines link to by name) are waited for before anything goes after them.
  * So a line always finds what it names written, and the services work on a few chunks at once.
  */
@@ -121,7 +121,7 @@ class InFlight {
 
   async send(chunk: Pending[], send: () => Promise<void>): Promise<void> {
     const memories = chunk.every((p) => p.record.type === "memory");
-    const names = (p: Pending) => [p.record.parent_memory_id, p.record.supersedes] as unknown[];
+    const names = (p: Pending) => [p.record.parent_memory_id, p.record.supersedes, p.record.superseded_by] as unknown[];
     const dependent = () =>
       [...this.chunks.values()].some((ids) => chunk.some((p) => names(p).some((n) => ids.has(n as string))));
     if (this.barrier || !memories || dependent()) await this.settled();

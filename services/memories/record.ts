@@ -41,19 +41,22 @@ export function parseMemory(raw: ReadMemoryReply): MemoryRow | null {
 
 /**
  * What create.lua answers: creation ms, update ms, occurred_at ms, expires_at ms ('' = never), supersedes ('' =
- * none), the memory it superseded.
+ * none), the memory it superseded, the memory an import found replacing it.
  */
-export type CreatedReply = [string, string, string, string, string, ReadMemoryReply];
+export type CreatedReply = [string, string, string, string, string, ReadMemoryReply, ReadMemoryReply];
 
-/** The row of a memory just created (version 1, no tags or entities yet), from its fields and create's reply. */
-export function newMemoryRow(id: string, f: MemoryFields, reply: CreatedReply): MemoryRow {
+/**
+ * The row of a memory just created (version 1, no tags or entities yet), from its fields and create's reply;
+ * `replacedBy`: the memory that replaces it (an import's), whose occurred_at ends it.
+ */
+export function newMemoryRow(id: string, f: MemoryFields, reply: CreatedReply, replacedBy?: MemoryRow): MemoryRow {
   const [createdMs, updatedMs, occurredMs, expiresMs, supersedes] = reply;
   const lifecycle: Lifecycle = {
     occurredAt: isoOfMs(occurredMs),
     expiresAt: expiresMs ? isoOfMs(expiresMs) : null,
     supersedes: supersedes || null,
-    supersededBy: null,
-    validTo: null,
+    supersededBy: replacedBy?.memory.id ?? null,
+    validTo: replacedBy?.memory.occurred_at ?? null,
   };
   return {
     version: 1,

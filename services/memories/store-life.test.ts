@@ -247,6 +247,30 @@ describe("retention and supersession in the create function", () => {
     expect(made.memory.supersedes).toBe(head.memory.id);
     expect(made.superseded?.memory.superseded_by).toBe(made.memory.id);
   });
+
+  test("an import's superseded_by links the memory replacing it, unless that one replaces another", async () => {
+    const s = space();
+    const newer = await make(s, {}, { occurred_at: "2024-03-01T00:00:00.000Z" });
+    const older = await make(s, {}, { occurred_at: "2024-01-01T00:00:00.000Z", superseded_by: newer.memory.id });
+    expect(older.memory).toMatchObject({ superseded_by: newer.memory.id, valid_to: "2024-03-01T00:00:00.000Z" });
+    expect(older.replacedBy?.memory.supersedes).toBe(older.memory.id);
+    expect(older.replacedBy?.version).toBe(newer.version + 1);
+    // The rows answered are what a read finds.
+    const [readOlder, readNewer] = await fx.store.getMemories(s, [older.memory.id, newer.memory.id]);
+    expect(readOlder).toEqual({ version: older.version, memory: older.memory });
+    expect(readNewer).toEqual(older.replacedBy!);
+    // A later patch of the newer one's occurred_at moves the end of the older one, as for any supersession.
+    await fx.store.updateMemory(s, newer.memory.id, { occurred_at: "2024-04-01T00:00:00.000Z" }, 64);
+    const [moved] = await fx.store.getMemories(s, [older.memory.id]);
+    expect(moved!.memory.valid_to).toBe("2024-04-01T00:00:00.000Z");
+
+    // Already replacing another, or gone: the memory goes in unlinked.
+    const third = await make(s, {}, { superseded_by: newer.memory.id });
+    expect(third.memory.superseded_by).toBeNull();
+    expect(third.replacedBy).toBeUndefined();
+    const lone = await make(s, {}, { superseded_by: crypto.randomUUID() });
+    expect(lone.memory.superseded_by).toBeNull();
+  });
 });
 
 describe("the expiry registry", () => {

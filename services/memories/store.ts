@@ -51,6 +51,11 @@ export interface NewLife {
   supersedes?: string;
   /** An import's: the creation time it keeps (an instant to come is taken as now). */
   created_at?: string;
+  /**
+   * An import's: a memory imported before it that replaces it (its `supersedes` was passed over, as this one was
+   * not there yet). It is linked unless it already replaces another or is gone.
+   */
+  superseded_by?: string;
 }
 
 /** The fields of a patch: a memory's own, and the times of its life (ISO 8601; expires_at null = never). */
@@ -69,8 +74,11 @@ export interface NewMemory {
   life: NewLife;
 }
 
-/** A memory just created; `superseded`: the memory it replaced (now marked so), if any. */
-export type Created = MemoryRow & { superseded?: MemoryRow };
+/**
+ * A memory just created; `superseded`: the memory it replaced (now marked so), if any; `replacedBy`: the memory,
+ * imported before it, that an import found replacing it (now naming it in `supersedes`), if any.
+ */
+export type Created = MemoryRow & { superseded?: MemoryRow; replacedBy?: MemoryRow };
 
 /** create_memory's fields of one memory (lua/create-memory.lua). */
 function createArgs({ id, fields: f, life }: NewMemory): string[] {
@@ -80,6 +88,7 @@ function createArgs({ id, fields: f, life }: NewMemory): string[] {
   if (life.ttl_seconds !== undefined) spec.ttl_ms = life.ttl_seconds * 1000;
   if (life.supersedes !== undefined) spec.supersedes = life.supersedes;
   if (life.created_at !== undefined) spec.created_at = msOf(life.created_at);
+  if (life.superseded_by !== undefined) spec.superseded_by = life.superseded_by;
   const { content, content_type, tier, memory_nature } = f;
   const ext = f.external_id ?? "";
   return [
@@ -98,7 +107,11 @@ function createArgs({ id, fields: f, life }: NewMemory): string[] {
 /** The row of a memory from create_memory's answer. */
 function created({ id, fields }: NewMemory, reply: CreatedReply): Created {
   const superseded = parseMemory(reply[5]);
-  return superseded ? { ...newMemoryRow(id, fields, reply), superseded } : newMemoryRow(id, fields, reply);
+  const replacedBy = parseMemory(reply[6]);
+  const row: Created = newMemoryRow(id, fields, reply, replacedBy ?? undefined);
+  if (superseded) row.superseded = superseded;
+  if (replacedBy) row.replacedBy = replacedBy;
+  return row;
 }
 
 /**

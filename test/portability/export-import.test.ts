@@ -134,6 +134,28 @@ describe("POST /v1/import", () => {
     expect(again.find((r) => r.id === root.id).content).toBe("squatter");
   });
 
+  test("a supersession whose newer memory is exported first (an earlier thread) survives the round trip", async () => {
+    const source = await portTenant();
+    const post = async (body: object) => (await source.api.post("/v1/memories", body)).body.data;
+    // Thread one starts first; the fact it corrects sits in thread two, so the export writes the correction first.
+    const one = await post({ content: "thread one" });
+    const two = await post({ content: "thread two" });
+    const lisbon = await post({ content: "Ann lives in Lisbon", parent_memory_id: two.id });
+    await post({ content: "Ann moved to Porto", parent_memory_id: one.id, supersedes: lisbon.id });
+    const lines = await exportLines(source.baseUrl, source.key);
+    const contents = dataOf(lines).map((r) => r.content);
+    expect(contents.indexOf("Ann moved to Porto")).toBeLessThan(contents.indexOf("Ann lives in Lisbon"));
+
+    const target = await portTenant();
+    const res = await importText(target.baseUrl, target.key, ndjson(lines));
+    expect(res.body.data).toMatchObject({ created: { memories: 4 }, failed: 0, errors: [] });
+    expect(modIds(await exportLines(target.baseUrl, target.key))).toEqual(modIds(lines));
+    // Sent again, everything is there: nothing changes.
+    const again = await importText(target.baseUrl, target.key, ndjson(lines));
+    expect(again.body.data).toMatchObject({ created: { memories: 0 }, existing: { memories: 4 } });
+    expect(modIds(await exportLines(target.baseUrl, target.key))).toEqual(modIds(lines));
+  });
+
   test("a created_at still to come is stored as now, and the line sent again is that memory: no copy", async () => {
     const target = await portTenant();
     // An export from a machine whose clock runs ahead.

@@ -106,7 +106,8 @@ export function portabilityHandlers(deps: PortabilityDeps) {
   /**
    * A chunk of lines in file order. Ids are settled first, from one probe: an exported id is kept when free
    * here; one held by a memory created at the same instant is that memory (imported before: `exists`); one
-   * held by another memory is replaced by its derived id. Then the memories are written in line order, a batch
+   * held by another memory is replaced by its derived id. A supersession is restored from whichever of its two
+   * memories comes second. Then the memories are written in line order, a batch
    * per function call (create-batch.lua), all sent at once on the one connection of the space's slot, so a
    * parent is written before its children.
    */
@@ -119,7 +120,7 @@ export function portabilityHandlers(deps: PortabilityDeps) {
     const inChunk = new Set(memories.map((m) => m.id));
     const refs = new Set<string>();
     for (const m of memories)
-      for (const id of [m.id, m.parent_memory_id, m.supersedes])
+      for (const id of [m.id, m.parent_memory_id, m.supersedes, m.superseded_by])
         if (id && (id === m.id || !inChunk.has(id))) refs.add(id).add(derivedId(space, id));
     const known = await deps.port.probe(space, [...refs]);
     const entityIds = valid.flatMap((l) => (l.record.type === "entity" ? [l.record.id] : []));
@@ -159,6 +160,8 @@ export function portabilityHandlers(deps: PortabilityDeps) {
         occurred_at: r.occurred_at,
         expires_at: r.expires_at,
         ...(r.supersedes !== null && exists(r.supersedes) ? { supersedes: resolve(r.supersedes) } : {}),
+        // The memory replacing it came first (from an earlier subtree): the link is made from this side.
+        ...(r.superseded_by !== null && exists(r.superseded_by) ? { superseded_by: resolve(r.superseded_by) } : {}),
       };
       toCreate.push({ line, record: r, item: { id, fields, life }, at: answers.length });
       answers.push({ line, status: "created", id });
@@ -185,6 +188,10 @@ export function portabilityHandlers(deps: PortabilityDeps) {
       if (outcome.superseded) {
         const snapshot = snapshotOfMemory(outcome.superseded.memory, outcome.superseded.version);
         changes.push({ type: "updated", memory: snapshot, changed: ["superseded_by", "valid_to"] });
+      }
+      if (outcome.replacedBy) {
+        const snapshot = snapshotOfMemory(outcome.replacedBy.memory, outcome.replacedBy.version);
+        changes.push({ type: "updated", memory: snapshot, changed: ["supersedes"] });
       }
       created.push({ line, id: item.id, record });
     });

@@ -5,7 +5,8 @@
 --   its creation time unless an import gives an earlier one in its life, and its update time;
 --   `limits`: the tenant environment's quotas (quota.lua quota_limits).
 -- Returns { creation time (ms), update time (ms), occurred_at (ms), expires_at (ms, '' = never),
---   supersedes ('' = none), read_memory(the memory it superseded) or false }: the caller has every other
+--   supersedes ('' = none), read_memory(the memory it superseded) or false, read_memory(the memory an import
+--   found replacing it) or false }: the caller has every other
 --   field, and reading the record back (1 KiB of content through Lua and cjson) was a third of the script's
 --   time. Or nil and a refusal, before anything of it is written.
 local function create_memory(a, at, max_depth, walk_max, limits)
@@ -42,7 +43,7 @@ local function create_memory(a, at, max_depth, walk_max, limits)
   else
     redis.call('ZADD', K.roots, created, id)
   end
-  local replaced = begin_life(id, life)
+  local replaced, replacer = begin_life(id, life)
   storage_add(1, bytes)
-  return { ms_string(created), ms_string(at), life.occurred, life.expires, life.supersedes, replaced }
+  return { ms_string(created), ms_string(at), life.occurred, life.expires, life.supersedes, replaced, replacer }
 end

@@ -34,9 +34,10 @@ end
 
 -- The life of a memory created at `at` (ms) in `tier`, from create's `spec` (each field optional): created_at
 -- (ms, an import's: kept when not after `at`), occurred_at (ms), expires_at (ms, or null: never), ttl_ms,
--- supersedes (an id). Returns { created (ms), occurred, expires ('' = never), supersedes (the latest of the
--- named memory's chain, '' = none), asked_created (an import's created_at still to come, else nil) }, or nil and
--- a refusal.
+-- supersedes (an id), superseded_by (an import's: a memory imported before it that replaces it). Returns
+-- { created (ms), occurred, expires ('' = never), supersedes (the latest of the named memory's chain, '' = none),
+-- asked_created (an import's created_at still to come, else nil), replaced_by (the memory that replaces it,
+-- else nil) }, or nil and a refusal.
 local function new_life(spec, tier, walk_max, at)
   local created = spec.created_at and math.min(tonumber(spec.created_at), at) or at
   local life = { created = created, occurred = spec.occurred_at or ms_string(created), expires = '', supersedes = '' }
@@ -57,11 +58,16 @@ local function new_life(spec, tier, walk_max, at)
     if not head then return nil, refusal end
     life.supersedes = head
   end
+  -- The memory that replaces this one came first (an export writes it first when it sits in an earlier
+  -- subtree), so its `supersedes` was passed over: it is restored from this side, unless it replaces another.
+  local by = spec.superseded_by
+  if by ~= nil and visible(by) and not redis.call('HGET', K.memory(by), 'supersedes') then life.replaced_by = by end
   return life
 end
 
--- Writes what new_life decided for memory `id`, once its record exists: its life fields and indexes, and
--- the memory it replaces marked. Returns that memory's read_memory, or false.
+-- Writes what new_life decided for memory `id`, once its record exists: its life fields and indexes, the
+-- memory it replaces marked, and the memory that replaces it linked to it. Returns the read_memory of each
+-- of those two (false when there is none).
 local function begin_life(id, life)
   local key = K.memory(id)
   redis.call('HSET', key, 'occurred_at', life.occurred)
@@ -70,10 +76,23 @@ local function begin_life(id, life)
     redis.call('HSET', key, 'expires_at', life.expires)
     redis.call('ZADD', K.expiring, life.expires, id)
   end
-  if life.supersedes == '' then return false end
-  redis.call('HSET', key, 'supersedes', life.supersedes)
-  supersede(life.supersedes, id, life.occurred)
-  return read_memory(life.supersedes)
+  local replaced, replacer = false, false
+  if life.supersedes ~= '' then
+    redis.call('HSET', key, 'supersedes', life.supersedes)
+    supersede(life.supersedes, id, life.occurred)
+    replaced = read_memory(life.supersedes)
+  end
+  if life.replaced_by then
+    local by = K.memory(life.replaced_by)
+    redis.call('HSET', by, 'supersedes', id, 'updated_at', NOW)
+    bump_version(by)
+    redis.call('ZADD', K.updated, NOW, life.replaced_by)
+    -- This memory is new (version 1): it is written as replaced, not changed.
+    local ended = redis.call('HGET', by, 'occurred_at') or redis.call('HGET', by, 'created_at')
+    redis.call('HSET', key, 'superseded_by', life.replaced_by, 'valid_to', ended)
+    replacer = read_memory(life.replaced_by)
+  end
+  return replaced, replacer
 end
 
 -- After memory `id`'s occurred_at changed to `occurred`: the memory it replaced ends there too. Returns
