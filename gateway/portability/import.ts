@@ -111,8 +111,9 @@ const IN_FLIGHT_MAX = 6;
 
 /**
  * Which chunks are in flight. A chunk of memories goes at once, beside others, when none of its lines names (as
- * parent, superseded or superseding memory) a memory of a chunk still in flight; anything else waits for every chunk in flight
- * first, and tags and entities (which later lines link to by name) are waited for before anything goes after them.
+ * parent, superseded or superseding memory) a memory of a chunk still in flight; anything else waits for every
+ * chunk in flight first, and tags and entities (which later lines link to by name) are waited for before anything
+ * goes after them.
  * So a line always finds what it names written, and the services work on a few chunks at once.
  */
 class InFlight {

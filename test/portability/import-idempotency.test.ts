@@ -51,7 +51,7 @@ describe("Idempotency-Key on POST /v1/import", () => {
     expect(await memoriesOf(t)).toBe(1);
   });
 
-  test("a repeat while the first is still being read is a 409; a body cut short frees the key for the retry", async () => {
+  test("a repeat while the first is still read is a 409; a body cut short frees the key for the retry", async () => {
     const t = await portTenant();
     const body = ndjson(4);
     const cutAt = body.indexOf("line 2");
