@@ -2,12 +2,25 @@ import fc from "fast-check";
 import { newTenant, type ApiClient } from "../api";
 import { fuzzRequest, type FuzzRequest, type Known } from "./requests";
 import type { FuzzSession } from "./web-requests";
+import {
+  aimedRequest,
+  outsideLeak,
+  outsideSnapshot,
+  type RestrictionKind,
+  seedRestricted,
+  writtenOutside,
+} from "./restricted";
 
 export interface FuzzOptions {
   baseUrl: string;
   adminKey: string;
   count: number;
   seed: number;
+  /**
+   * Send as a browser token of user A restricted this way (test/fuzz/restricted.ts), and check after every request
+   * that nothing of user B changed or showed.
+   */
+  restrict?: RestrictionKind;
   /** Called every `every` requests with the count so far. */
   progress?: (done: number) => void;
 }
@@ -35,10 +48,31 @@ const LISTS = ["/v1/memories?limit=1", "/v1/tags?limit=1", "/v1/entities?limit=1
 export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   const started = performance.now();
   const { api, key } = await newTenant(opts.baseUrl, opts.adminKey, { scopes: ["*"], rate_limit: 10_000_000 });
-  const known = await seedRecords(api);
-  const session = await signIn(opts.baseUrl, key);
+  const restricted = opts.restrict ? await seedRestricted(opts.baseUrl, api, opts.restrict) : null;
+  const known = restricted?.known ?? (await seedRecords(api));
+  // A token signs in nowhere: its run's cookie requests carry a session that does not exist.
+  const session = restricted ? NO_SESSION : await signIn(opts.baseUrl, key);
+  const credential = restricted?.token ?? key;
   const state = () => storedState(opts.baseUrl, key);
-  const requests = fc.sample(fuzzRequest(known, session), { numRuns: opts.count, seed: opts.seed });
+  const generated = restricted
+    ? fc.oneof(
+        { weight: 3, arbitrary: aimedRequest(restricted) },
+        { weight: 2, arbitrary: fuzzRequest(known, session) },
+      )
+    : fuzzRequest(known, session);
+  const requests = fc.sample(generated, { numRuns: opts.count, seed: opts.seed });
+  let outside = restricted ? await outsideSnapshot(api, restricted) : "";
+  /** With a token: B's data unchanged and unseen after `req` was answered `answer`. */
+  const checkOutside = async (req: FuzzRequest, answer: Answer) => {
+    if (!restricted) return;
+    const leak = outsideLeak(restricted, req, answer.text);
+    if (leak) failures.push(`${describe(req)} → ${answer.status}: ${leak}`);
+    if (!req.write) return;
+    const now = await outsideSnapshot(api, restricted);
+    if (now !== outside)
+      failures.push(`${describe(req)} → ${answer.status} changed user B's data: ${now.slice(0, 400)}`);
+    outside = now;
+  };
   const statuses: Record<string, number> = {};
   const failures: string[] = [];
   let fingerprint: string | null = null;
@@ -46,11 +80,12 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
 
   for (const [i, req] of requests.entries()) {
     if (req.write && fingerprint === null) fingerprint = await state();
-    const answer = await send(opts.baseUrl, key, req);
+    const answer = await send(opts.baseUrl, credential, req);
     statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
     const broken = brokenPromise(req, answer);
     if (broken) failures.push(`${describe(req)} → ${answer.status}: ${broken}`);
-    if (answer.error) break; // a gateway that stopped answering fails every later request too
+    if (answer.error) break;
+    await checkOutside(req, answer); // a gateway that stopped answering fails every later request too
     if (req.write) {
       if (refused(req, answer)) {
         const after = await state();
@@ -61,17 +96,24 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
     }
     if (req.write && req.headers["idempotency-key"] !== undefined) {
       // The same request with the same key again: the first answer replayed, or refused alike.
-      const again = await send(opts.baseUrl, key, req);
+      const again = await send(opts.baseUrl, credential, req);
       const retry = brokenPromise(req, again) ?? brokenReplay(req, answer, again);
       if (retry) failures.push(`${describe(req)} → ${answer.status}, again → ${again.status}: ${retry}`);
       if (again.error) break;
+      await checkOutside(req, again);
       if (again.headers.get("idempotent-replayed") === "true") replayed++;
       if (!refused(req, again)) fingerprint = null;
     }
     if (opts.progress && (i + 1) % 500 === 0) opts.progress(i + 1);
   }
+  if (restricted) {
+    const strays = await writtenOutside(api, restricted);
+    if (strays.length) failures.push(`the token wrote memories outside its restriction: ${strays.join(", ")}`);
+  }
   return { statuses, failures, replayed, ms: Math.round(performance.now() - started) };
 }
+
+const NO_SESSION: FuzzSession = { cookie: `dashboard_session=${"A".repeat(43)}`, csrf: "none" };
 
 async function seedRecords(api: ApiClient): Promise<Known> {
   const known: Known = { memories: [], tags: [], entities: [], keys: [] };
