@@ -1,6 +1,6 @@
 -- Claims Idempotency-Keys and keeps the answers of claimed requests: those of one tenant environment that arrive
 -- together go as one call.
--- KEYS: idem:{tenant:env}:<api key id>:<SHA-256 of the Idempotency-Key>, one string per request (one tenant's
+-- KEYS: idem:{tenant:env}:<principal>:<SHA-256 of the Idempotency-Key> (key.ts), one string per request (one tenant's
 --   slot), as held.ts writes and reads them: the claim's value while its request runs, then the answer's.
 -- ARGV[1] the claims' lease (ms): a gateway that dies mid-request frees its key once it ends; ARGV[2] how long an
 --   answer is kept (ms); then three per key: 'claim', the value that claims it, '' | 'keep', the value its claim

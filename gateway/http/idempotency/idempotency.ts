@@ -8,11 +8,13 @@ import { createCoalescer } from "../../../services/kit/coalesce";
 import { bytesResponse } from "../envelope";
 import { doneValue, type Held, type HeldAnswer, readHeld, runningValue } from "./held";
 import type { KeyClaim } from "../../../services/kit/wire";
+import { idempotencyRedisKey } from "./key";
 
 /**
  * `Idempotency-Key` on POST, PATCH and DELETE (REST, and GraphQL mutations): the first request with a key runs
  * and its answer is kept; a retry with the key and the same request gets that answer again, byte for byte, with
- * `Idempotent-Replayed: true`. Keys are per API key, in the Redis of the key's tenant (its hash tag).
+ * `Idempotent-Replayed: true`. Keys are per principal (an API key, or one browser token of it: key.ts), in the
+ * Redis of the key's tenant (its hash tag).
  */
 const idempotencyLibrary = await defineLibrary({
   name: "idempotency",
@@ -85,8 +87,6 @@ const running = () =>
 
 export function createIdempotency(redis: RedisClient, log: Logger) {
   const call = idempotencyLibrary.on(redis);
-  const keyOf = (caller: Caller, key: string) =>
-    `idem:{${caller.tenant}:${caller.env}}:${caller.keyId}:${Bun.CryptoHasher.hash("sha256", key, "hex")}`;
   // Claims and kept answers of one tenant environment (one slot) go to Redis together while one call is under way.
   const batches = createCoalescer<Entry, Held | number>(async (_slot, batch) => {
     const args: (string | number)[] = [IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS];
@@ -107,7 +107,13 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
     requestId: string,
     headers: Record<string, string>,
   ) => ({
-    request: { caller, redisKey: keyOf(caller, key), fingerprint, requestId, headers } satisfies KeyedRequest,
+    request: {
+      caller,
+      redisKey: idempotencyRedisKey(caller, key),
+      fingerprint,
+      requestId,
+      headers,
+    } satisfies KeyedRequest,
     value: runningValue(fingerprint, crypto.randomUUID()),
   });
 

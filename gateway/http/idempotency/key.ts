@@ -1,6 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import { validationError } from "../../../services/contract/errors";
-import type { Operation } from "../../../services/contract/op";
+import type { Caller, Operation } from "../../../services/contract/op";
 
 /** The Idempotency-Key header as a request carries it: its rules, and what makes two requests the same. */
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -22,6 +22,33 @@ export function idempotencyKeyOf(request: Request): string | null {
     throw validationError(field, "format", `${IDEMPOTENCY_HEADER} must be visible ASCII characters (no spaces)`);
   return key;
 }
+
+const sha256 = (text: string) => Bun.CryptoHasher.hash("sha256", text, "hex");
+
+/** JSON with every object's keys sorted: one text for one value, however its keys were ordered. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+
+/**
+ * Whose kept answers a request may meet: an API key's id, or for a browser token its key's id, its own id (each
+ * minted token has a new one) and a digest of its restriction. A kept answer holds what its principal could see,
+ * so it is replayed to that principal only: never to another token of the same key, nor to the key itself.
+ */
+export function principalOf(caller: Pick<Caller, "keyId" | "token">): string {
+  if (!caller.token) return caller.keyId;
+  return `${caller.keyId}:tok:${caller.token.id}:${sha256(canonical(caller.token.restrict)).slice(0, 16)}`;
+}
+
+/**
+ * The Redis key of a request's Idempotency-Key, in its tenant environment's hash tag: the one name of it, for the
+ * gateway's claims and kept answers and for a write that claims its key itself (Operation.claimsIdempotencyKey).
+ */
+export const idempotencyRedisKey = (caller: Pick<Caller, "tenant" | "env" | "keyId" | "token">, key: string) =>
+  `idem:{${caller.tenant}:${caller.env}}:${principalOf(caller)}:${sha256(key)}`;
 
 /** What makes two requests the same one: method, route and input (a body or query, path params included). */
 export const fingerprintOf = (route: string, input: unknown): string =>
