@@ -1,12 +1,11 @@
 import type { NatsConnection } from "nats";
-import { API_KEY_RE, verifyKey } from "../../services/contract/keys";
+import { API_KEY_RE, type VerifiedKey, verifyKey } from "../../services/contract/keys";
 import { ServiceError } from "../../services/contract/errors";
 import type { Caller } from "../../services/contract/op";
 import type { Bus } from "../../services/kit/bus";
 import { onKeyNotice } from "./revocations";
 import { TOKEN_PREFIX, type TokenClaims } from "../../services/contract/token-format";
-import { hasScope } from "../../services/contract/op";
-import { createTokenVerifier, invalidToken } from "./tokens";
+import { createTokenVerifier, invalidToken, tokenCallerOf } from "./tokens";
 
 export interface Identity {
   caller: Caller;
@@ -37,6 +36,16 @@ interface CacheEntry {
   until: number;
 }
 
+/** The one place a key's caller is made, from its verification (a token's is made of it: tokenCallerOf). */
+export const keyCallerOf = (key: VerifiedKey): Caller => ({
+  tenant: key.tenant,
+  env: key.env,
+  keyId: key.keyId,
+  scopes: key.scopes,
+  root: key.root,
+  plan: key.plan,
+});
+
 /**
  * Verifies a key hash with the keys service, uncached: the identity it gives, or null when it does not
  * authenticate (unknown, revoked, expired). Other failures (the keys service unreachable) throw.
@@ -45,14 +54,7 @@ export async function verifyHash(bus: Bus, hash: string, requestId: string): Pro
   try {
     const key = await bus.call(verifyKey, { hash }, { requestId });
     return {
-      caller: {
-        tenant: key.tenant,
-        env: key.env,
-        keyId: key.keyId,
-        scopes: key.scopes,
-        root: key.root,
-        plan: key.plan,
-      },
+      caller: keyCallerOf(key),
       label: { name: key.name, prefix: key.prefix },
       limits: { perMinute: key.perMinute, perDay: key.perDay },
       expiresAt: key.expiresAt,
@@ -94,8 +96,8 @@ export function createAuthenticator(
   const tokens = createTokenVerifier(nc, bus);
 
   /**
-   * A token's identity: its minting key's, narrowed to the token's scopes (as far as the key still holds
-   * them), restriction and expiry. The key's verification is cached and evicted by the same notices as
+   * A token's identity: its minting key's (its plan included), narrowed to the token's scopes (as far as the key
+   * still holds them), restriction and expiry. The key's verification is cached and evicted by the same notices as
    * the key's own, so a token dies with a revocation or rotation of its key on every replica within 1 s.
    */
   const tokenIdentity = async (claims: TokenClaims, requestId: string): Promise<Identity> => {
@@ -109,13 +111,7 @@ export function createAuthenticator(
     if (caller.keyId !== claims.kid || caller.tenant !== claims.tenant || key.replaced) throw invalidToken();
     const end = claims.exp * 1000;
     return {
-      caller: {
-        tenant: caller.tenant,
-        env: caller.env,
-        keyId: caller.keyId,
-        scopes: claims.scopes.filter((s) => hasScope(caller, s)),
-        token: { id: claims.jti, restrict: claims.restrict },
-      },
+      caller: tokenCallerOf(caller, claims),
       label: key.label,
       limits: key.limits,
       expiresAt: key.expiresAt === null ? end : Math.min(end, key.expiresAt),

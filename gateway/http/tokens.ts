@@ -3,6 +3,37 @@ import { ServiceError } from "../../services/contract/errors";
 import { readToken, secretIdOf, type TokenClaims } from "../../services/contract/token-format";
 import { TOKEN_SECRETS_SUBJECT, tokenSecrets } from "../../services/contract/tokens";
 import type { Bus } from "../../services/kit/bus";
+import { type Caller, hasScope } from "../../services/contract/op";
+
+/**
+ * What a token's caller takes of its minting key's, field by field. Every field of Caller must be named (the type
+ * says so), so a new one is decided on rather than forgotten: `kept` as the key has it (the rules that hang on the
+ * key, such as its plan's quotas, bind its tokens alike), `narrowed` to the token's claims, or `never` a token's.
+ */
+export const TOKEN_CALLER_FIELDS = {
+  tenant: "kept",
+  env: "kept",
+  keyId: "kept",
+  plan: "kept",
+  /** The token's own scopes, as far as the key still holds them. */
+  scopes: "narrowed",
+  /** The token's id and restriction. */
+  token: "narrowed",
+  /** The operator's key mints no operator tokens. */
+  root: "never",
+} as const satisfies Record<keyof Caller, "kept" | "narrowed" | "never">;
+
+/** The one place a token's caller is made: its minting key's caller, narrowed to the token's claims. */
+export function tokenCallerOf(key: Caller, claims: TokenClaims): Caller {
+  const caller: Partial<Caller> = { ...key };
+  for (const [field, how] of Object.entries(TOKEN_CALLER_FIELDS))
+    if (how !== "kept") delete caller[field as keyof Caller];
+  return {
+    ...(caller as Pick<Caller, "tenant" | "env" | "keyId">),
+    scopes: claims.scopes.filter((s) => hasScope(key, s)),
+    token: { id: claims.jti, restrict: claims.restrict },
+  };
+}
 
 export const invalidToken = () => new ServiceError("UNAUTHORIZED", "Invalid or expired token");
 
