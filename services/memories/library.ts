@@ -20,6 +20,8 @@ export const memoriesLibrary = await defineLibrary({
     delete: "write",
     get: "read",
     ancestors: "read",
+    "chain-head": "read",
+    "removal-touches": "read",
     siblings: "read",
     list: "read",
     purge: "write",

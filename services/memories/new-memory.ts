@@ -9,6 +9,11 @@ export interface NewLife {
   expires_at?: string | null;
   ttl_seconds?: number;
   supersedes?: string;
+  /**
+   * The latest memory of the `supersedes` chain as a restricted caller's check found it: the create is refused
+   * if the chain ends elsewhere when it runs, so the memory it modifies is the one checked.
+   */
+  supersedes_head?: string;
   /** An import's: the creation time it keeps (an instant to come is taken as now). */
   created_at?: string;
   /**
@@ -41,6 +46,7 @@ export function createArgs({ id, fields: f, life }: NewMemory): string[] {
   if (life.expires_at !== undefined) spec.expires_at = life.expires_at === null ? null : msOf(life.expires_at);
   if (life.ttl_seconds !== undefined) spec.ttl_ms = life.ttl_seconds * 1000;
   if (life.supersedes !== undefined) spec.supersedes = life.supersedes;
+  if (life.supersedes_head !== undefined) spec.supersedes_head = life.supersedes_head;
   if (life.created_at !== undefined) spec.created_at = msOf(life.created_at);
   if (life.superseded_by !== undefined) spec.superseded_by = life.superseded_by;
   const { content, content_type, tier, memory_nature } = f;

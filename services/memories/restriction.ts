@@ -1,9 +1,10 @@
-import { ServiceError, notFound } from "../contract/errors";
+import { notFound } from "../contract/errors";
 import { MAX_HIERARCHY_DEPTH, type Memory } from "../contract/memories";
 import type { Restriction } from "../contract/op";
 import type { Space } from "../kit/space";
 import type { MemoryRow } from "./record";
 import type { MemoryFilter, MemoryStore } from "./store";
+import { restrictedWrites } from "./restriction-writes";
 
 /** Memories a restricted list reads from the store per step. */
 const SCAN_PAGE = 500;
@@ -12,12 +13,10 @@ const SCAN_PAGE = 500;
  * A browser token's restriction (services/contract/tokens.ts), enforced by the memories service, the one
  * place its memories are read and written: a memory is inside when its metadata holds every restricted
  * key's value, it carries one of the restricted tags, and it is the restricted root or below it. Outside
- * memories do not exist for the token (404, null, left out); writes keep memories inside.
+ * memories do not exist for the token (404, null, left out, and never named by a memory it reads); writes
+ * keep memories inside and change no memory outside (restriction-writes.ts).
  */
 export { restrictionOf } from "../kit/handler";
-
-const forbidden = (message: string, field: string) =>
-  new ServiceError("FORBIDDEN", message, { field, constraint: "token_restriction" });
 
 /** What needs no other memory: metadata and tags. */
 function matchesOwnFields(m: Memory, r: Restriction): boolean {
@@ -27,61 +26,85 @@ function matchesOwnFields(m: Memory, r: Restriction): boolean {
 }
 
 export function restrictionChecks(store: MemoryStore) {
-  /** Whether `m` is inside `r`; a subtree costs one ancestors read. */
-  async function inside(space: Space, m: Memory, r: Restriction): Promise<boolean> {
+  /**
+   * Whether `m` is inside `r`; a subtree costs one ancestors read, unless `inSubtree` says `m` is known to be
+   * in it (the parent of a memory of the subtree other than its root).
+   */
+  async function inside(space: Space, m: Memory, r: Restriction, inSubtree = false): Promise<boolean> {
     if (!matchesOwnFields(m, r)) return false;
     const root = r.root_memory_id;
-    if (!root || m.id === root) return true;
+    if (!root || m.id === root || inSubtree) return true;
     if (!m.parent_memory_id) return false;
     return ((await store.ancestors(space, m.id, MAX_HIERARCHY_DEPTH)) ?? []).includes(root);
   }
 
-  /** The rows inside `r`, in order (null where a row is missing or outside). */
-  async function visible<R extends MemoryRow | null>(space: Space, rows: R[], r: Restriction | null) {
-    if (!r) return rows;
-    const keep = await Promise.all(rows.map((row) => (row ? inside(space, row.memory, r) : false)));
-    return rows.map((row, i) => (keep[i] ? row : null));
-  }
-
-  /** The memory by id when it exists and is inside `r`; else 404, as for an unknown id. */
-  async function readable(space: Space, id: string, r: Restriction | null): Promise<MemoryRow> {
-    const [row] = await store.getMemories(space, [id]);
-    if (!row || (r && !(await inside(space, row.memory, r)))) throw notFound("Memory");
-    return row;
+  /** The rows inside `r`, in order (null where a row is missing or outside); their links as they are. */
+  async function keep<R extends MemoryRow | null>(space: Space, rows: R[], r: Restriction) {
+    const kept = await Promise.all(rows.map((row) => (row ? inside(space, row.memory, r) : false)));
+    return rows.map((row, i) => (kept[i] ? row : null));
   }
 
   /**
-   * The metadata a write under `r` stores: the restricted values set, a different value for one of them
-   * refused. A memory so written stays inside on metadata.
+   * Rows inside `r` as the token sees them: a parent, a memory replaced or replacing that is outside (or gone)
+   * reads as none, as if it did not exist (`valid_to` goes with `superseded_by`). The links' memories are read
+   * once for all rows.
    */
-  function restrictedMetadata(metadata: Record<string, unknown>, r: Restriction): Record<string, unknown> {
-    for (const [key, value] of Object.entries(r.metadata ?? {})) {
-      if (key in metadata && metadata[key] !== value)
-        throw forbidden(`This token writes only memories with metadata.${key} = ${JSON.stringify(value)}`, "metadata");
+  async function redact<R extends MemoryRow | null>(space: Space, rows: R[], r: Restriction): Promise<R[]> {
+    const known = new Map<string, boolean>();
+    for (const row of rows) if (row) known.set(row.memory.id, true);
+    // A link id → whether its memory is the parent of a memory of the subtree other than its root.
+    const linked = new Map<string, boolean>();
+    for (const row of rows) {
+      if (!row) continue;
+      const { id, parent_memory_id: parent, supersedes, superseded_by } = row.memory;
+      if (parent && !known.has(parent)) linked.set(parent, (linked.get(parent) ?? false) || id !== r.root_memory_id);
+      for (const other of [supersedes, superseded_by])
+        if (other && !known.has(other) && !linked.has(other)) linked.set(other, false);
     }
-    return { ...metadata, ...r.metadata };
+    const ids = [...linked.keys()];
+    const found = await store.getMemories(space, ids);
+    const ok = await Promise.all(found.map((f, i) => (f ? inside(space, f.memory, r, linked.get(ids[i]!)) : false)));
+    ids.forEach((id, i) => known.set(id, ok[i]!));
+    const hidden = (id: string | null) => id !== null && known.get(id) !== true;
+    return rows.map((row) => {
+      if (!row) return row;
+      const m = row.memory;
+      return [m.parent_memory_id, m.supersedes, m.superseded_by].some(hidden) ? hide(row, hidden) : row;
+    });
   }
 
-  /** A parent (or a memory replaced) under `r` must be inside it; with a subtree, a new memory needs a parent. */
-  async function checkParent(space: Space, parent: string | null | undefined, r: Restriction, self?: string) {
-    if (parent === undefined) return;
-    if (parent === null) {
-      if (r.root_memory_id && self !== r.root_memory_id)
-        throw forbidden("This token writes only below its root memory: give a parent_memory_id", "parent_memory_id");
-      return;
-    }
-    const [row] = await store.getMemories(space, [parent]);
-    if (!row || !(await inside(space, row.memory, r)))
-      throw forbidden("The parent memory is outside what this token may reach", "parent_memory_id");
+  /** The rows inside `r` as it shows them (null where a row is missing or outside); all of them without one. */
+  async function visible<R extends MemoryRow | null>(space: Space, rows: R[], r: Restriction | null) {
+    if (!r) return rows;
+    return redact(space, await keep(space, rows, r), r);
+  }
+
+  /** The memory by id when it exists and is inside `r`, links as they are; else 404, as for an unknown id. */
+  async function reachable(space: Space, id: string, r: Restriction): Promise<MemoryRow> {
+    const [row] = await store.getMemories(space, [id]);
+    if (!row || !(await inside(space, row.memory, r))) throw notFound("Memory");
+    return row;
   }
 
   return {
     visible,
-    readable,
+    /** The memory by id as `r` shows it when it exists and is inside it; else 404, as for an unknown id. */
+    async readable(space: Space, id: string, r: Restriction | null): Promise<MemoryRow> {
+      if (!r) {
+        const [row] = await store.getMemories(space, [id]);
+        if (!row) throw notFound("Memory");
+        return row;
+      }
+      return (await redact(space, [await reachable(space, id, r)], r))[0]!;
+    },
+    /** A row a write answers, as `r` shows it. */
+    async shown(space: Space, row: MemoryRow, r: Restriction | null): Promise<MemoryRow> {
+      return r ? (await redact(space, [row], r))[0]! : row;
+    },
     /** Memories a link (entities, tags) touches under `r`: each inside it, else 404 as for an unknown one. */
     async linkable(space: Space, r: Restriction | null, ids: string[]): Promise<void> {
       if (!r) return;
-      const rows = await visible(space, await store.getMemories(space, ids), r);
+      const rows = await keep(space, await store.getMemories(space, ids), r);
       if (rows.some((row) => !row)) throw notFound("Memory");
     },
     /**
@@ -94,54 +117,25 @@ export function restrictionChecks(store: MemoryStore) {
       q: MemoryFilter & { limit: number; offset: number; sort: "created_at" | "updated_at" | "occurred_at" },
     ) {
       const tagIds = r.tag_ids?.length === 1 ? [...new Set([...(q.tag_id ?? []), r.tag_ids[0]!])] : q.tag_id;
-      const inside: MemoryRow[] = [];
+      const rowsInside: MemoryRow[] = [];
       for (let offset = 0; ; offset += SCAN_PAGE) {
         const { total, rows } = await store.listMemories(space, { ...q, tag_id: tagIds, offset, limit: SCAN_PAGE });
-        for (const row of await visible(space, rows, r)) if (row) inside.push(row);
+        for (const row of await keep(space, rows, r)) if (row) rowsInside.push(row);
         if (rows.length === 0 || offset + rows.length >= total) break;
       }
-      return { total: inside.length, rows: inside.slice(q.offset, q.offset + q.limit) };
+      return { total: rowsInside.length, rows: await redact(space, rowsInside.slice(q.offset, q.offset + q.limit), r) };
     },
-    /** A create's fields under `r`: metadata set, parent and `supersedes` inside. Tags cannot be set here. */
-    async forCreate(
-      space: Space,
-      r: Restriction | null,
-      f: { metadata: Record<string, unknown>; parent: string | null; supersedes?: string },
-    ) {
-      if (!r) return f.metadata;
-      if (r.tag_ids)
-        throw forbidden("A token restricted to tags cannot create memories (a new memory carries no tag)", "tag_ids");
-      await checkParent(space, f.parent, r);
-      if (f.supersedes) {
-        const [row] = await store.getMemories(space, [f.supersedes]);
-        if (row && !(await inside(space, row.memory, r)))
-          throw forbidden("The memory to supersede is outside what this token may reach", "supersedes");
-      }
-      return restrictedMetadata(f.metadata, r);
-    },
-    /** A patch under `r`: the memory inside, and it stays inside (metadata kept, a new parent inside). */
-    async forUpdate(
-      space: Space,
-      r: Restriction | null,
-      id: string,
-      patch: { metadata?: Record<string, unknown>; parent?: string | null },
-    ) {
-      if (!r) return patch.metadata;
-      await readable(space, id, r);
-      await checkParent(space, patch.parent, r, id);
-      return patch.metadata && restrictedMetadata(patch.metadata, r);
-    },
-    /** A delete under `r`: the memory inside; a cascade only when the subtree alone restricts (all of it is inside). */
-    async forDelete(space: Space, r: Restriction | null, id: string, cascade: boolean) {
-      if (!r) return;
-      await readable(space, id, r);
-      if (cascade && (r.metadata || r.tag_ids))
-        throw forbidden(
-          "This token cannot delete with cascade: the subtree may hold memories it cannot reach",
-          "cascade",
-        );
-    },
+    ...restrictedWrites(store, inside, reachable),
   };
+}
+
+/** `row` with its `hidden` links read as none. */
+function hide<R extends MemoryRow>(row: R, hidden: (id: string | null) => boolean): R {
+  const m = { ...row.memory };
+  if (hidden(m.parent_memory_id)) m.parent_memory_id = null;
+  if (hidden(m.supersedes)) m.supersedes = null;
+  if (hidden(m.superseded_by)) Object.assign(m, { superseded_by: null, valid_to: null });
+  return { ...row, memory: m };
 }
 
 export type RestrictionChecks = ReturnType<typeof restrictionChecks>;

@@ -235,6 +235,21 @@ export function createMemoryStore(redis: RedisClient) {
       return { cursor: next, found };
     },
 
+    /**
+     * The latest memory of the chain a create naming `id` in `supersedes` would replace (chain-head.lua); null
+     * when `id` is unknown or expired. A chain longer than the walk allows is its create's refusal.
+     */
+    async supersessionHead(space: Space, id: string): Promise<string | null> {
+      const r = await run<string | false>("chain-head", space, [id, SUPERSESSION_WALK_MAX]);
+      return r === false ? null : r;
+    },
+
+    /** The memories a delete of `id` would change but not delete (removal-touches.lua); null when unknown. */
+    async removalTouches(space: Space, id: string, cascade: boolean): Promise<string[] | null> {
+      const r = await run<string[] | false>("removal-touches", space, [id, cascade ? "1" : "0"]);
+      return r === false ? null : r;
+    },
+
     async ancestors(space: Space, id: string, maxDepth: number): Promise<string[] | null> {
       const r = await run<string[] | false>("ancestors", space, [id, maxDepth]);
       return r === false ? null : r;

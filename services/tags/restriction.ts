@@ -25,3 +25,16 @@ export function linkRestriction(bus: Bus) {
 
 /** Refuses a link the caller's restriction does not allow (nothing to check without one). */
 export type LinkCheck = ReturnType<typeof linkRestriction>;
+
+/**
+ * A tag's own change (rename, recolour, delete) under a restriction: refused, as a tag is shared by the
+ * tenant's memories, outside ones included (a delete detaches it from all of them, a rename shows on them).
+ * Creating a tag, and attaching or detaching one on a memory inside, stay allowed.
+ */
+export function refuseTagChange(ctx: HandlerContext): void {
+  if (!restrictionOf(ctx)) return;
+  throw new ServiceError("FORBIDDEN", "A token cannot change or delete a tag (it is shared by the tenant)", {
+    field: "tag_id",
+    constraint: "token_restriction",
+  });
+}

@@ -64,12 +64,14 @@ export function entityHandlers(deps: MemoriesDeps) {
 
   const update: Handler<typeof updateEntity> = async (input, ctx) => {
     const { id, ...patch } = input;
+    restricted.forEntityChange(restrictionOf(ctx));
     if (Object.values(patch).every((v) => v === undefined)) return get({ id }, ctx);
     const result = await deps.store.updateEntity(spaceOf(ctx), id, patch);
     return result;
   };
 
   const remove: Handler<typeof deleteEntity> = async (input, ctx) => {
+    restricted.forEntityChange(restrictionOf(ctx));
     const result = await deps.store.deleteEntity(spaceOf(ctx), input.id);
     await deps.changes.committed(ctx, entitiesChanged(result));
     return { id: input.id, deleted: true as const };

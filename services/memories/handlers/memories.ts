@@ -115,13 +115,8 @@ export function memoryHandlers(deps: MemoriesDeps) {
 
   const create: Handler<typeof createMemory> = async (input, ctx) => {
     const space = spaceOf(ctx);
-    const { id, fields, life } = newMemory(input, newId(), input.parent_memory_id ?? null);
-    const { parent, metadata } = fields;
-    fields.metadata = await restricted.forCreate(space, restrictionOf(ctx), {
-      metadata,
-      parent,
-      supersedes: life.supersedes,
-    });
+    const asked = newMemory(input, newId(), input.parent_memory_id ?? null);
+    const { id, fields, life } = await restricted.forCreate(space, restrictionOf(ctx), asked);
     const row = await deps.store.createMemory(
       space,
       id,
@@ -155,16 +150,10 @@ export function memoryHandlers(deps: MemoriesDeps) {
     for (const [i, raw] of items.entries()) {
       try {
         const { parent_ref, ...item } = validateMemoryItem(raw);
-        const memory = newMemory(item, ids[i]!, parentOf(item, parent_ref, i, ids, results));
-        const parent = parent_ref === undefined ? memory.fields.parent : checkedParent[parent_ref]!;
-        const { metadata } = memory.fields;
-        memory.fields.metadata = await restricted.forCreate(space, r, {
-          metadata,
-          parent,
-          supersedes: item.supersedes,
-        });
+        const asked = newMemory(item, ids[i]!, parentOf(item, parent_ref, i, ids, results));
+        const parent = parent_ref === undefined ? asked.fields.parent : checkedParent[parent_ref]!;
+        todo.push(await restricted.forCreate(space, r, asked, parent));
         checkedParent[i] = parent;
-        todo.push(memory);
         at.push(i);
         refs[i] = parent_ref;
       } catch (err) {
@@ -217,7 +206,8 @@ export function memoryHandlers(deps: MemoriesDeps) {
     };
     const space = spaceOf(ctx);
     if (Object.values(patch).every((v) => v === undefined)) return get({ id }, ctx);
-    const metadata = await restricted.forUpdate(space, restrictionOf(ctx), id, patch);
+    const r = restrictionOf(ctx);
+    const metadata = await restricted.forUpdate(space, r, id, patch);
     if (metadata !== undefined) patch.metadata = metadata;
     const result = await deps.store.updateMemory(space, id, patch, MAX_HIERARCHY_DEPTH, limitsOf(ctx));
     const changed = result.changed.map((f) => API_FIELD[f] ?? f);
@@ -225,7 +215,7 @@ export function memoryHandlers(deps: MemoriesDeps) {
     if (result.superseded) changes.push(updated(result.superseded, ["valid_to"]));
     await deps.changes.committed(ctx, changes);
     if (changed.includes("expires_at")) await registerExpiry(ctx, result.row.memory.expires_at);
-    return result.row.memory;
+    return (await restricted.shown(space, result.row, r)).memory;
   };
 
   const remove: Handler<typeof deleteMemory> = async (input, ctx) => {

@@ -34,7 +34,8 @@ end
 
 -- The life of a memory created at `at` (ms) in `tier`, from create's `spec` (each field optional): created_at
 -- (ms, an import's: kept when not after `at`), occurred_at (ms), expires_at (ms, or null: never), ttl_ms,
--- supersedes (an id), superseded_by (an import's: a memory imported before it that replaces it). Returns
+-- supersedes (an id), supersedes_head (the latest of its chain a restricted caller checked: refused when it is
+-- no longer), superseded_by (an import's: a memory imported before it that replaces it). Returns
 -- { created (ms), occurred, expires ('' = never), supersedes (the latest of the named memory's chain, '' = none),
 -- asked_created (an import's created_at still to come, else nil), replaced_by (the memory that replaces it,
 -- else nil) }, or nil and a refusal.
@@ -56,6 +57,11 @@ local function new_life(spec, tier, walk_max, at)
   if spec.supersedes ~= nil then
     local head, refusal = chain_head(spec.supersedes, walk_max)
     if not head then return nil, refusal end
+    -- A restricted caller checked the chain's latest memory before this call: one superseded since is not it.
+    if spec.supersedes_head ~= nil and head ~= spec.supersedes_head then
+      local message = 'The memory to supersede was superseded meanwhile: send the request again'
+      return nil, invalid('supersedes', 'latest', message)
+    end
     life.supersedes = head
   end
   -- The memory that replaces this one came first (an export writes it first when it sits in an earlier

@@ -7,6 +7,7 @@ import type { TagStore } from "../store";
 import { foldName } from "../../memory-data/keyspace";
 import { compareRows, toTag } from "../record";
 import type { NotifyTagsChanged } from "../notify";
+import { refuseTagChange } from "../restriction";
 
 export interface TagsDeps {
   store: TagStore;
@@ -91,6 +92,7 @@ export function tagHandlers(deps: TagsDeps) {
   };
 
   const update: Handler<typeof updateTag> = async (input, ctx) => {
+    refuseTagChange(ctx);
     const space = spaceOf(ctx);
     if (!isUuid(input.id)) throw tagNotFound();
     const { id, name, ...rest } = input;
@@ -104,6 +106,7 @@ export function tagHandlers(deps: TagsDeps) {
   };
 
   const remove: Handler<typeof deleteTag> = async (input, ctx) => {
+    refuseTagChange(ctx);
     const space = spaceOf(ctx);
     if (!isUuid(input.id)) throw tagNotFound();
     const touched = await deps.store.remove(space, input.id);
