@@ -1,3 +1,6 @@
+import { Type as T, type Static } from "@sinclair/typebox";
+import { Uuid } from "../contract/common";
+import { MAX_HIERARCHY_DEPTH } from "../contract/memories";
 import type { RedisClient } from "../kit/redis-functions";
 import { slot, type Space } from "../kit/space";
 import { EXPIRY_REGISTRY, foldName, keyspace } from "../memory-data/keyspace";
@@ -23,8 +26,40 @@ export interface Linked {
   entity_ids: string[];
 }
 
-/** Where an export goes on (lua/export.lua): opaque to everyone but that function. */
-export type ExportPosition = Record<string, unknown>;
+/**
+ * A score as lua/export.lua holds it (a zset's score as Redis writes it): a decimal number, which is all ZRANGE
+ * BYSCORE and Lua's `tonumber` take.
+ */
+const Score = T.String({ pattern: "^-?[0-9]{1,20}(\\.[0-9]{1,20})?(e[+-]?[0-9]{1,3})?$" });
+/** Where a walk of one zset is: nothing visited yet, or the score and id of the last member visited. */
+const Start = [T.Literal(""), T.Literal("")] as const;
+const Member = [Score, Uuid()] as const;
+/** A frame of the memories' walk: its parent ('' = the roots), 1 if that parent was exported, where it is. */
+const Parent = T.Union([T.Literal(""), Uuid()]);
+const Exported = T.Union([T.Literal(0), T.Literal(1)]);
+
+/**
+ * Where an export goes on (lua/export.lua), exactly the shapes that function writes: a client hands it back as a
+ * cursor, so each part is checked before it reaches Redis (a score that is no number, an id that names another
+ * key) and its size is bounded (the walk is at most as deep as the hierarchy).
+ */
+export const ExportPosition = T.Union([
+  T.Object(
+    { phase: T.Union([T.Literal("t"), T.Literal("e")]), after: T.Union([T.Tuple([...Start]), T.Tuple([...Member])]) },
+    { additionalProperties: false },
+  ),
+  T.Object(
+    {
+      phase: T.Literal("m"),
+      stack: T.Array(T.Union([T.Tuple([Parent, Exported, ...Start]), T.Tuple([Parent, Exported, ...Member])]), {
+        minItems: 1,
+        maxItems: MAX_HIERARCHY_DEPTH + 2,
+      }),
+    },
+    { additionalProperties: false },
+  ),
+]);
+export type ExportPosition = Static<typeof ExportPosition>;
 
 type ExportReply = [
   (["t", string, string[]] | ["e", ReadEntityReply] | ["m", ReadMemoryReply, string[], string])[],

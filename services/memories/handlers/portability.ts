@@ -15,7 +15,8 @@ import { bind, type Handler } from "../../kit/handler";
 import { slot, spaceOf, type Space } from "../../kit/space";
 import { chunksOf } from "../../kit/chunks";
 import type { MemoryChange } from "../../memory-data/publisher";
-import type { ExportPosition, PortabilityStore } from "../store-portability";
+import { ExportPosition, type PortabilityStore } from "../store-portability";
+import { compileValidator } from "../../contract/validation";
 import type { NewMemory } from "../store";
 import { type MemoriesDeps, storageLimitsOf } from "./memories";
 
@@ -30,35 +31,15 @@ export interface PortabilityDeps extends MemoriesDeps {
 /** An export cursor: where lua/export.lua goes on, as base64url JSON (opaque to clients). */
 export const encodeCursor = (at: ExportPosition) => Buffer.from(JSON.stringify(at)).toString("base64url");
 
-function decodeCursor(cursor: string): ExportPosition {
-  const bad = () => validationError("cursor", "format", "cursor must be one an export answered");
-  let at: unknown;
+const checkPosition = compileValidator(ExportPosition);
+
+/** A client's cursor reaches a Redis function: only a position of a shape export.lua writes goes on. */
+export function decodeCursor(cursor: string): ExportPosition {
   try {
-    at = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    return checkPosition(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
   } catch {
-    throw bad();
+    throw validationError("cursor", "format", "cursor must be one an export answered");
   }
-  if (!isPosition(at)) throw bad();
-  return at;
-}
-
-const str = (x: unknown) => typeof x === "string" && x.length <= 64;
-const pair = (x: unknown) => Array.isArray(x) && x.length === 2 && x.every(str);
-const frame = (x: unknown) =>
-  Array.isArray(x) && x.length === 4 && str(x[0]) && (x[1] === 0 || x[1] === 1) && str(x[2]) && str(x[3]);
-
-/** The shapes export.lua writes, and nothing else: a client's cursor reaches a Redis function. */
-function isPosition(at: unknown): at is ExportPosition {
-  if (at === null || typeof at !== "object" || Array.isArray(at)) return false;
-  const { phase, after, stack } = at as Record<string, unknown>;
-  if ((phase === "t" || phase === "e") && pair(after)) return Object.keys(at).length === 2;
-  return (
-    phase === "m" &&
-    Array.isArray(stack) &&
-    stack.length <= MAX_HIERARCHY_DEPTH + 2 &&
-    stack.every(frame) &&
-    Object.keys(at).length === 2
-  );
 }
 
 /**
