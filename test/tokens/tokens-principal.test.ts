@@ -59,7 +59,7 @@ describe("Idempotency-Key: one namespace per token", () => {
     expect(again.body).toEqual(first.body);
   });
 
-  test("one key in two tokens' different requests: no 422 across tokens; each token still replays its own", async () => {
+  test("two tokens' different requests with one key: no 422 across; each token replays its own", async () => {
     const t = await newTenant(stack.baseUrl, stack.adminKey);
     const [a, b] = [await tokenOf(t.api), await tokenOf(t.api)];
     const idem = crypto.randomUUID();
