@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readJsonObject, settleConnection, unpairedSurrogateAt } from "./body";
+import { DISCARD, readJsonObject, settleConnection, unpairedSurrogateAt } from "./body";
 import { ServiceError } from "../../services/contract/errors";
 
 const post = (body: BodyInit) => new Request("http://x/v1/memories", { method: "POST", body });
@@ -68,14 +68,14 @@ describe("readJsonObject: nesting", () => {
 });
 
 /** A chunked request whose body is `size` bytes in 64 KiB chunks, then (unless `endless`) its end. */
-function streamed(size: number, opts: { endless?: boolean } = {}) {
+function streamed(size: number, opts: { endless?: boolean; pauseMs?: number } = {}) {
   const chunk = new Uint8Array(64 * 1024).fill(0x20);
   let sent = 0;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (sent >= size) {
         if (!opts.endless) return controller.close();
-        await Bun.sleep(50); // a client trickling on
+        await Bun.sleep(opts.pauseMs ?? 50); // a client trickling on
       }
       sent += chunk.byteLength;
       controller.enqueue(chunk);
@@ -84,38 +84,68 @@ function streamed(size: number, opts: { endless?: boolean } = {}) {
   const init = { method: "POST", body, headers: { "Transfer-Encoding": "chunked" }, duplex: "half" };
   return { request: new Request("http://x/v1/memories", init as RequestInit), sent: () => sent };
 }
-const closes = (request: Request) =>
-  settleConnection(request, new Response("{}")).headers.get("connection") === "close";
+const closes = async (request: Request, bounds = DISCARD) =>
+  (await settleConnection(request, new Response("{}"), bounds)).headers.get("connection") === "close";
 
 describe("readJsonObject: a streamed body over the limit", () => {
-  const bounds = { maxBytes: 4 << 20, maxMs: 300 };
+  const bounds = { maxBytes: 4 << 20, maxMs: 300, idleMs: 1000 };
   const refusal = async (request: Request) => (await detailsOf(readJsonObject(request, 1 << 20, bounds))).details;
   test("is read to its end and dropped within the bounds, so the connection stays open for the answer", async () => {
     const { request, sent } = streamed(3 << 20);
     expect(await refusal(request)).toEqual({ field: "body", constraint: "max_bytes", max: 1 << 20 });
     expect(sent()).toBe(3 << 20);
-    expect(closes(request)).toBe(false);
+    expect(await closes(request)).toBe(false);
   });
   test("past the byte bound: answered without reading further, and the connection closes", async () => {
     const { request, sent } = streamed(64 << 20);
     expect(await refusal(request)).toMatchObject({ constraint: "max_bytes" });
     expect(sent()).toBeLessThan(5 << 20);
-    expect(closes(request)).toBe(true);
+    expect(await closes(request)).toBe(true);
   });
   test("past the time bound (a body that never ends): answered on time, and the connection closes", async () => {
     const { request } = streamed(2 << 20, { endless: true });
     const started = performance.now();
     expect(await refusal(request)).toMatchObject({ constraint: "max_bytes" });
     expect(performance.now() - started).toBeLessThan(bounds.maxMs + 250);
-    expect(closes(request)).toBe(true);
+    expect(await closes(request)).toBe(true);
   });
   test("a body read whole, or one with a declared length, keeps the connection", async () => {
     const whole = streamed(64 * 1024);
     await readJsonObject(whole.request, 1 << 20).catch(() => undefined);
-    expect(closes(whole.request)).toBe(false);
-    expect(closes(post('{"a":1}'))).toBe(false);
-    // Never read (a route without a body, a 401 before reading): closed.
-    expect(closes(streamed(10).request)).toBe(true);
+    expect(await closes(whole.request)).toBe(false);
+    expect(await closes(post('{"a":1}'))).toBe(false);
+  });
+});
+
+describe("settleConnection: a body the answer did not read (a 401, a 404)", () => {
+  const bounds = { maxBytes: 4 << 20, maxMs: 2000, idleMs: 200 };
+  test("is read to its end before the answer goes out, and the connection stays open", async () => {
+    const { request, sent } = streamed(3 << 20);
+    expect(await closes(request, bounds)).toBe(false);
+    expect(sent()).toBe(3 << 20);
+    expect(request.bodyUsed).toBe(true);
+  });
+  test("with a declared length too", async () => {
+    const request = post(" ".repeat(2 << 20));
+    expect(await closes(request, bounds)).toBe(false);
+    expect(request.bodyUsed).toBe(true);
+  });
+  test("past the byte bound: the rest is not read, and the connection closes", async () => {
+    const { request, sent } = streamed(64 << 20);
+    expect(await closes(request, bounds)).toBe(true);
+    expect(sent()).toBeLessThan(6 << 20);
+  });
+  test("a client that pauses (it waits for the answer) is answered after idleMs, and the connection closes", async () => {
+    const { request } = streamed(1 << 20, { endless: true, pauseMs: 5000 });
+    const started = performance.now();
+    expect(await closes(request, bounds)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(bounds.idleMs + 250);
+  });
+  test("a client waiting for 100 Continue has sent nothing: answered at once, the body not read", async () => {
+    const init = { method: "POST", body: "{}", headers: { Expect: "100-continue" } };
+    const request = new Request("http://x/v1/memories", init);
+    expect(await closes(request, bounds)).toBe(false);
+    expect(request.bodyUsed).toBe(false);
   });
 });
 

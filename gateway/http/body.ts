@@ -5,11 +5,12 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 const MIB = 1024 * 1024;
 
 /**
- * A streamed body over the limit is read on and dropped up to this size and for this long, so that
- * the client, still sending, gets to read the 400: Node's fetch fails with EPIPE on a connection
- * closed while it sends. Past either bound the answer goes out with `Connection: close`.
+ * A body the answer does not need (over the limit, or never read: a 401, an unknown route) is read on
+ * and dropped up to this size, for this long, and while the client keeps sending (a pause of `idleMs`
+ * ends it), so that the client, still sending, gets to read the answer: Node's fetch fails with EPIPE on
+ * a connection closed while it sends. Past a bound the answer goes out with `Connection: close`.
  */
-export const DISCARD = { maxBytes: 64 * MIB, maxMs: 10_000 };
+export const DISCARD = { maxBytes: 64 * MIB, maxMs: 10_000, idleMs: 1_000 };
 export type DiscardBounds = typeof DISCARD;
 /**
  * Bun's own cap (`maxRequestBodySize`): a declared Content-Length above it is refused by Bun with a
@@ -90,18 +91,22 @@ export async function readJsonObject(
   return parsed as Record<string, unknown>;
 }
 
-/** Reads and drops the rest of a body, within the bounds. */
+/** Reads and drops the rest of a body, within the bounds; cancels it when a bound stops the reading. */
 async function discardRest(
   request: Request,
   reader: ReadableStreamDefaultReader<Uint8Array>,
   size: number,
   bounds: DiscardBounds,
 ): Promise<void> {
+  const deadline = performance.now() + bounds.maxMs;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), bounds.maxMs)));
+  const pause = (ms: number) => new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
   try {
     while (size <= bounds.maxBytes) {
-      const next = await Promise.race([reader.read(), expired]);
+      const wait = Math.min(bounds.idleMs, deadline - performance.now());
+      if (wait <= 0) break;
+      const next = await Promise.race([reader.read(), pause(wait)]);
+      clearTimeout(timer);
       if (next === null) break;
       if (next.done) return void readToEnd.add(request);
       size += next.value.byteLength;
@@ -115,11 +120,31 @@ async function discardRest(
 }
 
 /**
- * The answer to a request whose body came without a length (chunked) and was not read to its end
- * closes the connection: Bun would otherwise drain that body for as long as the client sends it.
- * A declared length is drained by Bun within SERVER_MAX_BODY_BYTES, keeping the connection.
+ * Reads and drops a body nobody read before its answer goes out (a 401, a 404, a 400 before reading),
+ * within the bounds. Bun would otherwise write the answer while the client still sends, and close the
+ * connection under it when the body is chunked, or now and then under load: the client then gets EPIPE
+ * rather than the answer. A client that waits for `100 Continue` has sent nothing: it gets the answer
+ * at once. A body the handler began to read (a stream it holds) is its own.
  */
-export function settleConnection(request: Request, response: Response): Response {
+async function drainUnread(request: Request, bounds: DiscardBounds): Promise<void> {
+  const body = request.body;
+  if (!body || request.bodyUsed || body.locked || readToEnd.has(request)) return;
+  if (request.headers.get("expect")?.toLowerCase() === "100-continue") return;
+  await discardRest(request, body.getReader(), 0, bounds);
+}
+
+/**
+ * The answer to a request, once its unread body is drained (drainUnread). A body that came without a
+ * length (chunked) and was still not read to its end closes the connection: Bun would otherwise drain it
+ * for as long as the client sends it. A declared length is drained by Bun within SERVER_MAX_BODY_BYTES,
+ * keeping the connection.
+ */
+export async function settleConnection(
+  request: Request,
+  response: Response,
+  bounds: DiscardBounds = DISCARD,
+): Promise<Response> {
+  await drainUnread(request, bounds);
   if (!request.headers.has("transfer-encoding") || readToEnd.has(request)) return response;
   try {
     response.headers.set("Connection", "close");
