@@ -64,17 +64,9 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
   app.all(MCP_PATH, mcpRoute, { parse: "none" });
   // Unknown routes, and anything thrown outside a handler: the same envelope, never HTML or a stack.
   const allowedOn = methodTable(app.routes);
-  const fallbackResponse = (code: unknown, request: Request): Response => {
+  const fallbackResponse = async (code: unknown, request: Request): Promise<Response> => {
     const requestId = requestIdOf(request);
-    if (code === "NOT_FOUND") {
-      // The router says "not found" for a path it serves with other methods too: that is a 405.
-      const allowed = allowedOn(new URL(request.url).pathname);
-      if (allowed.length === 0) return errorResponse(new ServiceError("NOT_FOUND", "Route not found"), requestId);
-      const allow = allowed.join(", ");
-      const message = `${request.method} is not allowed here; allowed: ${allow}`;
-      const error = new ServiceError("METHOD_NOT_ALLOWED", message, { allowed });
-      return errorResponse(error, requestId, { Allow: allow });
-    }
+    if (code === "NOT_FOUND") return noRoute(deps, request, requestId, allowedOn(new URL(request.url).pathname));
     if (code === "PARSE" || code === "VALIDATION")
       return errorResponse(
         new ServiceError("VALIDATION_ERROR", "Invalid request", { field: "body", constraint: "json" }),
@@ -83,6 +75,33 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
     deps.log.error("unhandled gateway error", { request_id: requestId, code: String(code) });
     return errorResponse(new ServiceError("INTERNAL_ERROR", "An unexpected error occurred"), requestId);
   };
-  app.onError(({ code, request }) => settleConnection(request, fallbackResponse(code, request)));
+  app.onError(async ({ code, request }) => settleConnection(request, await fallbackResponse(code, request)));
   return app;
+}
+
+/** The usage route of requests no route serves: one label, whatever the method or path. */
+export const NO_ROUTE = "(no route)";
+
+/**
+ * A request no route serves: 404, or 405 with `Allow` for a path served with other methods. With a
+ * credential it passes the guard like any API request, so it counts against the key's windows (and in its
+ * usage) and carries its `X-RateLimit-*` headers; a refused credential or a full window answers 401 or 429
+ * instead. Without one there is no window to tell of.
+ */
+async function noRoute(deps: GatewayDeps, request: Request, requestId: string, allowed: string[]): Promise<Response> {
+  const admission = request.headers.has("authorization") ? await deps.guard.admit(request, requestId) : null;
+  const headers = admission?.headers ?? {};
+  let res: Response;
+  if (admission && !admission.ok) res = errorResponse(admission.error, requestId, headers);
+  else if (allowed.length === 0)
+    res = errorResponse(new ServiceError("NOT_FOUND", "Route not found"), requestId, headers);
+  else {
+    const allow = allowed.join(", ");
+    const message = `${request.method} is not allowed here; allowed: ${allow}`;
+    const error = new ServiceError("METHOD_NOT_ALLOWED", message, { allowed });
+    res = errorResponse(error, requestId, { ...headers, Allow: allow });
+  }
+  const caller = admission?.identity?.caller;
+  if (caller) deps.usage.record(caller, NO_ROUTE, res.status);
+  return res;
 }
