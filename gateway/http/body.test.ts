@@ -135,7 +135,7 @@ describe("settleConnection: a body the answer did not read (a 401, a 404)", () =
     expect(await closes(request, bounds)).toBe(true);
     expect(sent()).toBeLessThan(6 << 20);
   });
-  test("a client that pauses (it waits for the answer) is answered after idleMs, and the connection closes", async () => {
+  test("a client that pauses (waiting for the answer) is answered after idleMs; the connection closes", async () => {
     const { request } = streamed(1 << 20, { endless: true, pauseMs: 5000 });
     const started = performance.now();
     expect(await closes(request, bounds)).toBe(true);

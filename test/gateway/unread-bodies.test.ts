@@ -31,8 +31,10 @@ async function one(i) {
   // 0.9-1.2 MB; over the 1 MiB limit for the over-limit target.
   const size = t.over ? 1_100_000 + (i % 7) * 15_000 : 900_000 + (i % 13) * 23_000;
   const headers = { "Content-Type": "application/json" };
-  if (t.auth) headers.Authorization = "Bearer " + (t.auth === "unknown" ? "svc_live_" + "A".repeat(31) + (i % 10) : key);
-  const label = (t.auth === "unknown" ? "unknown key " : t.auth ? "key " : "no key ") + t.path + (t.over ? " over" : "");
+  const unknown = "svc_live_" + "A".repeat(31) + (i % 10);
+  if (t.auth) headers.Authorization = "Bearer " + (t.auth === "unknown" ? unknown : key);
+  const who = t.auth === "unknown" ? "unknown key " : t.auth ? "key " : "no key ";
+  const label = who + t.path + (t.over ? " over" : "");
   let outcome;
   try {
     const bytes = Buffer.alloc(size, 0x20);
