@@ -274,6 +274,19 @@ describe("managing a key: get, update, rotate", () => {
     await expect(h.rotate({ id: rootRecord.id }, ctx({ root: true }))).rejects.toMatchObject(root);
   });
 
+  test("revoke: the root key is refused like a change, by itself or another admin key of its tenant", async () => {
+    const { h, byId, revoked, minter } = setup();
+    const admin = minter();
+    const key = await h.create({ name: "n" }, admin);
+    const rootRecord = { ...byId.get(key.id)!, id: crypto.randomUUID(), root: true };
+    byId.set(rootRecord.id, rootRecord);
+    const root = { code: "FORBIDDEN", message: "The root key is set by BOOTSTRAP_ADMIN_KEY: change it there" };
+    await expect(h.revoke({ id: rootRecord.id }, ctx({ root: true }))).rejects.toMatchObject(root);
+    await expect(h.revoke({ id: rootRecord.id }, admin)).rejects.toMatchObject(root);
+    expect(byId.get(rootRecord.id)!.revoked_at).toBeNull();
+    expect(revoked).toEqual([]);
+  });
+
   test("update: a revocation that lands while a patch is decided is not overwritten", async () => {
     const { h, byId, store, minter } = setup();
     const admin = minter();

@@ -65,9 +65,17 @@ export function keyHandlers(deps: KeysDeps) {
     }
   };
 
-  /** Revoked keys stay as they are; the root key is BOOTSTRAP_ADMIN_KEY's, changed only by configuration. */
-  const changeable = (rec: KeyRecord) => {
+  /**
+   * The root key is BOOTSTRAP_ADMIN_KEY's, changed (revoked included) only by configuration: revoked through
+   * the API, it would lock the operator out until a restart.
+   */
+  const notRoot = (rec: KeyRecord) => {
     if (rec.root) throw new ServiceError("FORBIDDEN", "The root key is set by BOOTSTRAP_ADMIN_KEY: change it there");
+  };
+
+  /** Revoked keys stay as they are; so does the root key. */
+  const changeable = (rec: KeyRecord) => {
+    notRoot(rec);
     if (rec.revoked_at) throw new ServiceError("FORBIDDEN", "The API key is revoked: it can no longer be changed");
   };
 
@@ -139,7 +147,8 @@ export function keyHandlers(deps: KeysDeps) {
 
   /**
    * A new secret for the same key. Whoever gets it holds everything the key holds, so the caller must be
-   * able to mint such a key (a key can always rotate itself). The secret it replaces stops at once, or
+   * able to mint such a key (the minting rule never refuses a key its own fields: an `admin` key can always
+   * rotate itself). The secret it replaces stops at once, or
    * after `grace_seconds`; a secret kept from an earlier rotation stops at once.
    */
   const rotate: Handler<typeof rotateKey> = async (input, ctx) => {
@@ -161,11 +170,12 @@ export function keyHandlers(deps: KeysDeps) {
     return { ...(await publicKey(after)), key: secret, message: SHOW_ONCE + until };
   };
 
-  /** Ends every secret of the key at once (a previous one still in its grace included). */
+  /** Ends every secret of the key at once (a previous one still in its grace included); never the root key's. */
   const revoke: Handler<typeof revokeKey> = async (input, ctx) => {
-    const { after } = await change(callerOf(ctx), input.id, (rec) =>
-      rec.revoked_at ? rec : { ...rec, revoked_at: now().toISOString() },
-    );
+    const { after } = await change(callerOf(ctx), input.id, (rec) => {
+      notRoot(rec);
+      return rec.revoked_at ? rec : { ...rec, revoked_at: now().toISOString() };
+    });
     for (const hash of hashesOf(after)) deps.announceRevoked({ id: after.id, hash });
     return { id: after.id, revoked: true as const, revoked_at: after.revoked_at! };
   };
