@@ -13,6 +13,8 @@ import { rawSuccessResponse, roundMs } from "../http/envelope";
 import type { GatewayDeps } from "../deps";
 import { streamRoute, type Admitted } from "./admit";
 import { idempotencyKeyOf } from "../http/idempotency/key";
+import { checkJsonDepth } from "../http/json-depth";
+import { unpairedSurrogateAt } from "../http/body";
 
 /** A line longer than this is refused alone: the largest valid memory record is well below it. */
 export const IMPORT_LINE_MAX_BYTES = 1024 * 1024;
@@ -83,10 +85,10 @@ async function serveImport(
     pendingBytes = 0;
     if (chunk.length > 0) await flying.send(chunk, () => send(chunk));
   };
-  for await (const { line, text, tooLong } of linesOf(request, read)) {
-    if (text.trim() === "" && !tooLong) continue;
+  for await (const { line, text, refused } of linesOf(request, read)) {
+    if (refused === null && text.trim() === "") continue;
     report.lines++;
-    const record = tooLong ? lineTooLong() : parseLine(text);
+    const record = refused ?? parseLine(text);
     if (record instanceof Error) {
       addError(report, line, record);
       continue;
@@ -156,18 +158,36 @@ const lineTooLong = () =>
     max: IMPORT_LINE_MAX_BYTES,
   });
 
-/** One line's record (its schema is checked by the service that takes it), or the error to report for it. */
+const notUtf8 = () => validationError("line", "utf8", "The line is not valid UTF-8");
+
+/**
+ * One line's record, or the error to report for it. A line is read by the rules of a request body (http/body.ts):
+ * its nesting measured before it is parsed (a line nested 100,000 deep costs one pass and is refused alone), and
+ * no string or key with a lone surrogate. Its schema and metadata are checked by the service that takes it.
+ */
 function parseLine(text: string): Pending["record"] | Error {
   let value: unknown;
+  try {
+    checkJsonDepth(text, "line");
+  } catch (err) {
+    return err as Error;
+  }
   try {
     value = JSON.parse(text);
   } catch {
     return validationError("line", "json", "The line is not valid JSON");
   }
   const type = (value as { type?: unknown } | null)?.type;
-  if (typeof type === "string" && (PASSED_OVER.has(type) || Object.hasOwn(RECORD_VALIDATORS, type)))
-    return value as Pending["record"];
-  return validationError("type", "enum", "type must be one of: tag, entity, memory, cursor, end");
+  if (typeof type !== "string" || !(PASSED_OVER.has(type) || Object.hasOwn(RECORD_VALIDATORS, type)))
+    return validationError("type", "enum", "type must be one of: tag, entity, memory, cursor, end");
+  const unpaired = PASSED_OVER.has(type) ? null : unpairedSurrogateAt(value as object);
+  if (unpaired !== null)
+    return validationError(
+      unpaired,
+      "unicode",
+      `${unpaired} contains an unpaired UTF-16 surrogate, which is not Unicode text`,
+    );
+  return value as Pending["record"];
 }
 
 const KIND = { tag: "tags", entity: "entities", memory: "memories" } as const;
@@ -200,26 +220,32 @@ function chunkSender(deps: GatewayDeps, caller: Caller, requestId: string, repor
 
 /**
  * The body's lines as they arrive, numbered from 1, decoded as UTF-8, each chunk of bytes shown to `read` first. A
- * line past IMPORT_LINE_MAX_BYTES is passed over to its end and answered as `tooLong`, so one huge line never sits
- * in memory.
+ * line past IMPORT_LINE_MAX_BYTES is passed over to its end and answered as `refused`, so one huge line never sits
+ * in memory; so is a line that is not UTF-8 (its text "").
  */
 async function* linesOf(
   request: Request,
   read?: (chunk: Uint8Array) => void,
-): AsyncGenerator<{ line: number; text: string; tooLong: boolean }> {
+): AsyncGenerator<{ line: number; text: string; refused: Error | null }> {
   if (!request.body) return;
-  const decoder = new TextDecoder("utf-8");
+  // Fatal, as for a request body: replacing bytes with U+FFFD would store what the client did not send.
+  const decoder = new TextDecoder("utf-8", { fatal: true });
   let line = 0;
   let buffered: Uint8Array[] = [];
   let size = 0;
   let tooLong = false;
   const take = () => {
-    const text = tooLong ? "" : decoder.decode(Buffer.concat(buffered, size));
-    const out = { line: ++line, text, tooLong };
+    let text = "";
+    let refused: Error | null = tooLong ? lineTooLong() : null;
+    try {
+      if (!tooLong) text = decoder.decode(Buffer.concat(buffered, size));
+    } catch {
+      refused = notUtf8();
+    }
     buffered = [];
     size = 0;
     tooLong = false;
-    return out;
+    return { line: ++line, text, refused };
   };
   const chunks = (request.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
   for (;;) {

@@ -73,17 +73,21 @@ export function reservedKeyAt(value: unknown, field: string): string | null {
 }
 
 /**
+ * A validator that then checks the metadata limits of the value it returns: the one way a memory's or an entity's
+ * metadata is checked, wherever it arrives (an operation's input, an import line).
+ */
+export function checkingMetadata<V>(validate: (input: unknown) => V): (input: unknown) => V {
+  return (input) => {
+    const value = validate(input);
+    checkMetadata((value as { metadata?: unknown }).metadata);
+    return value;
+  };
+}
+
+/**
  * An operation whose input carries `metadata`: its validator also checks the metadata limits, so the
  * rule holds wherever the op is validated (the calling bus and the serving service).
  */
 export function withMetadataLimits<I extends TSchema, O extends TSchema>(operation: Operation<I, O>): Operation<I, O> {
-  const base = operation.validate;
-  return {
-    ...operation,
-    validate: (input) => {
-      const value = base(input);
-      checkMetadata((value as { metadata?: unknown }).metadata);
-      return value;
-    },
-  };
+  return { ...operation, validate: checkingMetadata(operation.validate) };
 }

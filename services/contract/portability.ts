@@ -1,7 +1,7 @@
 import { Type as T, type Static } from "@sinclair/typebox";
 import { op } from "./op";
 import { DateTime, Enum, Nullable, Uuid } from "./common";
-import { Metadata } from "./metadata";
+import { checkingMetadata, Metadata } from "./metadata";
 import { CONTENT_MAX_LENGTH, CONTENT_TYPES, EXTERNAL_ID_MAX_LENGTH, MEMORY_NATURES, TIERS } from "./memories";
 import { ENTITY_DESCRIPTION_MAX, ENTITY_NAME_MAX, ENTITY_TYPES } from "./entities";
 import { MAX_TAGS_PER_MEMORY, TAG_DESCRIPTION_MAX, TAG_NAME_MAX } from "./tags";
@@ -161,12 +161,16 @@ export const ImportReport = T.Object({
 });
 export type ImportReport = Static<typeof ImportReport>;
 
-/** The schema of each record type a line may hold, checked line by line so one bad line fails alone. */
+/**
+ * The check of each record type a line may hold, run line by line so one bad line fails alone: its schema, then
+ * the metadata limits of `POST /v1/memories` and `/v1/entities` (the same function as theirs), so a line is held
+ * to the API's rules and refused with the API's details.
+ */
 const RECORDS = { tag: TagRecord, entity: EntityRecord, memory: MemoryRecord } as const;
 export const RECORD_VALIDATORS = {
   tag: compileValidator(TagRecord),
-  entity: compileValidator(EntityRecord),
-  memory: compileValidator(MemoryRecord),
+  entity: checkingMetadata(compileValidator(EntityRecord)),
+  memory: checkingMetadata(compileValidator(MemoryRecord)),
 } as const;
 export type RecordType = keyof typeof RECORD_VALIDATORS;
 
