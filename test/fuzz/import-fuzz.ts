@@ -1,11 +1,14 @@
 import fc from "fast-check";
 import { newTenant } from "../api";
-import { nastyJson, nastyString } from "./arbitraries";
+import { deepJson, nastyJson, nastyString } from "./arbitraries";
+import { checkMetadata } from "../../services/contract/metadata";
+import { unpairedSurrogateAt } from "../../gateway/http/body";
 
 /**
  * NDJSON bodies for `POST /v1/import`: export-shaped records from small pools of ids, names and external ids (so
- * lines collide, name parents of other lines and repeat across bodies), some with one field broken, among blank
- * lines, cursor and end lines, text that is not JSON, bytes that are not UTF-8 and lines past the line limit.
+ * lines collide, name parents of other lines and repeat across bodies), some with one field broken or metadata the
+ * API refuses, among blank lines, cursor and end lines, text that is not JSON, bytes that are not UTF-8, lines
+ * nested too deep and lines past the line limit.
  */
 
 /** Ids of the pool: the first LOCAL_IDS are each body's own (localIds), the rest are shared by every body. */
@@ -75,6 +78,18 @@ const broken = (record: fc.Arbitrary<Record<string, unknown>>) =>
       return out;
     });
 
+/** Metadata `POST /v1/memories` refuses, as JSON text: too deep, too large, a prototype key, a lone surrogate. */
+const refusedMetadata = fc.oneof(
+  fc.nat({ max: 3 }).map((n) => `${'{"a":'.repeat(6 + n)}1${"}".repeat(6 + n)}`),
+  deepJson.map((deep) => `{"a":${deep}}`),
+  fc.constant(`{"big":"${"x".repeat(20_000)}"}`),
+  fc.constantFrom('{"__proto__":{"admin":true}}', '{"a":[{"constructor":1}]}', '{"\\ud800":1}', '{"a":"\\udfff"}'),
+);
+/** A memory or entity line carrying such metadata. */
+const withRefusedMetadata = fc
+  .tuple(fc.oneof(memory, entity) as fc.Arbitrary<Record<string, unknown>>, refusedMetadata)
+  .map(([r, md]) => JSON.stringify({ ...r, metadata: {} }).replace('"metadata":{}', `"metadata":${md}`));
+
 const record = fc.oneof(tag, entity, memory, memory, memory) as fc.Arbitrary<Record<string, unknown>>;
 const encoder = new TextEncoder();
 const bytesOf = (s: string) => encoder.encode(s.replaceAll("\n", " "));
@@ -84,6 +99,8 @@ const line: fc.Arbitrary<Uint8Array> = fc.oneof(
   { weight: 12, arbitrary: record.map((r) => bytesOf(JSON.stringify(r))) },
   { weight: 4, arbitrary: broken(record).map((r) => bytesOf(JSON.stringify(r) ?? "null")) },
   fc.constantFrom("", "   ", "\r", '{"type":"cursor","cursor":"x"}', '{"type":"end","counts":{}}').map(bytesOf),
+  { weight: 2, arbitrary: withRefusedMetadata.map(bytesOf) },
+  deepJson.map(bytesOf),
   nastyString.map(bytesOf),
   fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => b.filter((x) => x !== 10)),
   fc
@@ -114,11 +131,18 @@ export function localIds(lines: Uint8Array[], n: number): Uint8Array[] {
 
 /** The lines an import reads (non-blank) and the cursor and end lines among them, which it passes over. */
 export function expectedLines(lines: Uint8Array[]): { read: number; passedOver: number } {
-  const decoder = new TextDecoder();
+  // A line that is not UTF-8 is refused (not blank, not passed over), as a body that is not is.
+  const decoder = new TextDecoder("utf-8", { fatal: true });
   let read = 0;
   let passedOver = 0;
   for (const bytes of lines) {
-    const text = decoder.decode(bytes);
+    let text: string;
+    try {
+      text = decoder.decode(bytes);
+    } catch {
+      read++;
+      continue;
+    }
     if (text.trim() === "" && bytes.length <= 1024 * 1024) continue;
     read++;
     try {
@@ -127,6 +151,28 @@ export function expectedLines(lines: Uint8Array[]): { read: number; passedOver: 
     } catch {}
   }
   return { read, passedOver };
+}
+
+/**
+ * What no import may store, as the API would not: metadata past its limits, a string or key that is not Unicode
+ * text. Reads the tenant's export; one line for each record that breaks a rule.
+ */
+async function storedAgainstTheRules(baseUrl: string, key: string): Promise<string[]> {
+  const res = await fetch(`${baseUrl}/v1/export`, { headers: { authorization: `Bearer ${key}` } });
+  const out: string[] = [];
+  for (const text of (await res.text()).split("\n")) {
+    if (text === "") continue;
+    const r = JSON.parse(text);
+    if (r.type === "error") out.push(`the export failed: ${text.slice(0, 300)}`);
+    const unpaired = unpairedSurrogateAt(r);
+    if (unpaired !== null) out.push(`${r.type} ${r.id}: a lone surrogate at ${unpaired}`);
+    try {
+      if (r.type === "memory" || r.type === "entity") checkMetadata(r.metadata);
+    } catch (err) {
+      out.push(`${r.type} ${r.id}: stored metadata the API refuses (${(err as Error).message})`);
+    }
+  }
+  return out;
 }
 
 type Counts = { tags: number; entities: number; memories: number };
@@ -193,6 +239,9 @@ export async function runImportFuzz(opts: { baseUrl: string; adminKey: string; c
       if (r.errors.length < Math.min(r.failed, 1000)) broken.push(`${r.failed} failed, ${r.errors.length} errors`);
       if (r.errors.some((e) => !(e.line >= 1 && e.line <= lines.length) || !e.code || !e.message))
         broken.push(`an error off the body or without a code: ${JSON.stringify(r.errors)}`);
+      // Each line is checked alone: no line, however hostile, fails as a fault of the service (or fails its chunk).
+      const faults = r.errors.filter((e) => e.code === "INTERNAL_ERROR" || e.code === "TIMEOUT");
+      if (faults.length) broken.push(`lines failed as faults: ${JSON.stringify(faults.slice(0, 3))}`);
       for (const kind of ["tags", "entities", "memories"] as const)
         if (after[kind] - before[kind] !== r.created[kind])
           broken.push(`${kind}: ${before[kind]} → ${after[kind]}, ${r.created[kind]} reported created`);
@@ -210,5 +259,6 @@ export async function runImportFuzz(opts: { baseUrl: string; adminKey: string; c
       totals.failed += first.failed;
     }
   }
+  failures.push(...(await storedAgainstTheRules(opts.baseUrl, key)));
   return { failures, totals };
 }
