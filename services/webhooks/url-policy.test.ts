@@ -41,7 +41,65 @@ describe("isBlockedAddress", () => {
   });
 });
 
+describe("isBlockedAddress: IPv6 addresses that carry an IPv4 address are checked as that address", () => {
+  // [address, blocked, what it carries]
+  const table: [string, boolean, string][] = [
+    ["::ffff:127.0.0.1", true, "IPv4-mapped loopback"],
+    ["::ffff:7f00:1", true, "IPv4-mapped loopback, in hex"],
+    ["::ffff:a00:1", true, "IPv4-mapped 10.0.0.1, in hex"],
+    ["0:0:0:0:0:ffff:a9fe:a9fe", true, "IPv4-mapped metadata, written out"],
+    ["::ffff:8.8.8.8", false, "IPv4-mapped public"],
+    ["::127.0.0.1", true, "IPv4-compatible loopback"],
+    ["::7f00:1", true, "IPv4-compatible loopback, in hex"],
+    ["::808:808", true, "IPv4-compatible public: deprecated, ::/96 is blocked whole"],
+    ["::ffff:0:7f00:1", true, "IPv4-translated loopback"],
+    ["::ffff:0:c0a8:101", true, "IPv4-translated 192.168.1.1"],
+    ["64:ff9b::7f00:1", true, "NAT64 loopback"],
+    ["64:ff9b::127.0.0.1", true, "NAT64 loopback, dotted"],
+    ["64:ff9b::a9fe:a9fe", true, "NAT64 metadata"],
+    ["64:ff9b::808:808", false, "NAT64 public"],
+    ["64:ff9b:1::808:808", true, "NAT64 local-use /48: never public"],
+    ["64:ff9b:1:7f00:1::", true, "NAT64 local-use /48, a /48 layout"],
+    ["2002:7f00:1::1", true, "6to4 of 127.0.0.1"],
+    ["2002:a00:1::", true, "6to4 of 10.0.0.1"],
+    ["2002:a9fe:a9fe::1", true, "6to4 of the metadata address"],
+    ["2002:c0a8:101:1::1", true, "6to4 of 192.168.1.1"],
+    ["2002:808:808::1", false, "6to4 of 8.8.8.8"],
+    ["2001:0:4136:e378:8000:63bf:80ff:fffe", true, "Teredo, client 127.0.0.1 (inverted)"],
+    ["2001:0000:4136:e378:8000:63bf:f5ff:fffe", true, "Teredo, client 10.0.0.1 (inverted)"],
+    ["2001:0:4136:e378:8000:63bf:3f57:fefd", true, "Teredo, client 192.168.1.2 (inverted)"],
+    ["2001:0:7f00:1:8000:63bf:f7f7:f7f7", true, "Teredo, server 127.0.0.1"],
+    ["2001:0:4136:e378:8000:63bf:f7f7:f7f7", false, "Teredo, public server and client 8.8.8.8"],
+    ["2001:db8::1", true, "documentation"],
+    ["2606:4700::5efe:7f00:1", true, "ISATAP interface id carrying 127.0.0.1"],
+    ["2606:4700::200:5efe:a00:1", true, "ISATAP (universal bit) carrying 10.0.0.1"],
+    ["2606:4700::5efe:808:808", false, "ISATAP carrying 8.8.8.8"],
+    ["2606:4700:4700::1111", false, "plain public IPv6"],
+  ];
+  test.each(table)("%s → blocked %p (%s)", (ip, blocked) => {
+    expect(isBlockedAddress(ip)).toBe(blocked);
+  });
+});
+
 describe("checkWebhookUrl", () => {
+  test("a URL naming an IPv6 address that carries a private IPv4 is refused, with details", () => {
+    for (const host of ["[2002:7f00:1::1]", "[2001:0:4136:e378:8000:63bf:80ff:fffe]", "[64:ff9b:1::a00:1]"]) {
+      let err: unknown = null;
+      try {
+        checkWebhookUrl(`https://${host}/hook`, new Set());
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toMatchObject({
+        code: "VALIDATION_ERROR",
+        details: { field: "url", constraint: "blocked_address" },
+      });
+    }
+    for (const host of ["[::ffff:7f00:1]", "[::7f00:1]", "[64:ff9b::7f00:1]", "[::ffff:0:7f00:1]"])
+      expect([host, refusal(`https://${host}/`)]).toEqual([host, "blocked_address"]);
+    expect(refusal("https://[2002:808:808::1]/")).toBeNull();
+  });
+
   test("https to a public name or address is accepted", () => {
     expect(refusal("https://hooks.example.com/in?x=1")).toBeNull();
     expect(refusal("https://93.184.216.34:8443/in")).toBeNull();
@@ -69,6 +127,23 @@ describe("checkWebhookUrl", () => {
     expect(refusal("http://[::1]:9000/", allowed)).toBeNull();
     expect(refusal("http://localhost:8080/hook", allowed)).toBe("https");
     expect(refusal("https://10.0.0.1/", allowed)).toBe("blocked_address");
+  });
+
+  test("the allow-list matches the host as written: other spellings of a listed address are not listed", () => {
+    const allowed = allowList("127.0.0.1,[::1],Receiver.Internal");
+    for (const url of ["http://127.0.0.1/", "HTTP://127.0.0.1:80/x", "http://[::1]/", "http://RECEIVER.internal/"])
+      expect([url, refusal(url, allowed)]).toEqual([url, null]);
+    for (const host of ["127.1", "2130706433", "0x7f000001", "0x7f.0.0.1", "0177.0.0.1", "127.000.000.001"]) {
+      expect([host, refusal(`http://${host}/`, allowed)]).toEqual([host, "blocked_address"]);
+      expect([host, refusal(`https://${host}/`, allowed)]).toEqual([host, "blocked_address"]);
+    }
+    for (const host of ["[0:0::1]", "[0000::0001]", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]"])
+      expect([host, refusal(`https://${host}/`, allowed)]).toEqual([host, "blocked_address"]);
+    // What a parser would make of these is a listed host; as written it is not.
+    for (const url of ["http://127.0.0.%31/", "http:\\\\127.0.0.1/", "http:127.0.0.1/", " http://127.0.0.1/"])
+      expect([url, refusal(url, allowed)]).toEqual([url, "blocked_address"]);
+    // Listed as written, a spelling is admitted as written.
+    expect(refusal("http://127.1/", allowList("127.1"))).toBeNull();
   });
 
   test("not an absolute http(s) URL, or one with credentials, is a format refusal", () => {

@@ -74,6 +74,26 @@ describe("registering an endpoint", () => {
     });
   });
 
+  test("IPv6 carrying a private IPv4 is refused at create and update; the allow-list holds as written", async () => {
+    const carriers = [
+      "https://[2002:7f00:1::1]/", // 6to4 of 127.0.0.1
+      "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/", // Teredo, client 127.0.0.1
+      "https://[64:ff9b::a9fe:a9fe]/", // NAT64 of the metadata address
+      "https://[64:ff9b:1::a00:1]/", // NAT64 local use
+      "https://[::ffff:7f00:1]/", // IPv4-mapped, in hex
+      "https://[::127.0.0.1]/", // IPv4-compatible
+    ];
+    const blocked = [400, "VALIDATION_ERROR", { field: "url", constraint: "blocked_address" }];
+    for (const url of carriers)
+      expect([url, ...refusal(await api.post("/v1/webhooks", { url, events: ["*"] }))]).toEqual([url, ...blocked]);
+    const { id } = (await register(api, "https://hooks.example.com/v6")).data;
+    for (const url of carriers)
+      expect([url, ...refusal(await api.patch(`/v1/webhooks/${id}`, { url }))]).toEqual([url, ...blocked]);
+    // 127.0.0.1 is allow-listed as written: 127.1, 2130706433 and 0x7f000001 are not it.
+    for (const url of ["http://127.1:9/", "http://2130706433:9/", "http://0x7f000001:9/"])
+      expect([url, ...refusal(await api.post("/v1/webhooks", { url, events: ["*"] }))]).toEqual([url, ...blocked]);
+  });
+
   test("unknown events, fields and malformed URLs are 400s with details", async () => {
     const post = (body: unknown) => api.post("/v1/webhooks", body);
     expect(refusal(await post({ url: "https://a.example/", events: ["memory.exploded"] }))[2]).toMatchObject({

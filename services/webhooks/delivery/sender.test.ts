@@ -90,4 +90,27 @@ describe("sender", () => {
     expect(r.error).toBe("refused: rebind.example resolves to a private or reserved address (127.0.0.1)");
     expect((await strict("https://nothing.example/", {}, "{}")).error).toStartWith("refused: nothing.example");
   });
+
+  test("a name resolving to IPv6 carrying a private IPv4 (6to4, Teredo, NAT64, mapped) is refused", async () => {
+    const carriers = ["2002:7f00:1::1", "2001:0:4136:e378:8000:63bf:80ff:fffe", "64:ff9b::a9fe:a9fe", "::ffff:7f00:1"];
+    for (const address of carriers) {
+      const strict = createSender({ allowed: new Set(), timeoutMs: 500, lookup: async () => [address] });
+      const r = await strict("https://inward.example/hook", {}, "{}");
+      expect([address, r.ok, r.error]).toEqual([
+        address,
+        false,
+        `refused: inward.example resolves to a private or reserved address (${address})`,
+      ]);
+    }
+  });
+
+  test("the allow-list holds as written at delivery too: another spelling of 127.0.0.1 is refused", async () => {
+    const before = seen.length;
+    for (const host of ["127.1", "2130706433", "0x7f000001"]) {
+      const r = await send(`http://${host}:${server.port}/ok`, {}, "{}");
+      expect([host, r.ok, r.error]).toEqual([host, false, "refused: http is only for allow-listed hosts"]);
+    }
+    expect(seen.length).toBe(before);
+    expect((await send(`http://127.0.0.1:${server.port}/ok`, {}, "{}")).ok).toBe(true);
+  });
 });

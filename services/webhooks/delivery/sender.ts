@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { hostOf, isBlockedAddress } from "../url-policy";
+import { hostOf, isAllowListed, isBlockedAddress } from "../url-policy";
 
 /** Response bodies are read up to this much, then dropped: a receiver cannot make an attempt hold memory. */
 export const RESPONSE_BODY_LIMIT = 64 * 1024;
@@ -47,7 +47,7 @@ export function createSender(opts: SenderOptions): Send {
     try {
       const target = new URL(url);
       const host = hostOf(target.hostname);
-      const allowed = opts.allowed.has(host);
+      const allowed = isAllowListed(url, opts.allowed);
       if (!allowed && target.protocol !== "https:") throw new Refused("refused: http is only for allow-listed hosts");
       let address: string | null = null;
       if (!allowed) {
