@@ -10,7 +10,7 @@ import { linkBindings } from "./handlers/links";
 import { importBindings } from "./handlers/import";
 import { eraseStepBinding } from "../kit/erase-step";
 import { ERASE_STEP_OPS } from "../contract/erase";
-import { linkRestriction } from "./restriction";
+import { countsInside, linkRestriction } from "./restriction";
 
 const config = loadServiceConfig({});
 
@@ -23,7 +23,7 @@ await runService(
     const notify = createNotifier({ store, changes: createChangePublisher(nc.jetstream(), bus) });
     return {
       bindings: [
-        ...tagBindings({ store, notify }),
+        ...tagBindings({ store, notify, countsInside: countsInside(bus) }),
         ...linkBindings({ store, notify, mayLink: linkRestriction(bus) }),
         ...importBindings({ store, notify }),
         eraseStepBinding(ERASE_STEP_OPS.tags, store.erase),

@@ -1,5 +1,5 @@
 import { ServiceError } from "../contract/errors";
-import { getMemory } from "../contract/memories";
+import { getMemory, listMemories } from "../contract/memories";
 import type { Bus } from "../kit/bus";
 import { restrictionOf, type HandlerContext } from "../kit/handler";
 
@@ -35,6 +35,33 @@ export function refuseTagChange(ctx: HandlerContext): void {
   if (!restrictionOf(ctx)) return;
   throw new ServiceError("FORBIDDEN", "A token cannot change or delete a tag (it is shared by the tenant)", {
     field: "tag_id",
+    constraint: "token_restriction",
+  });
+}
+
+/**
+ * A restricted caller's `memory_count` of tags: the memories inside its restriction that carry each (the
+ * memories service counts them, walking the tag's memories), so a count tells nothing of memories outside.
+ * Null without a restriction: the stored counts hold.
+ */
+export function countsInside(bus: Bus) {
+  return async (ctx: HandlerContext, tagIds: string[]): Promise<Map<string, number> | null> => {
+    if (!restrictionOf(ctx)) return null;
+    const on = { caller: ctx.caller!, requestId: ctx.requestId };
+    const totals = await Promise.all(
+      tagIds.map(async (id) => (await bus.call(listMemories, { tag_id: [id], limit: 1 }, on)).total),
+    );
+    return new Map(tagIds.map((id, i) => [id, totals[i]!]));
+  };
+}
+
+export type CountsInside = ReturnType<typeof countsInside>;
+
+/** Sorting tags by memory_count under a restriction would count every tag's memories: refused. */
+export function refuseCountSort(ctx: HandlerContext, sort: string): void {
+  if (sort !== "memory_count" || !restrictionOf(ctx)) return;
+  throw new ServiceError("FORBIDDEN", "A token cannot sort tags by memory_count", {
+    field: "sort",
     constraint: "token_restriction",
   });
 }

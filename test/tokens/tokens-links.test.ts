@@ -188,4 +188,25 @@ describe("tags and entities", () => {
     expect((await t.api.get(`/v1/memories/${theirs}`)).body.data.entity_ids).toEqual([entity]);
     expect((await t.api.get(`/v1/entities/${entity}`)).body.data.name).toBe("Ann");
   });
+
+  test("memory_count counts only memories inside; sorting tags by it is refused", async () => {
+    const t = await newTenant(stack.baseUrl, stack.adminKey);
+    const tag = (await t.api.post("/v1/tags", { name: "shared" })).body.data.id;
+    const mine = await create(t.api, { content: "mine", metadata: { user_id: "u_1" } });
+    const ids = [mine];
+    for (let i = 0; i < 2; i++) ids.push(await create(t.api, { content: "theirs", metadata: { user_id: "u_2" } }));
+    for (const id of ids) await t.api.post(`/v1/memories/${id}/tags`, { tag_ids: [tag] });
+    const entity = (await t.api.post("/v1/entities", { name: "Ann", type: "person", memory_ids: ids })).body.data.id;
+    const tok = await tokenFor(t.api, U1);
+    expect((await tok.get(`/v1/tags/${tag}`)).body.data.memory_count).toBe(1);
+    expect((await tok.get("/v1/tags")).body.data[0].memory_count).toBe(1);
+    forbidden(await tok.get("/v1/tags?sort=memory_count"), "sort");
+    expect((await tok.get(`/v1/entities/${entity}`)).body.data.memory_count).toBe(1);
+    expect((await tok.get("/v1/entities")).body.data[0].memory_count).toBe(1);
+    const linked = await tok.post(`/v1/entities/${entity}/memories`, { memory_ids: [mine] });
+    expect(linked.body.data.memory_count).toBe(1);
+    const gql = await graphql(tok, `query($id: ID!) { tag(id: $id) { memoryCount } }`, { id: tag });
+    expect(gql.data.tag.memoryCount).toBe(1);
+    expect((await t.api.get(`/v1/tags/${tag}`)).body.data.memory_count).toBe(3);
+  });
 });

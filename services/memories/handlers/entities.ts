@@ -9,7 +9,9 @@ import {
   updateEntity,
 } from "../../contract/entities";
 import { notFound } from "../../contract/errors";
-import { bind, type Handler } from "../../kit/handler";
+import type { Entity } from "../../contract/entities";
+import type { Restriction } from "../../contract/op";
+import { bind, type Handler, type HandlerContext } from "../../kit/handler";
 import type { EntityFields } from "../store";
 import type { MemoryRow } from "../record";
 import { snapshotOfMemory } from "../../contract/events";
@@ -40,14 +42,30 @@ export function entityHandlers(deps: MemoriesDeps) {
     return result.entity;
   };
 
+  /** The memories inside `r` linked to entity `id`. */
+  const countInside = async (ctx: HandlerContext, r: Restriction, id: string) => {
+    const q = { limit: 1, offset: 0, sort: "created_at" as const, order: "desc" as const, entity_id: id };
+    return (await restricted.list(spaceOf(ctx), r, q)).total;
+  };
+
+  /**
+   * Entities as a restricted caller sees them: `memory_count` counts only the memories inside its restriction
+   * (each entity's memories walked), so a count tells nothing of memories outside.
+   */
+  async function counted<E extends Entity | null>(ctx: HandlerContext, entities: E[]): Promise<E[]> {
+    const r = restrictionOf(ctx);
+    if (!r) return entities;
+    return Promise.all(entities.map(async (e) => (e ? { ...e, memory_count: await countInside(ctx, r, e.id) } : e)));
+  }
+
   const get: Handler<typeof getEntity> = async (input, ctx) => {
     const entity = await deps.store.getEntity(spaceOf(ctx), input.id);
     if (!entity) throw notFound("Entity");
-    return entity;
+    return (await counted(ctx, [entity]))[0]!;
   };
 
   const getMany: Handler<typeof getEntities> = async (input, ctx) => ({
-    items: await deps.store.getEntities(spaceOf(ctx), input.ids),
+    items: await counted(ctx, await deps.store.getEntities(spaceOf(ctx), input.ids)),
   });
 
   const list: Handler<typeof listEntities> = async (input, ctx) => {
@@ -59,7 +77,7 @@ export function entityHandlers(deps: MemoriesDeps) {
       type: input.type,
       search: input.search,
     });
-    return { items, total, limit, offset };
+    return { items: await counted(ctx, items), total, limit, offset };
   };
 
   const update: Handler<typeof updateEntity> = async (input, ctx) => {
@@ -82,7 +100,9 @@ export function entityHandlers(deps: MemoriesDeps) {
     await restricted.linkable(spaceOf(ctx), restrictionOf(ctx), memoryIds);
     const result = await deps.store.linkEntity(spaceOf(ctx), input.id, memoryIds);
     await deps.changes.committed(ctx, entitiesChanged(result.linked));
-    return { entity_id: input.id, added: result.added, skipped: result.skipped, memory_count: result.count };
+    const r = restrictionOf(ctx);
+    const count = r ? await countInside(ctx, r, input.id) : result.count;
+    return { entity_id: input.id, added: result.added, skipped: result.skipped, memory_count: count };
   };
 
   const unlink: Handler<typeof unlinkEntityMemory> = async (input, ctx) => {

@@ -7,13 +7,15 @@ import type { TagStore } from "../store";
 import { foldName } from "../../memory-data/keyspace";
 import { compareRows, toTag } from "../record";
 import type { NotifyTagsChanged } from "../notify";
-import { refuseTagChange } from "../restriction";
+import { refuseCountSort, refuseTagChange, type CountsInside } from "../restriction";
 
 export interface TagsDeps {
   store: TagStore;
   notify: NotifyTagsChanged;
   now?: () => number;
   maxTags?: number;
+  /** A restricted caller's memory counts (restriction.ts); absent: the stored counts hold. */
+  countsInside?: CountsInside;
 }
 
 export const tagNotFound = () => notFound("Tag");
@@ -53,17 +55,19 @@ export function tagHandlers(deps: TagsDeps) {
     const space = spaceOf(ctx);
     const [row] = isUuid(input.id) ? await deps.store.rows(space, [input.id]) : [null];
     if (!row) throw tagNotFound();
-    return toTag(row.id, row.hash, row.count);
+    const inside = await deps.countsInside?.(ctx, [row.id]);
+    return toTag(row.id, row.hash, inside?.get(row.id) ?? row.count);
   };
 
   const getMany: Handler<typeof getTags> = async (input, ctx) => {
     const space = spaceOf(ctx);
     const valid = input.ids.filter(isUuid);
-    const found = new Map(
-      (await deps.store.rows(space, [...new Set(valid)])).flatMap((r) =>
-        r ? [[r.id, toTag(r.id, r.hash, r.count)] as const] : [],
-      ),
+    const rows = (await deps.store.rows(space, [...new Set(valid)])).flatMap((r) => (r ? [r] : []));
+    const inside = await deps.countsInside?.(
+      ctx,
+      rows.map((r) => r.id),
     );
+    const found = new Map(rows.map((r) => [r.id, toTag(r.id, r.hash, inside?.get(r.id) ?? r.count)] as const));
     return { items: input.ids.map((id) => found.get(id) ?? null) };
   };
 
@@ -72,6 +76,7 @@ export function tagHandlers(deps: TagsDeps) {
     const limit = input.limit ?? 50;
     const offset = input.offset ?? 0;
     const sort = input.sort ?? "name";
+    refuseCountSort(ctx, sort);
     const needle = input.search ? foldName(input.search) : "";
     const matching = (await deps.store.index(space)).filter((t) => t.lname.includes(needle));
     const counts =
@@ -87,7 +92,12 @@ export function tagHandlers(deps: TagsDeps) {
       space,
       rows.slice(offset, offset + limit).map((r) => r.id),
     );
-    const items = page.flatMap((r) => (r ? [toTag(r.id, r.hash, r.count)] : []));
+    const found = page.flatMap((r) => (r ? [r] : []));
+    const inside = await deps.countsInside?.(
+      ctx,
+      found.map((r) => r.id),
+    );
+    const items = found.map((r) => toTag(r.id, r.hash, inside?.get(r.id) ?? r.count));
     return { items, total: rows.length, limit, offset };
   };
 
