@@ -14,9 +14,9 @@ export const DISCARD = { maxBytes: 64 * MIB, maxMs: 10_000, idleMs: 1_000 };
 export type DiscardBounds = typeof DISCARD;
 /**
  * Bun's own cap (`maxRequestBodySize`): a declared Content-Length above it is refused by Bun with a
- * bare 413 before the gateway sees the request. Below it, Bun itself drains a body the gateway did
- * not read once the answer is sent. One MiB above the discard bound, so that the reader (whose
- * chunks overshoot its count by less) cuts a streamed body before Bun does.
+ * bare 413 before the gateway sees the request. Below it, a body the gateway did not read is drained
+ * before the answer (settleConnection), and Bun drains what a bound left. One MiB above the discard
+ * bound, so that the reader (whose chunks overshoot its count by less) cuts a streamed body before Bun does.
  */
 export const SERVER_MAX_BODY_BYTES = DISCARD.maxBytes + MIB;
 
@@ -30,8 +30,8 @@ const cutShort = () => validationError("body", "incomplete", "The request body e
 
 /**
  * Reads a JSON object body without ever buffering more than `limit` bytes: a declared
- * Content-Length over the limit is refused before reading (Bun drains it, within
- * SERVER_MAX_BODY_BYTES), a streamed body as soon as it passes the limit, its rest discarded.
+ * Content-Length over the limit is refused before reading (drained before the answer goes out,
+ * settleConnection), a streamed body as soon as it passes the limit, its rest discarded.
  */
 export async function readJsonObject(
   request: Request,
