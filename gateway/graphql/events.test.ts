@@ -73,3 +73,50 @@ test("a message carrying several events (a batch's) reaches the subscriber as ea
   expect(got).toEqual(["b1", "b2", "b3"]);
   await it.return?.();
 });
+
+test("a restricted stream never names a memory outside: links read null, an update of only them is dropped", async () => {
+  const restricted: Identity = {
+    ...identity,
+    caller: { ...identity.caller, token: { id: "t1", restrict: { metadata: { user_id: "a" } } } },
+  };
+  const outside = new Set(["b1", "b2"]);
+  const hub = createEventHub(
+    nc,
+    createLogger({}, "error"),
+    () => false,
+    async () => identity,
+    async (_caller, id) => !outside.has(id),
+  );
+  await nc.flush();
+  const it = hub.stream(restricted, {}, "memories:read")[Symbol.asyncIterator]();
+  const first = it.next();
+  await Bun.sleep(20);
+  const snapshot = {
+    id: "a1",
+    content: "mine",
+    content_type: "text",
+    tier: "medium",
+    memory_nature: "episodic",
+    parent_memory_id: "b1",
+    external_id: null,
+    metadata: { user_id: "a" },
+    tag_ids: [],
+    entity_ids: [],
+    created_at: "2026-01-01T00:00:00.000Z",
+    updated_at: "2026-01-01T00:00:00.000Z",
+    supersedes: "a0",
+    superseded_by: "b2",
+    valid_to: "2026-01-02T00:00:00.000Z",
+    version: 2,
+  };
+  const superseded = { ...event("a1"), type: "updated" as const, changed: ["superseded_by", "valid_to"] };
+  nc.publish("events.memory.updated", encodeJson({ ...superseded, memory: snapshot }));
+  nc.publish("events.memory.created", encodeJson({ ...event("a1"), memory: snapshot }));
+  await nc.flush();
+  const got = (await first).value!;
+  expect(got.type).toBe("created");
+  expect(got.memory).toMatchObject({ parent_memory_id: null, supersedes: "a0", superseded_by: null, valid_to: null });
+  expect(JSON.stringify(got)).not.toContain("b1");
+  expect(JSON.stringify(got)).not.toContain("b2");
+  await it.return?.();
+});

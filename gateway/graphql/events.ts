@@ -24,9 +24,39 @@ type Listener = (event: MemoryEvent) => void;
  */
 export type CanSee = (caller: Caller, memoryId: string) => Promise<boolean>;
 
+/** A snapshot's fields that name another memory, and what each hides with it. */
+const LINK_FIELDS = [
+  ["parent_memory_id", []],
+  ["supersedes", []],
+  ["superseded_by", ["valid_to"]],
+] as const;
+
+/**
+ * The event as a restricted caller may see it: a field naming a memory it cannot see reads null (as the
+ * memories service answers it), and an update that changed only such fields is none at all (null: dropped).
+ */
+async function maskedEvent(caller: Caller, canSee: CanSee, e: MemoryEvent): Promise<MemoryEvent | null> {
+  if (!e.memory) return e;
+  const memory = { ...e.memory };
+  const hidden = new Set<string>();
+  for (const [field, along] of LINK_FIELDS) {
+    const id = memory[field];
+    if (!id || (await canSee(caller, id).catch(() => false))) continue;
+    memory[field] = null;
+    hidden.add(field);
+    for (const other of along) {
+      memory[other] = null;
+      hidden.add(other);
+    }
+  }
+  if (hidden.size === 0) return e;
+  if (e.type === "updated" && e.changed.length > 0 && e.changed.every((f) => hidden.has(f))) return null;
+  return { ...e, memory };
+}
+
 /**
  * The events of a restricted caller that it may see, in order: a memory's events while it is inside, and
- * its deletion when it was inside at its last event seen here.
+ * its deletion when it was inside at its last event seen here. No event names a memory outside.
  */
 function restrictedFilter(caller: Caller, canSee: CanSee, push: (e: MemoryEvent) => void): Listener {
   const inside = new Set<string>();
@@ -40,7 +70,8 @@ function restrictedFilter(caller: Caller, canSee: CanSee, push: (e: MemoryEvent)
       const seen = await canSee(caller, e.memory_id).catch(() => false);
       if (seen) inside.add(e.memory_id);
       else inside.delete(e.memory_id);
-      if (seen) push(e);
+      const masked = seen ? await maskedEvent(caller, canSee, e) : null;
+      if (masked) push(masked);
     });
   };
 }
