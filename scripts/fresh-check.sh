@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Rehearses a newcomer's first start: clones the current commit into a temporary directory, points HOME at an empty
 # one (no npm cache, no ~/.cache/memory-service), runs `npm start` until /readyz answers, makes one memory and finds
-# it by search with the printed admin key, stops the stack, and prints the wall time of each phase.
+# it by search with the printed admin key, stops the stack, checks that `git status` shows no change, and prints the
+# wall time of each phase.
 #
 #   scripts/fresh-check.sh            # uses a free port; keeps nothing
 #   KEEP=1 scripts/fresh-check.sh     # keeps the temporary directory for a post-mortem
@@ -84,6 +85,10 @@ for _ in $(seq 1 80); do [ -z "$(leftovers)" ] && break; sleep 0.25; done
 left="$(leftovers)"
 [ -z "$left" ] || { echo "FAIL: processes left after stopping: $left"; exit 1; }
 phase "stack stopped, no process left"
+# `npm start` installs, builds and writes data: none of it may show as a change to the checkout.
+dirty="$(git status --porcelain)"
+[ -z "$dirty" ] || { echo "FAIL: the start left the checkout changed:"; echo "$dirty"; exit 1; }
+phase "git status clean"
 echo
 echo "fresh-check passed; phases (seconds since the start):"
 cat "$WORK/phases"
