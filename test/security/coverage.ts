@@ -5,7 +5,7 @@ import type { Operation } from "../../services/contract/op";
 import * as contract from "./contract-ops";
 import { GRAPHQL_CALLS } from "./graphql-calls";
 import { unknownIds } from "./ids";
-import { graphqlRootFields, mcpToolNames } from "./operations";
+import { graphqlRootFields, mcpResourceTemplates, mcpToolNames } from "./operations";
 import { REST_INPUTS, restRoutes } from "./rest-calls";
 import { STREAM_CALLS, streamRouteNames } from "./stream-calls";
 import { TOOL_ARGS } from "./tool-calls";
@@ -32,6 +32,8 @@ export function coverageTests() {
     expect(sorted(Object.keys(GRAPHQL_CALLS))).toEqual(sorted(fields.map((f) => f.name)));
     expect(sorted(Object.keys(TOOL_ARGS))).toEqual(sorted(await mcpToolNames(baseUrl, key)));
     expect(sorted(Object.keys(STREAM_CALLS))).toEqual(sorted(streamRouteNames()));
+    // A resource template is filled with one memory id: a template with another variable needs a table entry.
+    for (const template of await mcpResourceTemplates(baseUrl, key)) expect(template).toMatch(/^[a-z]+:\/\/\{id\}$/);
   });
 
   test("every public operation of the contract is reached by a surface", () => {

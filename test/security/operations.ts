@@ -1,68 +1,8 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Scope } from "../../services/contract/op";
-import { httpClient } from "../mcp/mcp-client";
-import type { Ids } from "./ids";
 import { GRAPHQL_CALLS } from "./graphql-calls";
+import { mcpCases, mcpResourceCases, mcpResourceTemplates, mcpToolNames } from "./mcp-cases";
+import { envelopeOutcome, http, parse, type Case } from "./outcome";
 import { REST_INPUTS, restRequest, restRoutes } from "./rest-calls";
 import { STREAM_CALLS } from "./stream-calls";
-import { TOOL_ARGS, toolScope, toolWrites } from "./tool-calls";
-
-export type Surface = "rest" | "graphql" | "mcp" | "stream";
-
-/** What any surface answered, in one shape: HTTP status, error code ("OK" on success), message and details. */
-export interface Outcome {
-  status: number;
-  code: string;
-  message: string;
-  details: string;
-  /** The whole answer, to look for what must not be in it. */
-  text: string;
-  /** The answer was a kept one (Idempotent-Replayed). */
-  replayed: boolean;
-  /** The parsed answer (REST envelope, GraphQL result, MCP structured content), for counts. */
-  body: unknown;
-}
-
-/** One operation of one surface, callable with any credential and any ids. */
-export interface Case {
-  surface: Surface;
-  name: string;
-  scope: Scope;
-  write: boolean;
-  /** Its path names resources: a foreign id there is a 404. */
-  pathIds: boolean;
-  build(ids: Ids): unknown;
-  send(credential: string | undefined, request: unknown, headers?: Record<string, string>): Promise<Outcome>;
-}
-
-const parse = (text: string): any => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};
-
-function envelopeOutcome(status: number, text: string, headers: Headers): Outcome {
-  const body = parse(text);
-  const error = body?.error;
-  return {
-    status,
-    code: error?.code ?? (status < 400 ? "OK" : `HTTP_${status}`),
-    message: error?.message ?? "",
-    details: JSON.stringify(error?.details ?? null),
-    text,
-    replayed: headers.get("idempotent-replayed") === "true",
-    body,
-  };
-}
-
-async function http(baseUrl: string, credential: string | undefined, init: RequestInit & { path: string }) {
-  const headers = new Headers(init.headers);
-  if (credential) headers.set("Authorization", `Bearer ${credential}`);
-  const res = await fetch(baseUrl + init.path, { ...init, headers });
-  return { res, text: await res.text() };
-}
 
 /** Reads a Server-Sent Events answer for a short while: its first `next` event, or nothing (a stream left open). */
 async function readSse(res: Response, ms: number): Promise<string> {
@@ -159,60 +99,6 @@ export function graphqlCases(baseUrl: string, fields: { name: string; root: stri
   });
 }
 
-/** MCP clients, one per credential, connected once (the endpoint is stateless, so one is enough). */
-const clients = new Map<string, Promise<Client>>();
-
-export function mcpCases(baseUrl: string, tools: string[]): Case[] {
-  return tools.map((tool) => ({
-    surface: "mcp",
-    name: `tool ${tool}`,
-    scope: toolScope(tool),
-    write: toolWrites(tool),
-    pathIds: false,
-    build: (ids) => TOOL_ARGS[tool]!(ids),
-    async send(credential, args) {
-      if (!credential) {
-        // The guard answers before any MCP session: a plain JSON-RPC call shows it.
-        const rpc = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: args } };
-        const { res, text } = await http(baseUrl, undefined, {
-          path: "/mcp",
-          method: "POST",
-          headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
-          body: JSON.stringify(rpc),
-        });
-        return envelopeOutcome(res.status, text, res.headers);
-      }
-      if (!clients.has(credential)) clients.set(credential, httpClient(baseUrl, credential));
-      const client = await clients.get(credential)!;
-      try {
-        const result = await client.callTool({ name: tool, arguments: args as Record<string, unknown> });
-        const structured = result.structuredContent as any;
-        const error = result.isError ? structured?.error : undefined;
-        return {
-          status: 200,
-          code: result.isError ? (error?.code ?? "TOOL_ERROR") : "OK",
-          message: error?.message ?? "",
-          details: JSON.stringify(error?.details ?? null),
-          text: JSON.stringify(result),
-          replayed: false,
-          body: structured,
-        };
-      } catch (err: any) {
-        const text = String(err?.message ?? err);
-        return {
-          status: 200,
-          code: `JSONRPC_${err?.code}`,
-          message: text,
-          details: "null",
-          text,
-          replayed: false,
-          body: {},
-        };
-      }
-    },
-  }));
-}
-
 export function streamCases(baseUrl: string): Case[] {
   return Object.entries(STREAM_CALLS).map(([name, call]) => ({
     surface: "stream",
@@ -232,11 +118,6 @@ export function streamCases(baseUrl: string): Case[] {
       return envelopeOutcome(res.status, text, res.headers);
     },
   }));
-}
-
-export async function closeClients(): Promise<void> {
-  for (const client of clients.values()) await (await client).close().catch(() => undefined);
-  clients.clear();
 }
 
 /** Root fields of the served schema, by introspection. */
@@ -259,23 +140,21 @@ export async function graphqlRootFields(baseUrl: string, key: string): Promise<{
   ];
 }
 
-/** The tools tools/list offers a key. */
-export async function mcpToolNames(baseUrl: string, key: string): Promise<string[]> {
-  if (!clients.has(key)) clients.set(key, httpClient(baseUrl, key));
-  const listed = await (await clients.get(key)!).listTools();
-  return listed.tools.map((t) => t.name);
-}
-
 /** Every case of every surface, from the served schema and tool list. */
 export async function allCases(baseUrl: string, fullKey: string): Promise<Case[]> {
   const fields = await graphqlRootFields(baseUrl, fullKey);
   const tools = await mcpToolNames(baseUrl, fullKey);
+  const templates = await mcpResourceTemplates(baseUrl, fullKey);
   return [
     ...restCases(baseUrl),
     ...graphqlCases(baseUrl, fields),
     ...mcpCases(baseUrl, tools),
+    ...mcpResourceCases(baseUrl, templates),
     ...streamCases(baseUrl),
   ];
 }
 
 export { REST_INPUTS };
+
+export type { Case, Outcome, Surface } from "./outcome";
+export { closeClients, mcpResourceTemplates, mcpToolNames } from "./mcp-cases";
