@@ -24,11 +24,11 @@ export interface GraphqlCall {
   vars: (ids: Ids) => Record<string, unknown>;
 }
 
-const WALK =
+export const WALK =
   "id content externalId metadata supersedes supersededBy parentMemoryId entityIds " +
   "tags { id name memoryCount } entities { id memoryCount } parent { id content } ancestors { id content } " +
   "children(limit: 50) { total items { id content } }";
-const PAGE = `total limit offset items { ${WALK} }`;
+export const PAGE = `total limit offset items { ${WALK} }`;
 const TAG = `id name memoryCount memories(limit: 50) { ${PAGE} }`;
 const ENTITY = `id name memoryCount memories(limit: 50) { ${PAGE} }`;
 const WEBHOOK = "id url";

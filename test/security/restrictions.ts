@@ -4,9 +4,11 @@ import { Failures, sameAnswer, usedFields } from "./compare";
 import { bare, MEMORY_FIELDS, unknownIds, type Ids } from "./ids";
 import { allCases, type Case, type Outcome, type Surface } from "./operations";
 import { KINDS, OUTSIDE_SECRET, seedKind, type Kind, type KindWorld } from "./seed";
-import { changes, insideCount, outsideIds, snapshot, type Snapshot } from "./snapshot";
+import { changes, outsideIds, snapshot, type Snapshot } from "./snapshot";
+import { badCounts, leaks } from "./answer-checks";
 import { counts } from "./summary";
 import { eventsSeenByA } from "./events";
+import { unfilteredReads } from "./unfiltered";
 
 /**
  * Restricted tokens on every operation, for every restriction kind. A token of user A, with every id argument
@@ -41,6 +43,12 @@ export function restrictionTests() {
     beforeAll(async () => {
       w = await seedKind(kind);
     }, 60_000);
+    test(`${kind}: the unfiltered reads of A show and count A's memories only`, async () => {
+      const failures = await unfilteredReads(w, cases);
+      await cleanup(w);
+      if (failures.length) console.log(failures.join("\n"));
+      expect(failures).toEqual([]);
+    });
     test(`${kind}: a memoryEvents stream of A carries A's events and none of B's`, async () => {
       const { leaked, sawA } = await eventsSeenByA(w);
       await cleanup(w);
@@ -58,37 +66,6 @@ export function restrictionTests() {
       }, 120_000);
     }
   }
-}
-
-/** Strings of B an answer must not hold: B's content, B's memory ids and external ids not sent by the request. */
-function leaks(o: Outcome, sent: string, outside: string[]): string[] {
-  const out: string[] = [];
-  if (o.text.includes(OUTSIDE_SECRET)) out.push("shows B's content");
-  for (const id of outside) if (o.text.includes(id) && !sent.includes(id)) out.push(`names B's memory ${id}`);
-  if (o.text.includes("ext-b") && !sent.includes("ext-b")) out.push("names B's external id");
-  return out;
-}
-
-/** Counts in an answer that count more than A's memories (see the file's comment for what a count is). */
-function badCounts(w: KindWorld, s: Snapshot, body: unknown): string[] {
-  const out: string[] = [];
-  const walk = (v: unknown) => {
-    if (Array.isArray(v)) return v.forEach(walk);
-    if (v === null || typeof v !== "object") return;
-    const o = v as Record<string, any>;
-    const count = o.memory_count ?? o.memoryCount;
-    if (typeof o.id === "string" && typeof count === "number" && (s.tags.has(o.id) || s.entities.has(o.id))) {
-      const expected = insideCount(w, s, o.id);
-      if (count !== expected) out.push(`memory_count of ${o.id} is ${count}, A's memories carrying it: ${expected}`);
-    }
-    const items = Array.isArray(o.items) ? o.items : Array.isArray(o.data) ? o.data : null;
-    const page = o.meta ?? o;
-    if (items && typeof page.total === "number" && !page.offset && items.length < (page.limit ?? Infinity))
-      if (page.total !== items.length) out.push(`total ${page.total} for ${items.length} items`);
-    Object.values(o).forEach(walk);
-  };
-  walk(body);
-  return out;
 }
 
 async function runCase(w: KindWorld, c: Case, f: Failures) {
