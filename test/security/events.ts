@@ -3,7 +3,7 @@ import type { KindWorld } from "./seed";
 
 /**
  * What a restricted `memoryEvents` stream carries while both users' memories change: the events of A's memories,
- * none of B's. B's memory changes first, so an event of it would arrive before the A event the read waits for.
+ * none of B's. B's memory changes between two changes of A's, so an event of it would arrive before the second.
  */
 export async function eventsSeenByA(w: KindWorld): Promise<{ leaked: string[]; sawA: boolean }> {
   const { baseUrl } = await testStack();
@@ -22,17 +22,30 @@ export async function eventsSeenByA(w: KindWorld): Promise<{ leaked: string[]; s
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let text = "";
-  // The stream is open once its first bytes (headers, a keep-alive) arrive; give it a moment to subscribe.
-  await Bun.sleep(300);
-  await w.api.patch(`/v1/memories/${outside.memory}`, { content: "b changed" });
-  await w.api.patch(`/v1/memories/${inside.memory}`, { content: "a changed" });
-  const deadline = Date.now() + 5000;
-  while (Date.now() < deadline && !text.includes(inside.memory)) {
-    const chunk = await Promise.race([reader.read(), Bun.sleep(deadline - Date.now()).then(() => null)]);
-    if (!chunk || chunk.done) break;
-    text += decoder.decode(chunk.value, { stream: true });
+  /** Reads until `id`'s event `n` (its `n`th event) arrives, or `ms` pass. */
+  // One read in flight at a time, kept across waits, so no chunk is lost to a wait that timed out.
+  let pending: ReturnType<typeof reader.read> | null = null;
+  const until = async (id: string, n: number, ms: number) => {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline && text.split(id).length - 1 < n) {
+      pending ??= reader.read();
+      const chunk = await Promise.race([pending, Bun.sleep(deadline - Date.now()).then(() => null)]);
+      if (!chunk) return;
+      pending = null;
+      if (chunk.done) return;
+      text += decoder.decode(chunk.value, { stream: true });
+    }
+  };
+  // The stream is live once an event of A arrives: change A's memory until one does.
+  for (let i = 1; i <= 10 && !text.includes(inside.memory); i++) {
+    await w.api.patch(`/v1/memories/${inside.memory}`, { content: `a changed ${i}` });
+    await until(inside.memory, 1, 500);
   }
+  const seen = text.split(inside.memory).length - 1;
+  await w.api.patch(`/v1/memories/${outside.memory}`, { content: "b changed" });
+  await w.api.patch(`/v1/memories/${inside.memory}`, { content: "a changed again" });
+  await until(inside.memory, seen + 1, 5000);
   abort.abort();
   const leaked = [outside.memory, outside.other!].filter((id) => text.includes(id));
-  return { leaked, sawA: text.includes(inside.memory) };
+  return { leaked, sawA: text.split(inside.memory).length - 1 > seen };
 }
