@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { testStack } from "../harness";
 import { apiClient, newTenant, type ApiClient } from "../api";
 import type { Stack } from "../../scripts/stack/launch";
+import { createdMemory, mintedToken } from "./token-helpers";
 
 /**
  * A token's restriction on the writes that follow links (supersession, parents, tags, entities) and on the ids
@@ -12,20 +13,10 @@ beforeAll(async () => {
   stack = await testStack();
 }, 90_000);
 
-const WRITE = ["memories:read", "memories:write", "search:read"];
 const U1 = { metadata: { user_id: "u_1" } };
 
-async function tokenFor(api: ApiClient, restrict: Record<string, unknown>) {
-  const res = await api.post("/v1/tokens", { scopes: WRITE, restrict });
-  expect(res.status).toBe(200);
-  return apiClient(stack.baseUrl, res.body.data.token);
-}
-
-const create = async (api: ApiClient, body: Record<string, unknown>) => {
-  const res = await api.post("/v1/memories", body);
-  expect(res.status).toBe(200);
-  return res.body.data.id as string;
-};
+const tokenFor = (api: ApiClient, restrict: Record<string, unknown>) => mintedToken(stack.baseUrl, api, restrict);
+const create = createdMemory;
 
 const graphql = async (tok: ApiClient, query: string, variables: Record<string, unknown>) =>
   (await tok.post("/graphql", { query, variables })).body;

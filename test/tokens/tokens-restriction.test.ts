@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { testStack } from "../harness";
 import { apiClient, newTenant, type ApiClient } from "../api";
 import type { Stack } from "../../scripts/stack/launch";
+import { createdMemory, mintedToken } from "./token-helpers";
 
 /** A token's restriction on writes, enforced by the services: what creates, patches, deletes and links may do. */
 let stack: Stack;
@@ -9,19 +10,8 @@ beforeAll(async () => {
   stack = await testStack();
 }, 90_000);
 
-const WRITE = ["memories:read", "memories:write", "search:read"];
-
-async function tokenFor(api: ApiClient, restrict: Record<string, unknown>) {
-  const res = await api.post("/v1/tokens", { scopes: WRITE, restrict });
-  expect(res.status).toBe(200);
-  return apiClient(stack.baseUrl, res.body.data.token);
-}
-
-const create = async (api: ApiClient, body: Record<string, unknown>) => {
-  const res = await api.post("/v1/memories", body);
-  expect(res.status).toBe(200);
-  return res.body.data.id as string;
-};
+const tokenFor = (api: ApiClient, restrict: Record<string, unknown>) => mintedToken(stack.baseUrl, api, restrict);
+const create = createdMemory;
 
 describe("metadata restriction", () => {
   test("creates get the restricted metadata; another value, or a parent outside, is a 403", async () => {
