@@ -74,7 +74,7 @@ test("a message carrying several events (a batch's) reaches the subscriber as ea
   await it.return?.();
 });
 
-test("a restricted stream never names a memory outside: links read null, an update of only them is dropped", async () => {
+test("a restricted stream never names a memory outside: links read null, an update of only them goes", async () => {
   const restricted: Identity = {
     ...identity,
     caller: { ...identity.caller, token: { id: "t1", restrict: { metadata: { user_id: "a" } } } },
