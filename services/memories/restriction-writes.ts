@@ -128,6 +128,12 @@ export function restrictedWrites(store: MemoryStore, inside: Inside, reachable: 
       const outside = await Promise.all(rows.map(async (row) => row !== null && !(await inside(space, row.memory, r))));
       if (outside.includes(true))
         throw forbidden("Deleting this memory would change memories this token cannot reach", "id");
+      // Its children would become roots, outside the subtree: the token's own memories would leave its reach.
+      if (id === r.root_memory_id && !cascade && (touched?.length ?? 0) > 0)
+        throw forbidden(
+          "Deleting the root of this token's subtree would move its children out: use cascade",
+          "cascade",
+        );
     },
   };
 }

@@ -275,7 +275,8 @@ export function aimedRequest(seed: RestrictedSeed): fc.Arbitrary<FuzzRequest> {
   return fc
     .record({
       req: fc.oneof({ weight: 5, arbitrary: rest }, { weight: 2, arbitrary: graphql }, mcp),
-      key: fc.option(fc.constantFrom(...IDEMPOTENCY_POOL)),
+      // Mostly none: the pool's keys meet other requests, and their 422s would stop the aimed writes early.
+      key: fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, fc.constantFrom(...IDEMPOTENCY_POOL)),
     })
     .map(({ req, key }): FuzzRequest => {
       const write =

@@ -201,3 +201,14 @@ describe("tags and entities", () => {
     expect((await t.api.get(`/v1/tags/${tag}`)).body.data.memory_count).toBe(3);
   });
 });
+
+test("a subtree token deletes its root only with cascade: its children would leave the subtree", async () => {
+  const t = await newTenant(stack.baseUrl, stack.adminKey);
+  const root = await create(t.api, { content: "root" });
+  const child = await create(t.api, { content: "child", parent_memory_id: root });
+  const tok = await tokenFor(t.api, { root_memory_id: root });
+  forbidden(await tok.delete(`/v1/memories/${root}`), "cascade");
+  expect((await t.api.get(`/v1/memories/${child}`)).body.data.parent_memory_id).toBe(root);
+  expect((await tok.delete(`/v1/memories/${root}?cascade=true`)).status).toBe(200);
+  expect((await t.api.get(`/v1/memories/${child}`)).status).toBe(404);
+});
