@@ -120,31 +120,36 @@ async function discardRest(
 }
 
 /**
- * Reads and drops a body nobody read before its answer goes out (a 401, a 404, a 400 before reading),
- * within the bounds. Bun would otherwise write the answer while the client still sends, and close the
- * connection under it when the body is chunked, or now and then under load: the client then gets EPIPE
- * rather than the answer. A client that waits for `100 Continue` has sent nothing: it gets the answer
- * at once. A body the handler began to read (a stream it holds) is its own.
+ * A body nobody read before its answer goes out (a 401, a 404, a 400 before reading), or null. Bun would
+ * otherwise write the answer while the client still sends, and close the connection under it when the body is
+ * chunked, or now and then under load: the client then gets EPIPE rather than the answer. A client that waits for
+ * `100 Continue` has sent nothing: it gets the answer at once. A body the handler began to read (a stream it
+ * holds) is its own.
  */
-async function drainUnread(request: Request, bounds: DiscardBounds): Promise<void> {
+function unreadBody(request: Request): ReadableStream<Uint8Array> | null {
   const body = request.body;
-  if (!body || request.bodyUsed || body.locked || readToEnd.has(request)) return;
-  if (request.headers.get("expect")?.toLowerCase() === "100-continue") return;
-  await discardRest(request, body.getReader(), 0, bounds);
+  if (!body || request.bodyUsed || body.locked || readToEnd.has(request)) return null;
+  if (request.headers.get("expect")?.toLowerCase() === "100-continue") return null;
+  return body;
 }
 
 /**
- * The answer to a request, once its unread body is drained (drainUnread). A body that came without a
- * length (chunked) and was still not read to its end closes the connection: Bun would otherwise drain it
- * for as long as the client sends it. A declared length is drained by Bun within SERVER_MAX_BODY_BYTES,
- * keeping the connection.
+ * The answer to a request, once its unread body is drained within the bounds (unreadBody); synchronous when there
+ * is none, so a request without a body, or with one read whole, pays no await. A body that came without a length
+ * (chunked) and was still not read to its end closes the connection: Bun would otherwise drain it for as long as
+ * the client sends it. A declared length is drained by Bun within SERVER_MAX_BODY_BYTES, keeping the connection.
  */
-export async function settleConnection(
+export function settleConnection(
   request: Request,
   response: Response,
   bounds: DiscardBounds = DISCARD,
-): Promise<Response> {
-  await drainUnread(request, bounds);
+): Response | Promise<Response> {
+  const unread = unreadBody(request);
+  if (!unread) return closeIfUnfinished(request, response);
+  return discardRest(request, unread.getReader(), 0, bounds).then(() => closeIfUnfinished(request, response));
+}
+
+function closeIfUnfinished(request: Request, response: Response): Response {
   if (!request.headers.has("transfer-encoding") || readToEnd.has(request)) return response;
   try {
     response.headers.set("Connection", "close");
