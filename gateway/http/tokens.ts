@@ -23,16 +23,16 @@ export const TOKEN_CALLER_FIELDS = {
   root: "never",
 } as const satisfies Record<keyof Caller, "kept" | "narrowed" | "never">;
 
+const KEPT = (Object.keys(TOKEN_CALLER_FIELDS) as (keyof Caller)[]).filter((f) => TOKEN_CALLER_FIELDS[f] === "kept");
+
 /** The one place a token's caller is made: its minting key's caller, narrowed to the token's claims. */
 export function tokenCallerOf(key: Caller, claims: TokenClaims): Caller {
-  const caller: Partial<Caller> = { ...key };
-  for (const [field, how] of Object.entries(TOKEN_CALLER_FIELDS))
-    if (how !== "kept") delete caller[field as keyof Caller];
-  return {
-    ...(caller as Pick<Caller, "tenant" | "env" | "keyId">),
+  const caller = {
     scopes: claims.scopes.filter((s) => hasScope(key, s)),
     token: { id: claims.jti, restrict: claims.restrict },
-  };
+  } as Caller;
+  for (const field of KEPT) (caller as Record<keyof Caller, unknown>)[field] = key[field];
+  return caller;
 }
 
 export const invalidToken = () => new ServiceError("UNAUTHORIZED", "Invalid or expired token");
