@@ -8,6 +8,8 @@ import type { MemoryPatch, MemoryStore } from "./store";
 
 type Inside = (space: Space, m: Memory, r: Restriction) => Promise<boolean>;
 type Reachable = (space: Space, id: string, r: Restriction) => Promise<MemoryRow>;
+/** Memories read by id, each with whether it is inside the restriction. */
+type Found = Map<string, { memory: Memory; inside: boolean }>;
 
 const forbidden = (message: string, field: string) =>
   new ServiceError("FORBIDDEN", message, { field, constraint: "token_restriction" });
@@ -21,11 +23,16 @@ const forbidden = (message: string, field: string) =>
  * to set.
  */
 export function restrictedWrites(store: MemoryStore, inside: Inside, reachable: Reachable) {
-  /** Whether the memory `id` exists and is inside `r`. */
-  async function insideById(space: Space, id: string, r: Restriction): Promise<boolean> {
-    const [row] = await store.getMemories(space, [id]);
-    return row !== null && row !== undefined && (await inside(space, row.memory, r));
+  /** The memories named in `ids` that exist, read at once, each with whether it is inside `r`. */
+  async function readInside(space: Space, ids: (string | null | undefined)[], r: Restriction): Promise<Found> {
+    const named = [...new Set(ids.filter((id): id is string => typeof id === "string"))];
+    const rows = (await store.getMemories(space, named)).filter((row) => row !== null);
+    const ok = await Promise.all(rows.map((row) => inside(space, row.memory, r)));
+    return new Map(rows.map((row, i) => [row.memory.id, { memory: row.memory, inside: ok[i]! }]));
   }
+
+  /** Whether `id` was found inside `r`. */
+  const isInside = (found: Found, id: string) => found.get(id)?.inside === true;
 
   /**
    * The metadata a write under `r` stores: the restricted values set, a different value for one of them
@@ -39,15 +46,18 @@ export function restrictedWrites(store: MemoryStore, inside: Inside, reachable: 
     return { ...metadata, ...r.metadata };
   }
 
-  /** A parent under `r` must be inside it (unknown: the same answer); with a subtree, a new memory needs one. */
-  async function checkParent(space: Space, parent: string | null | undefined, r: Restriction, self?: string) {
+  /**
+   * A parent under `r` must be inside it (unknown: the same answer; `found` holds it as read); with a subtree, a
+   * new memory needs one.
+   */
+  function checkParent(parent: string | null | undefined, found: Found, r: Restriction, self?: string) {
     if (parent === undefined) return;
     if (parent === null) {
       if (r.root_memory_id && self !== r.root_memory_id)
         throw forbidden("This token writes only below its root memory: give a parent_memory_id", "parent_memory_id");
       return;
     }
-    if (!(await insideById(space, parent, r)))
+    if (!isInside(found, parent))
       throw forbidden("The parent memory is outside what this token may reach", "parent_memory_id");
   }
 
@@ -59,13 +69,14 @@ export function restrictedWrites(store: MemoryStore, inside: Inside, reachable: 
 
   /**
    * The latest memory of the chain `supersedes` names: what the create modifies. It and the memory named are
-   * inside `r`; an unknown one is answered the same, so that the answer tells nothing of memories outside.
+   * inside `r` (`found` holds the one named as read); an unknown one is answered the same, so that the answer
+   * tells nothing of memories outside.
    */
-  async function supersessionHead(space: Space, supersedes: string, r: Restriction): Promise<string> {
+  async function supersessionHead(space: Space, supersedes: string, found: Found, r: Restriction): Promise<string> {
     const refused = () => forbidden("The memory to supersede is outside what this token may reach", "supersedes");
-    if (!(await insideById(space, supersedes, r))) throw refused();
+    if (!isInside(found, supersedes)) throw refused();
     const head = await store.supersessionHead(space, supersedes);
-    if (head === null || (head !== supersedes && !(await insideById(space, head, r)))) throw refused();
+    if (head === null || (head !== supersedes && !isInside(await readInside(space, [head], r), head))) throw refused();
     return head;
   }
 
@@ -88,11 +99,12 @@ export function restrictedWrites(store: MemoryStore, inside: Inside, reachable: 
       if (r.tag_ids)
         throw forbidden("A token restricted to tags cannot create memories (a new memory carries no tag)", "tag_ids");
       checkExternalId(m.fields.external_id);
-      await checkParent(space, parent, r);
-      const fields = { ...m.fields, metadata: restrictedMetadata(m.fields.metadata, r) };
       const { supersedes } = m.life;
+      const found = await readInside(space, [parent, supersedes], r);
+      checkParent(parent, found, r);
+      const fields = { ...m.fields, metadata: restrictedMetadata(m.fields.metadata, r) };
       if (supersedes === undefined) return { ...m, fields };
-      const life = { ...m.life, supersedes_head: await supersessionHead(space, supersedes, r) };
+      const life = { ...m.life, supersedes_head: await supersessionHead(space, supersedes, found, r) };
       return { ...m, fields, life };
     },
     /**
@@ -103,12 +115,12 @@ export function restrictedWrites(store: MemoryStore, inside: Inside, reachable: 
       if (!r) return patch.metadata;
       const { memory } = await reachable(space, id, r);
       checkExternalId(patch.external_id);
-      await checkParent(space, patch.parent, r, id);
-      if (patch.occurred_at !== undefined && memory.supersedes) {
-        const [old] = await store.getMemories(space, [memory.supersedes]);
-        if (old && old.memory.superseded_by === id && !(await inside(space, old.memory, r)))
-          throw forbidden("A new occurred_at would change a memory this token cannot reach", "occurred_at");
-      }
+      const replaced = patch.occurred_at !== undefined ? memory.supersedes : null;
+      const found = await readInside(space, [patch.parent, replaced], r);
+      checkParent(patch.parent, found, r, id);
+      const old = replaced === null ? undefined : found.get(replaced);
+      if (old && old.memory.superseded_by === id && !old.inside)
+        throw forbidden("A new occurred_at would change a memory this token cannot reach", "occurred_at");
       return patch.metadata && restrictedMetadata(patch.metadata, r);
     },
     /**
@@ -117,16 +129,15 @@ export function restrictedWrites(store: MemoryStore, inside: Inside, reachable: 
      */
     async forDelete(space: Space, r: Restriction | null, id: string, cascade: boolean) {
       if (!r) return;
-      await reachable(space, id, r);
+      // What the delete would touch is read alongside: it answers nothing before the memory is found inside.
+      const [, touched] = await Promise.all([reachable(space, id, r), store.removalTouches(space, id, cascade)]);
       if (cascade && (r.metadata || r.tag_ids))
         throw forbidden(
           "This token cannot delete with cascade: the subtree may hold memories it cannot reach",
           "cascade",
         );
-      const touched = await store.removalTouches(space, id, cascade);
-      const rows = await store.getMemories(space, touched ?? []);
-      const outside = await Promise.all(rows.map(async (row) => row !== null && !(await inside(space, row.memory, r))));
-      if (outside.includes(true))
+      const found = await readInside(space, touched ?? [], r);
+      if ([...found.values()].some((m) => !m.inside))
         throw forbidden("Deleting this memory would change memories this token cannot reach", "id");
       // Its children would become roots, outside the subtree: the token's own memories would leave its reach.
       if (id === r.root_memory_id && !cascade && (touched?.length ?? 0) > 0)
