@@ -1,4 +1,4 @@
-import { validationError } from "../../services/contract/errors";
+import { type ServiceError, validationError } from "../../services/contract/errors";
 import { checkJsonDepth } from "./json-depth";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -81,13 +81,8 @@ export async function readJsonObject(
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw validationError("body", "type", "Request body must be a JSON object");
   }
-  const unpaired = unpairedSurrogateAt(parsed);
-  if (unpaired !== null)
-    throw validationError(
-      unpaired,
-      "unicode",
-      `${unpaired} contains an unpaired UTF-16 surrogate, which is not Unicode text`,
-    );
+  const refusal = surrogateRefusal(parsed);
+  if (refusal) throw refusal;
   return parsed as Record<string, unknown>;
 }
 
@@ -190,4 +185,12 @@ export function unpairedSurrogateAt(root: object): string | null {
     }
   }
   return null;
+}
+
+/** The refusal of a parsed value with a lone surrogate in a string or key (its path the field), or null. */
+export function surrogateRefusal(value: object): ServiceError | null {
+  const unpaired = unpairedSurrogateAt(value);
+  if (unpaired === null) return null;
+  const message = `${unpaired} contains an unpaired UTF-16 surrogate, which is not Unicode text`;
+  return validationError(unpaired, "unicode", message);
 }

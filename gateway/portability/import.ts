@@ -7,14 +7,14 @@ import {
   type LineResult,
   type RecordType,
 } from "../../services/contract/portability";
-import { toServiceError, validationError } from "../../services/contract/errors";
+import { ServiceError, toServiceError, validationError } from "../../services/contract/errors";
 import type { Caller } from "../../services/contract/op";
 import { rawSuccessResponse, roundMs } from "../http/envelope";
 import type { GatewayDeps } from "../deps";
 import { streamRoute, type Admitted } from "./admit";
 import { idempotencyKeyOf } from "../http/idempotency/key";
 import { checkJsonDepth } from "../http/json-depth";
-import { unpairedSurrogateAt } from "../http/body";
+import { surrogateRefusal } from "../http/body";
 
 /** A line longer than this is refused alone: the largest valid memory record is well below it. */
 export const IMPORT_LINE_MAX_BYTES = 1024 * 1024;
@@ -169,25 +169,15 @@ function parseLine(text: string): Pending["record"] | Error {
   let value: unknown;
   try {
     checkJsonDepth(text, "line");
-  } catch (err) {
-    return err as Error;
-  }
-  try {
     value = JSON.parse(text);
-  } catch {
-    return validationError("line", "json", "The line is not valid JSON");
+  } catch (err) {
+    return err instanceof ServiceError ? err : validationError("line", "json", "The line is not valid JSON");
   }
   const type = (value as { type?: unknown } | null)?.type;
   if (typeof type !== "string" || !(PASSED_OVER.has(type) || Object.hasOwn(RECORD_VALIDATORS, type)))
     return validationError("type", "enum", "type must be one of: tag, entity, memory, cursor, end");
-  const unpaired = PASSED_OVER.has(type) ? null : unpairedSurrogateAt(value as object);
-  if (unpaired !== null)
-    return validationError(
-      unpaired,
-      "unicode",
-      `${unpaired} contains an unpaired UTF-16 surrogate, which is not Unicode text`,
-    );
-  return value as Pending["record"];
+  if (PASSED_OVER.has(type)) return value as Pending["record"];
+  return surrogateRefusal(value as object) ?? (value as Pending["record"]);
 }
 
 const KIND = { tag: "tags", entity: "entities", memory: "memories" } as const;
