@@ -38,17 +38,21 @@ const LINK_FIELDS = [
 async function maskedEvent(caller: Caller, canSee: CanSee, e: MemoryEvent): Promise<MemoryEvent | null> {
   if (!e.memory) return e;
   const memory = { ...e.memory };
+  // The links are asked about at once: one round trip, however many there are.
+  const seen = await Promise.all(
+    LINK_FIELDS.map(([field]) => {
+      const id = memory[field];
+      return !id || canSee(caller, id).catch(() => false);
+    }),
+  );
   const hidden = new Set<string>();
-  for (const [field, along] of LINK_FIELDS) {
-    const id = memory[field];
-    if (!id || (await canSee(caller, id).catch(() => false))) continue;
-    memory[field] = null;
-    hidden.add(field);
-    for (const other of along) {
-      memory[other] = null;
-      hidden.add(other);
+  LINK_FIELDS.forEach(([field, along], i) => {
+    if (seen[i]) return;
+    for (const f of [field, ...along]) {
+      memory[f] = null;
+      hidden.add(f);
     }
-  }
+  });
   if (hidden.size === 0) return e;
   if (e.type === "updated" && e.changed.length > 0 && e.changed.every((f) => hidden.has(f))) return null;
   return { ...e, memory };
