@@ -1,6 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { validationError } from "../../../services/contract/errors";
 import type { Caller, Operation } from "../../../services/contract/op";
+import { canonicalJson } from "../../../services/kit/canonical-json";
 
 /** The Idempotency-Key header as a request carries it: its rules, and what makes two requests the same. */
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -26,13 +27,6 @@ export function idempotencyKeyOf(request: Request): string | null {
 const sha256 = (text: string) => Bun.CryptoHasher.hash("sha256", text, "hex");
 
 /** JSON with every object's keys sorted: one text for one value, however its keys were ordered. */
-const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_key, v) =>
-    v && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
-
 /**
  * Whose kept answers a request may meet: an API key's id, or for a browser token its key's id, its own id (each
  * minted token has a new one) and a digest of its restriction. A kept answer holds what its principal could see,
@@ -40,7 +34,7 @@ const canonical = (value: unknown): string =>
  */
 export function principalOf(caller: Pick<Caller, "keyId" | "token">): string {
   if (!caller.token) return caller.keyId;
-  return `${caller.keyId}:tok:${caller.token.id}:${sha256(canonical(caller.token.restrict)).slice(0, 16)}`;
+  return `${caller.keyId}:tok:${caller.token.id}:${sha256(canonicalJson(caller.token.restrict)).slice(0, 16)}`;
 }
 
 /**

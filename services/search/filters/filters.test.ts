@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { hasFilters, literal, suffixOf, toFilterSpec, toVsimFilter } from "./filters";
-import { canonicalJson, metadataToken } from "./metadata";
+import { canonicalJson } from "../../kit/canonical-json";
+import { metadataToken } from "./metadata";
 
 const T1 = "11111111-1111-4111-8111-111111111111";
 const T2 = "22222222-2222-4222-8222-222222222222";

@@ -1,16 +1,5 @@
 import { createHash } from "node:crypto";
-
-/** Canonical JSON: object keys sorted at every level, so equal values have one spelling. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const obj = value as Record<string, unknown>;
-  return `{${Object.keys(obj)
-    .sort()
-    .filter((k) => obj[k] !== undefined)
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`)
-    .join(",")}}`;
-}
+import { canonicalJson } from "../../kit/canonical-json";
 
 /**
  * Metadata equality is indexed as opaque tokens, one per top-level key/value pair: any JSON value
