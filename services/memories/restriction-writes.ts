@@ -84,7 +84,7 @@ export function restrictedWrites(store: MemoryStore, inside: Inside, reachable: 
     /**
      * An entity's own change (update, delete) under `r`: refused, as an entity is shared by the tenant's
      * memories, outside ones included (a rename shows on them, a delete unlinks them). Links are checked per
-     * memory instead (`linkable`).
+     * memory instead (`mustReach`).
      */
     forEntityChange(r: Restriction | null) {
       if (r) throw forbidden("A token cannot change or delete an entity (it is shared by the tenant)", "entity_id");

@@ -88,6 +88,8 @@ export function restrictionChecks(store: MemoryStore) {
 
   return {
     visible,
+    /** The rows inside `r`, for an answer that shows none of them (their ids at most): no links redacted. */
+    keep,
     /** The memory by id as `r` shows it when it exists and is inside it; else 404, as for an unknown id. */
     async readable(space: Space, id: string, r: Restriction | null): Promise<MemoryRow> {
       if (!r) {
@@ -101,8 +103,11 @@ export function restrictionChecks(store: MemoryStore) {
     async shown(space: Space, row: MemoryRow, r: Restriction | null): Promise<MemoryRow> {
       return r ? (await redact(space, [row], r))[0]! : row;
     },
-    /** Memories a link (entities, tags) touches under `r`: each inside it, else 404 as for an unknown one. */
-    async linkable(space: Space, r: Restriction | null, ids: string[]): Promise<void> {
+    /**
+     * Memories a request names under `r` (a link's, the one a walk starts from): each inside it, else 404 as for
+     * an unknown one. Nothing is shown, so their links are not redacted.
+     */
+    async mustReach(space: Space, r: Restriction | null, ids: string[]): Promise<void> {
       if (!r) return;
       const rows = await keep(space, await store.getMemories(space, ids), r);
       if (rows.some((row) => !row)) throw notFound("Memory");

@@ -36,15 +36,15 @@ export function entityHandlers(deps: MemoriesDeps) {
       metadata: input.metadata ?? {},
     };
     const memoryIds = unique(input.memory_ids ?? []);
-    await restricted.linkable(spaceOf(ctx), restrictionOf(ctx), memoryIds);
+    await restricted.mustReach(spaceOf(ctx), restrictionOf(ctx), memoryIds);
     const result = await deps.store.createEntity(spaceOf(ctx), newId(), fields, memoryIds);
     await deps.changes.committed(ctx, entitiesChanged(result.linked));
     return result.entity;
   };
 
-  /** The memories inside `r` linked to entity `id`. */
+  /** The memories inside `r` linked to entity `id` (the walk's total: no page, so no memory shown). */
   const countInside = async (ctx: HandlerContext, r: Restriction, id: string) => {
-    const q = { limit: 1, offset: 0, sort: "created_at" as const, order: "desc" as const, entity_id: id };
+    const q = { limit: 0, offset: 0, sort: "created_at" as const, order: "desc" as const, entity_id: id };
     return (await restricted.list(spaceOf(ctx), r, q)).total;
   };
 
@@ -97,7 +97,7 @@ export function entityHandlers(deps: MemoriesDeps) {
 
   const link: Handler<typeof linkEntityMemories> = async (input, ctx) => {
     const memoryIds = unique(input.memory_ids);
-    await restricted.linkable(spaceOf(ctx), restrictionOf(ctx), memoryIds);
+    await restricted.mustReach(spaceOf(ctx), restrictionOf(ctx), memoryIds);
     const result = await deps.store.linkEntity(spaceOf(ctx), input.id, memoryIds);
     await deps.changes.committed(ctx, entitiesChanged(result.linked));
     const r = restrictionOf(ctx);
@@ -106,7 +106,7 @@ export function entityHandlers(deps: MemoriesDeps) {
   };
 
   const unlink: Handler<typeof unlinkEntityMemory> = async (input, ctx) => {
-    await restricted.linkable(spaceOf(ctx), restrictionOf(ctx), [input.memory_id]);
+    await restricted.mustReach(spaceOf(ctx), restrictionOf(ctx), [input.memory_id]);
     const result = await deps.store.unlinkEntity(spaceOf(ctx), input.id, input.memory_id);
     if (result.row) await deps.changes.committed(ctx, entitiesChanged([result.row]));
     return { entity_id: input.id, memory_id: input.memory_id, removed: result.removed };

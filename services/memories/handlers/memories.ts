@@ -232,11 +232,11 @@ export function memoryHandlers(deps: MemoriesDeps) {
   const ancestors: Handler<typeof memoryAncestors> = async (input, ctx) => {
     const space = spaceOf(ctx);
     const r = restrictionOf(ctx);
-    if (r) await restricted.readable(space, input.id, r);
+    await restricted.mustReach(space, r, [input.id]);
     const ids = await deps.store.ancestors(space, input.id, MAX_HIERARCHY_DEPTH);
     if (!ids) throw notFound("Memory");
     if (!r) return { id: input.id, ancestor_ids: ids };
-    const rows = await restricted.visible(space, await deps.store.getMemories(space, ids), r);
+    const rows = await restricted.keep(space, await deps.store.getMemories(space, ids), r);
     return { id: input.id, ancestor_ids: ids.filter((_, i) => rows[i]) };
   };
 
@@ -244,7 +244,7 @@ export function memoryHandlers(deps: MemoriesDeps) {
   const siblings: Handler<typeof memorySiblings> = async (input, ctx) => {
     const space = spaceOf(ctx);
     const r = restrictionOf(ctx);
-    if (r) await restricted.readable(space, input.id, r);
+    await restricted.mustReach(space, r, [input.id]);
     const around = await deps.store.siblings(space, input.id, input.count);
     const [before, after] = await Promise.all([
       restricted.visible(space, around.before, r),
