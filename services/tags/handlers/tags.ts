@@ -1,9 +1,9 @@
 import { createTag, deleteTag, getTag, getTags, listTags, updateTag, MAX_TAGS_PER_TENANT } from "../../contract/tags";
 import { notFound } from "../../contract/errors";
 import { isUuid } from "../../contract/validation";
-import { bind, type Handler } from "../../kit/handler";
+import { bind, type Handler, type HandlerContext } from "../../kit/handler";
 import { spaceOf } from "../../kit/space";
-import type { TagStore } from "../store";
+import type { TagRow, TagStore } from "../store";
 import { foldName } from "../../memory-data/keyspace";
 import { compareRows, toTag } from "../record";
 import type { NotifyTagsChanged } from "../notify";
@@ -23,6 +23,15 @@ export const tagNotFound = () => notFound("Tag");
 export function tagHandlers(deps: TagsDeps) {
   const now = deps.now ?? Date.now;
   const maxTags = deps.maxTags ?? MAX_TAGS_PER_TENANT;
+
+  /** Tags as the caller sees them: under a restriction, `memory_count` counts only the memories inside it. */
+  const tagsOf = async (ctx: HandlerContext, rows: TagRow[]) => {
+    const inside = await deps.countsInside?.(
+      ctx,
+      rows.map((r) => r.id),
+    );
+    return rows.map((r) => toTag(r.id, r.hash, inside?.get(r.id) ?? r.count));
+  };
 
   const create: Handler<typeof createTag> = async (input, ctx) => {
     const space = spaceOf(ctx);
@@ -55,19 +64,14 @@ export function tagHandlers(deps: TagsDeps) {
     const space = spaceOf(ctx);
     const [row] = isUuid(input.id) ? await deps.store.rows(space, [input.id]) : [null];
     if (!row) throw tagNotFound();
-    const inside = await deps.countsInside?.(ctx, [row.id]);
-    return toTag(row.id, row.hash, inside?.get(row.id) ?? row.count);
+    return (await tagsOf(ctx, [row]))[0]!;
   };
 
   const getMany: Handler<typeof getTags> = async (input, ctx) => {
     const space = spaceOf(ctx);
     const valid = input.ids.filter(isUuid);
     const rows = (await deps.store.rows(space, [...new Set(valid)])).flatMap((r) => (r ? [r] : []));
-    const inside = await deps.countsInside?.(
-      ctx,
-      rows.map((r) => r.id),
-    );
-    const found = new Map(rows.map((r) => [r.id, toTag(r.id, r.hash, inside?.get(r.id) ?? r.count)] as const));
+    const found = new Map((await tagsOf(ctx, rows)).map((t) => [t.id, t] as const));
     return { items: input.ids.map((id) => found.get(id) ?? null) };
   };
 
@@ -92,12 +96,10 @@ export function tagHandlers(deps: TagsDeps) {
       space,
       rows.slice(offset, offset + limit).map((r) => r.id),
     );
-    const found = page.flatMap((r) => (r ? [r] : []));
-    const inside = await deps.countsInside?.(
+    const items = await tagsOf(
       ctx,
-      found.map((r) => r.id),
+      page.flatMap((r) => (r ? [r] : [])),
     );
-    const items = found.map((r) => toTag(r.id, r.hash, inside?.get(r.id) ?? r.count));
     return { items, total: rows.length, limit, offset };
   };
 
