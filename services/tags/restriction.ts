@@ -3,6 +3,10 @@ import { getMemory, listMemories } from "../contract/memories";
 import type { Bus } from "../kit/bus";
 import { restrictionOf, type HandlerContext } from "../kit/handler";
 
+/** A refusal of the caller's restriction. */
+const forbidden = (message: string, field: string) =>
+  new ServiceError("FORBIDDEN", message, { field, constraint: "token_restriction" });
+
 /**
  * A browser token's restriction in the tags service: tags themselves are readable, but a link touches only
  * a memory inside the restriction. The memories service decides what is inside (its `memories.get` answers
@@ -14,12 +18,8 @@ export function linkRestriction(bus: Bus) {
     if (!r) return;
     await bus.call(getMemory, { id: memoryId }, { caller: ctx.caller!, requestId: ctx.requestId });
     // Detaching a restricted tag could move the memory out of what the token may reach.
-    if (detaching && r.tag_ids?.includes(detaching)) {
-      throw new ServiceError("FORBIDDEN", "This token cannot detach a tag it is restricted to", {
-        field: "tag_id",
-        constraint: "token_restriction",
-      });
-    }
+    if (detaching && r.tag_ids?.includes(detaching))
+      throw forbidden("This token cannot detach a tag it is restricted to", "tag_id");
   };
 }
 
@@ -32,11 +32,8 @@ export type LinkCheck = ReturnType<typeof linkRestriction>;
  * Creating a tag, and attaching or detaching one on a memory inside, stay allowed.
  */
 export function refuseTagChange(ctx: HandlerContext): void {
-  if (!restrictionOf(ctx)) return;
-  throw new ServiceError("FORBIDDEN", "A token cannot change or delete a tag (it is shared by the tenant)", {
-    field: "tag_id",
-    constraint: "token_restriction",
-  });
+  if (restrictionOf(ctx))
+    throw forbidden("A token cannot change or delete a tag (it is shared by the tenant)", "tag_id");
 }
 
 /**
@@ -59,9 +56,6 @@ export type CountsInside = ReturnType<typeof countsInside>;
 
 /** Sorting tags by memory_count under a restriction would count every tag's memories: refused. */
 export function refuseCountSort(ctx: HandlerContext, sort: string): void {
-  if (sort !== "memory_count" || !restrictionOf(ctx)) return;
-  throw new ServiceError("FORBIDDEN", "A token cannot sort tags by memory_count", {
-    field: "sort",
-    constraint: "token_restriction",
-  });
+  if (sort === "memory_count" && restrictionOf(ctx))
+    throw forbidden("A token cannot sort tags by memory_count", "sort");
 }
