@@ -1,7 +1,7 @@
 import { Type as T, type Static } from "@sinclair/typebox";
 import { op } from "./op";
 import { DateTime, Enum, Nullable, ORDERS, Page, pageInput, Uuid } from "./common";
-import { checkMetadata, Metadata, withMetadataLimits } from "./metadata";
+import { checkingMetadata, Metadata, withMetadataLimits } from "./metadata";
 import { compileValidator } from "./validation";
 import { ERROR_TABLE, type ErrorCode } from "./errors";
 import { indexWaitMs } from "./search-index";
@@ -168,13 +168,8 @@ export const CreateMemoryItem = T.Object(
 );
 export type CreateMemoryItem = Static<typeof CreateMemoryItem>;
 
-const checkItem = compileValidator(CreateMemoryItem);
 /** One item of a batch, checked alone as a single create's input is (schema, then metadata limits). */
-export function validateMemoryItem(item: unknown): CreateMemoryItem {
-  const value = checkItem(item);
-  checkMetadata(value.metadata);
-  return value;
-}
+export const validateMemoryItem = checkingMetadata(compileValidator(CreateMemoryItem));
 
 /** An item's refusal: the error of a single create, with its code, message and `details`. */
 export const ItemError = T.Object({
