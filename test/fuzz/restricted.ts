@@ -1,73 +1,47 @@
 import fc from "fast-check";
-import type { ApiClient } from "../api";
+import { apiClient, type ApiClient } from "../api";
+import { leaks } from "../security/answer-checks";
+import { A, B, ok, seedWorld, type Kind, type World } from "../security/seed";
+import { changes, outsideIds, snapshot } from "../security/snapshot";
 import { IDEMPOTENCY_POOL, nastyString } from "./arbitraries";
 import type { FuzzRequest, Known } from "./requests";
 
 /**
  * The fuzzer's restricted runs: a browser token of user A sends the requests, in a tenant where user B's memories
  * sit where walks and links cross (B below A, A below B, supersessions both ways, shared tags and entities), and
- * nothing of B may change or show. Every restriction kind is one run.
+ * nothing of B may change or show. Every restriction kind is one run. The world and its checks are the security
+ * test's (test/security/seed.ts, snapshot.ts, answer-checks.ts).
  */
-export type RestrictionKind = "metadata" | "subtree" | "tags";
-export const RESTRICTION_KINDS: RestrictionKind[] = ["metadata", "subtree", "tags"];
-
-/** What only user B's memories say: an answer holding it leaked. */
-export const OUTSIDE_SECRET = "SECRET-of-user-B";
+export { KINDS as RESTRICTION_KINDS, type Kind as RestrictionKind } from "../security/seed";
 
 export interface RestrictedSeed {
+  /** Both users' tags, entities, roots and tokens: the run sends with `world.tokenA`. */
+  world: World;
   known: Known;
-  /** The token of user A the run sends with. */
-  token: string;
-  /** User B's memories, B's own tag and the entity linked on both sides: none may change. */
-  outside: { memories: string[]; tag: string; entity: string };
-  /** A's ids, which answers may show. */
-  inside: string[];
-  /** Whether a memory (as the key reads it) is inside A's restriction, given every memory by id. */
-  isInside(m: Memory, all: Map<string, Memory>): boolean;
+  /** User B's memories as seeded, whose keyed writes A's token must never be replayed. */
+  outside: string[];
   /** External ids and contents the aimed requests use. */
   externalIds: string[];
 }
 
-interface Memory {
-  id: string;
-  parent_memory_id: string | null;
-  metadata: Record<string, unknown>;
-  tags: { id: string }[];
-}
-
-const A = "u_a";
-const B = "u_b";
-
 /**
- * Seeds the tenant through its key and mints A's token for `kind`. B's keyed writes go first, with the fuzzer's
- * Idempotency-Keys, so a replay across principals would hand A B's answer.
+ * Seeds the tenant through its key: a world of test/security/seed.ts, and more memories where links cross. B's
+ * keyed writes go before the run, with the fuzzer's Idempotency-Keys: a replay across principals would hand A
+ * B's answer.
  */
-export async function seedRestricted(baseUrl: string, api: ApiClient, kind: RestrictionKind): Promise<RestrictedSeed> {
-  const ok = async (res: Promise<{ status: number; body: any }>) => {
-    const r = await res;
-    if (r.status !== 200) throw new Error(`seeding failed: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body.data;
-  };
-  const tagA = (await ok(api.post("/v1/tags", { name: "tag-of-a" }))).id as string;
-  const tagB = (await ok(api.post("/v1/tags", { name: "tag-of-b" }))).id as string;
-  const shared = (await ok(api.post("/v1/tags", { name: "tag-shared" }))).id as string;
-  const inside: string[] = [];
-  const outside: string[] = [];
+export async function seedRestricted(baseUrl: string, api: ApiClient, kind: Kind): Promise<RestrictedSeed> {
+  const world = await seedWorld(api, kind);
+  const { rootA, rootB, tags, entities } = world;
+  const inside = [rootA];
+  const outside = [rootB];
   const create = async (user: string, body: Record<string, unknown>) => {
-    const secret = user === B ? ` ${OUTSIDE_SECRET}` : "";
-    const memory = await ok(
-      api.post("/v1/memories", { ...body, content: `${body.content}${secret}`, metadata: { user_id: user } }),
-    );
-    (user === A ? inside : outside).push(memory.id);
-    await ok(api.post(`/v1/memories/${memory.id}/tags`, { tag_ids: [user === A ? tagA : tagB, shared] }));
-    return memory.id as string;
+    const id = await world.create(user, body, true);
+    (user === A ? inside : outside).push(id);
+    return id;
   };
-  const rootA = await create(A, { content: "root of a", external_id: "ext-a" });
-  const rootB = await create(B, { content: "root of b", external_id: "ext-b" });
   // In a subtree restriction what lies below A's root is inside, whoever it names: B's memories sit elsewhere.
-  const belowA = kind === "subtree" ? rootB : rootA;
   await create(A, { content: "reply of a", parent_memory_id: rootA });
-  await create(B, { content: "reply of b in a thread of a", parent_memory_id: belowA });
+  await create(B, { content: "reply of b in a thread of a", parent_memory_id: kind === "subtree" ? rootB : rootA });
   await create(A, { content: "reply of a in a thread of b", parent_memory_id: kind === "subtree" ? rootA : rootB });
   await create(B, { content: "reply of b", parent_memory_id: rootB });
   // Supersessions both ways: A's fact replaced by B's, B's fact replaced by A's.
@@ -75,74 +49,47 @@ export async function seedRestricted(baseUrl: string, api: ApiClient, kind: Rest
   await create(B, { content: "correction by b", parent_memory_id: rootB, supersedes: factA });
   const factB = await create(B, { content: "fact of b", parent_memory_id: rootB });
   await create(A, { content: "correction by a", parent_memory_id: rootA, supersedes: factB });
-  const entity = (await ok(api.post("/v1/entities", { name: "Shared Co", type: "organization" }))).id as string;
-  await ok(api.post(`/v1/entities/${entity}/memories`, { memory_ids: [...inside, ...outside] }));
-  const entityA = (await ok(api.post("/v1/entities", { name: "A Co", type: "organization" }))).id as string;
-  await ok(api.post(`/v1/entities/${entityA}/memories`, { memory_ids: inside }));
-
-  const restrict =
-    kind === "metadata"
-      ? { metadata: { user_id: A } }
-      : kind === "subtree"
-        ? { root_memory_id: rootA }
-        : { tag_ids: [tagA] };
-  const mint = async (r: object) =>
-    (await ok(api.post("/v1/tokens", { scopes: ["memories:read", "memories:write", "search:read"], restrict: r })))
-      .token as string;
-  const tokenB = await mint(kind === "tags" ? { tag_ids: [tagB] } : { metadata: { user_id: B } });
+  await ok(api.post(`/v1/entities/${entities.shared}/memories`, { memory_ids: [...inside, ...outside] }));
   // B's writes with the pool's keys, by the key and by B's token: an answer A must never be replayed.
+  const tokenB = apiClient(baseUrl, world.tokenB);
   for (const [i, key] of IDEMPOTENCY_POOL.entries()) {
-    const target = outside[i % outside.length]!;
-    await api.raw("PATCH", `/v1/memories/${target}`, {}, { "idempotency-key": key });
-    await fetch(`${baseUrl}/v1/memories/${outside[(i + 1) % outside.length]}`, {
-      method: "PATCH",
-      headers: { authorization: `Bearer ${tokenB}`, "content-type": "application/json", "idempotency-key": key },
-      body: "{}",
-    });
+    await api.raw("PATCH", `/v1/memories/${outside[i % outside.length]}`, {}, { "idempotency-key": key });
+    await tokenB.raw("PATCH", `/v1/memories/${outside[(i + 1) % outside.length]}`, {}, { "idempotency-key": key });
   }
-  const isInside = (m: Memory, all: Map<string, Memory>): boolean => {
-    if (kind === "metadata") return m.metadata.user_id === A;
-    if (kind === "tags") return m.tags.some((t) => t.id === tagA);
-    for (let at: Memory | undefined = m, hops = 0; at && hops < 70; at = all.get(at.parent_memory_id ?? ""), hops++)
-      if (at.id === rootA) return true;
-    return false;
-  };
   return {
-    known: { memories: [...inside, ...outside], tags: [tagA, tagB, shared], entities: [entity, entityA], keys: [] },
-    token: await mint(restrict),
-    outside: { memories: outside, tag: tagB, entity },
-    inside,
-    isInside,
+    world,
+    known: {
+      memories: [...inside, ...outside],
+      tags: [tags.a, tags.b, tags.shared],
+      entities: [entities.shared, entities.a, entities.b],
+      keys: [],
+    },
+    outside,
     externalIds: ["ext-a", "ext-b", "ext-new"],
   };
 }
 
-/** B's memories, B's tag and the shared entity as the key reads them, as one comparable string. */
-export async function outsideSnapshot(api: ApiClient, seed: RestrictedSeed): Promise<string> {
-  const { memories, tag, entity } = seed.outside;
-  const reads = await Promise.all([
-    ...memories.map((id) => api.get(`/v1/memories/${id}`)),
-    api.get(`/v1/tags/${tag}`),
-    api.get(`/v1/entities/${entity}`),
-  ]);
-  return JSON.stringify(
-    reads.map((r) => {
-      const data = r.body?.data;
-      // A's own links move counts legitimately; the records themselves must not change.
-      if (data && "memory_count" in data) return { ...data, memory_count: undefined, updated_at: undefined };
-      return [r.status, data];
-    }),
-  );
-}
-
 /**
- * A broken promise of an answer to A's token: B's content, or an id of B's that the request did not name.
+ * The security test's checks over a run, from a snapshot of the tenant as its key reads it: what an answer shows
+ * of B (B's content, B's ids or external ids the request did not send), and after a write how B's data changed or
+ * A's writes left A (`changes`).
  */
-export function outsideLeak(seed: RestrictedSeed, req: FuzzRequest, text: string): string | null {
-  if (text.includes(OUTSIDE_SECRET)) return `an answer shows user B's content: ${text.slice(0, 300)}`;
-  const sent = `${req.path} ${typeof req.body === "string" ? req.body : ""}`;
-  const named = seed.outside.memories.find((id) => text.includes(id) && !sent.includes(id));
-  return named ? `an answer names user B's memory ${named}: ${text.slice(0, 300)}` : null;
+export async function outsideWatch(seed: RestrictedSeed) {
+  const { world } = seed;
+  let before = await snapshot(world.api);
+  let outside = outsideIds(world, before);
+  return {
+    leaks: (req: FuzzRequest, text: string) =>
+      leaks({ text }, `${req.path} ${typeof req.body === "string" ? req.body : ""}`, outside),
+    /** What changed since the last call (or the seed). */
+    async changes(): Promise<string[]> {
+      const after = await snapshot(world.api);
+      const found = changes(world, before, after);
+      before = after;
+      outside = outsideIds(world, after);
+      return found;
+    },
+  };
 }
 
 /**
@@ -233,9 +180,7 @@ export function aimedRequest(seed: RestrictedSeed): fc.Arbitrary<FuzzRequest> {
       .record({ q: fc.constantFrom("fact", "reply"), id })
       .map(({ q, id }) => json("POST", "/v1/context", { query: q, memory_id: id })),
     // B's keyed request as it was sent: only a replay across principals would answer it.
-    fc
-      .constantFrom(...seed.outside.memories)
-      .map((target) => json("PATCH", `/v1/memories/${target}`, {}, "replay probe")),
+    fc.constantFrom(...seed.outside).map((target) => json("PATCH", `/v1/memories/${target}`, {}, "replay probe")),
   );
   const walk = "id content supersedes { id content } supersededBy { id content } parent { id content }";
   const gql = (query: string, variables: Record<string, unknown>) =>
@@ -287,22 +232,4 @@ export function aimedRequest(seed: RestrictedSeed): fc.Arbitrary<FuzzRequest> {
       if (keyed) headers["idempotency-key"] = key ?? IDEMPOTENCY_POOL[0]!;
       return { method: req.method, path: req.path, headers, body: req.body, write, keyed, label: req.label };
     });
-}
-
-/** Every memory of the tenant, as the key reads them. */
-export async function allMemories(api: ApiClient): Promise<Map<string, Memory>> {
-  const all = new Map<string, Memory>();
-  for (let offset = 0; ; offset += 100) {
-    const page = await api.get(`/v1/memories?limit=100&offset=${offset}&sort=created_at&order=asc`);
-    const items = (page.body?.data ?? []) as Memory[];
-    for (const m of items) all.set(m.id, m);
-    if (items.length < 100) return all;
-  }
-}
-
-/** Memories A's token wrote that are not inside A: none may be. */
-export async function writtenOutside(api: ApiClient, seed: RestrictedSeed): Promise<string[]> {
-  const all = await allMemories(api);
-  const seeded = new Set([...seed.inside, ...seed.outside.memories]);
-  return [...all.values()].filter((m) => !seeded.has(m.id) && !seed.isInside(m, all)).map((m) => m.id);
 }

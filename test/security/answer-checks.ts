@@ -1,9 +1,8 @@
-import type { Outcome } from "./outcome";
-import { OUTSIDE_SECRET, type KindWorld } from "./seed";
+import { OUTSIDE_SECRET, type World } from "./seed";
 import { insideCount, type Snapshot } from "./snapshot";
 
 /** Strings of B an answer must not hold: B's content, B's memory ids and external ids not sent by the request. */
-export function leaks(o: Outcome, sent: string, outside: string[]): string[] {
+export function leaks(o: { text: string }, sent: string, outside: string[]): string[] {
   const out: string[] = [];
   if (o.text.includes(OUTSIDE_SECRET)) out.push("shows B's content");
   for (const id of outside) if (o.text.includes(id) && !sent.includes(id)) out.push(`names B's memory ${id}`);
@@ -12,7 +11,7 @@ export function leaks(o: Outcome, sent: string, outside: string[]): string[] {
 }
 
 /** Counts in an answer that count more than A's memories (see the file's comment for what a count is). */
-export function badCounts(w: KindWorld, s: Snapshot, body: unknown): string[] {
+export function badCounts(w: World, s: Snapshot, body: unknown): string[] {
   const out: string[] = [];
   const walk = (v: unknown) => {
     if (Array.isArray(v)) return v.forEach(walk);

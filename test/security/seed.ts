@@ -3,7 +3,8 @@ import { testStack } from "../harness";
 import { unique, unknownIds, type Ids } from "./ids";
 
 /**
- * Two users' data side by side in a tenant of its own per restriction kind. A token of user A (`inside`) is
+ * Two users' data side by side, per restriction kind: in a tenant of its own for the security test (`seedKind`),
+ * and in the fuzzer's tenant for its restricted runs (`seedWorld`, test/fuzz/restricted.ts). A token of user A is
  * restricted by the kind; user B's memories (`outside`) sit where walks and links cross: below A's threads,
  * in supersession chains with A's memories, carrying the same tags and entities. Every B memory says
  * OUTSIDE_SECRET, so an answer holding it leaked.
@@ -23,9 +24,12 @@ export interface MemoryView {
   [field: string]: unknown;
 }
 
-export interface KindWorld {
+/**
+ * The two users' data every restricted check starts from (the security test's and the fuzzer's restricted runs):
+ * each user's tag and entity and a shared pair, each user's root, and a token of each user.
+ */
+export interface World {
   kind: Kind;
-  tenant: string;
   /** The tenant's key (`*`): seeds, snapshots and cleans up. */
   api: ApiClient;
   tokenA: string;
@@ -36,26 +40,41 @@ export interface KindWorld {
   tags: { a: string; b: string; shared: string };
   entities: { a: string; b: string; shared: string };
   isInside(m: MemoryView, all: Map<string, MemoryView>): boolean;
+  /** A memory of `user`, with its user's tag and entity (and the shared tag when asked). */
+  create(user: string, body: Record<string, unknown>, shared?: boolean): Promise<string>;
+}
+
+export interface KindWorld extends World {
+  tenant: string;
   /** Fresh memories for one case: A's own, B's, and A's where links cross into B's. */
   fixtures(): Promise<{ inside: Ids; outside: Ids; crossing: Ids; created: string[] }>;
   /** What the seed holds: a case's cleanup deletes everything else. */
   seeded: { memories: Set<string>; tags: Set<string>; entities: Set<string> };
 }
 
-async function ok(res: Promise<{ status: number; body: any }>): Promise<any> {
+/** The `data` of a seeding call, which must succeed. */
+export async function ok(res: Promise<{ status: number; body: any }>): Promise<any> {
   const r = await res;
   if (r.status !== 200) throw new Error(`seeding failed: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.data;
 }
 
-export async function seedKind(kind: Kind): Promise<KindWorld> {
-  const { baseUrl, adminKey } = await testStack();
-  const { api, tenant } = await newTenant(baseUrl, adminKey);
-  const tag = async (name: string) => (await ok(api.post("/v1/tags", { name }))).id as string;
-  const tags = { a: await tag("tag-of-a"), b: await tag("tag-of-b"), shared: await tag("tag-shared") };
-  const entity = async (name: string) => (await ok(api.post("/v1/entities", { name, type: "organization" }))).id;
-  const entities = { a: await entity("A Co"), b: await entity("B Co"), shared: await entity("Shared Co") };
-  /** A memory of `user`, with its user's tag (and the shared one when asked). */
+const newTag = async (api: ApiClient, name: string) => (await ok(api.post("/v1/tags", { name }))).id as string;
+const newEntity = async (api: ApiClient, name: string) =>
+  (await ok(api.post("/v1/entities", { name, type: "organization" }))).id as string;
+
+/** Seeds the world of `kind` in the tenant of `api` (a key with every scope), and mints both users' tokens. */
+export async function seedWorld(api: ApiClient, kind: Kind): Promise<World> {
+  const tags = {
+    a: await newTag(api, "tag-of-a"),
+    b: await newTag(api, "tag-of-b"),
+    shared: await newTag(api, "tag-shared"),
+  };
+  const entities = {
+    a: await newEntity(api, "A Co"),
+    b: await newEntity(api, "B Co"),
+    shared: await newEntity(api, "Shared Co"),
+  };
   const create = async (user: string, body: Record<string, unknown>, shared = false) => {
     const content = `${body.content} about tea${user === B ? ` ${OUTSIDE_SECRET}` : ""}`;
     const m = await ok(api.post("/v1/memories", { ...body, content, metadata: { user_id: user } }));
@@ -66,10 +85,6 @@ export async function seedKind(kind: Kind): Promise<KindWorld> {
   };
   const rootA = await create(A, { content: "root of a", external_id: "ext-a" }, true);
   const rootB = await create(B, { content: "root of b", external_id: "ext-b" }, true);
-  // Below A's root is inside a subtree restriction whoever it names: there B's memories sit below B's root.
-  const belowA = kind === "subtree" ? rootB : rootA;
-  await create(B, { content: "reply of b in a thread of a", parent_memory_id: belowA }, true);
-  await create(A, { content: "reply of a", parent_memory_id: rootA }, true);
   const restrict =
     kind === "metadata"
       ? { metadata: { user_id: A } }
@@ -95,13 +110,28 @@ export async function seedKind(kind: Kind): Promise<KindWorld> {
       if (at.id === rootA) return true;
     return false;
   };
+  return { kind, api, tokenA, tokenB, rootA, rootB, tags, entities, isInside, create };
+}
+
+export async function seedKind(kind: Kind): Promise<KindWorld> {
+  const { baseUrl, adminKey } = await testStack();
+  const { api, tenant } = await newTenant(baseUrl, adminKey);
+  const world = await seedWorld(api, kind);
+  const { create, rootA, rootB } = world;
+  // Below A's root is inside a subtree restriction whoever it names: there B's memories sit below B's root.
+  await create(
+    B,
+    { content: "reply of b in a thread of a", parent_memory_id: kind === "subtree" ? rootB : rootA },
+    true,
+  );
+  await create(A, { content: "reply of a", parent_memory_id: rootA }, true);
   const base = (over: Partial<Ids>): Ids => ({ ...unknownIds(), tenant, ...over });
   const fixtures = async () => {
     const created: string[] = [];
     // Tags and entities of this case alone: a case may delete them (A's own), the next one still has its own.
     const vocabulary = async (who: string) => {
       const tagName = unique(`tag-${who}`);
-      return { tagName, tag: await tag(tagName), entity: await entity(unique(`${who} Co`)) };
+      return { tagName, tag: await newTag(api, tagName), entity: await newEntity(api, unique(`${who} Co`)) };
     };
     const [ofA, ofB, ofBoth] = [await vocabulary("a"), await vocabulary("b"), await vocabulary("shared")];
     const make = async (user: string, body: Record<string, unknown>, shared = false) => {
@@ -141,5 +171,5 @@ export async function seedKind(kind: Kind): Promise<KindWorld> {
     tags: await ids("/v1/tags"),
     entities: await ids("/v1/entities"),
   };
-  return { kind, tenant, api, tokenA, tokenB, rootA, rootB, tags, entities, isInside, fixtures, seeded };
+  return { ...world, tenant, fixtures, seeded };
 }

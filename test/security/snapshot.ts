@@ -1,5 +1,5 @@
 import type { ApiClient } from "../api";
-import type { KindWorld, MemoryView } from "./seed";
+import type { MemoryView, World } from "./seed";
 
 /**
  * Everything of a tenant as its key reads it: memories with all their fields (tags, entity ids, supersession
@@ -31,7 +31,7 @@ export async function snapshot(api: ApiClient): Promise<Snapshot> {
   return { memories: byId(memories), tags: byId(tags), entities: byId(entities) };
 }
 
-export const outsideIds = (w: KindWorld, s: Snapshot) =>
+export const outsideIds = (w: World, s: Snapshot) =>
   [...s.memories.values()].filter((m) => !w.isInside(m, s.memories)).map((m) => m.id);
 
 /** A tag's or entity's record apart from its count, which A's own links move. */
@@ -42,7 +42,7 @@ const record = (r: Record<string, unknown> | undefined) => JSON.stringify(r ? { 
  * fields), the records of the tags and entities B's memories carry, memories that moved outside or appeared
  * outside. Empty when nothing did.
  */
-export function changes(w: KindWorld, before: Snapshot, after: Snapshot): string[] {
+export function changes(w: World, before: Snapshot, after: Snapshot): string[] {
   const out: string[] = [];
   const carried = { tags: new Set<string>(), entities: new Set<string>() };
   for (const m of before.memories.values()) {
@@ -66,7 +66,7 @@ export function changes(w: KindWorld, before: Snapshot, after: Snapshot): string
 }
 
 /** How many of A's memories carry a tag or an entity: the only count a token of A may see. */
-export function insideCount(w: KindWorld, s: Snapshot, id: string): number {
+export function insideCount(w: World, s: Snapshot, id: string): number {
   let n = 0;
   for (const m of s.memories.values())
     if (w.isInside(m, s.memories) && (m.tags.some((t) => t.id === id) || m.entity_ids.includes(id))) n++;
