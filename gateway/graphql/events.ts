@@ -10,6 +10,7 @@ import type { Caller, Scope } from "../../services/contract/op";
 import type { Logger } from "../../services/kit/log";
 import type { Identity } from "../http/auth";
 import { createKeyEnds, type Recheck } from "../http/revocations";
+import { MEMORY_LINK_FIELDS } from "../../services/contract/memories";
 
 export interface EventFilter {
   types?: MemoryEventType[] | null;
@@ -24,13 +25,6 @@ type Listener = (event: MemoryEvent) => void;
  */
 export type CanSee = (caller: Caller, memoryId: string) => Promise<boolean>;
 
-/** A snapshot's fields that name another memory, and what each hides with it. */
-const LINK_FIELDS = [
-  ["parent_memory_id", []],
-  ["supersedes", []],
-  ["superseded_by", ["valid_to"]],
-] as const;
-
 /**
  * The event as a restricted caller may see it: a field naming a memory it cannot see reads null (as the
  * memories service answers it), and an update that changed only such fields is none at all (null: dropped).
@@ -40,13 +34,13 @@ async function maskedEvent(caller: Caller, canSee: CanSee, e: MemoryEvent): Prom
   const memory = { ...e.memory };
   // The links are asked about at once: one round trip, however many there are.
   const seen = await Promise.all(
-    LINK_FIELDS.map(([field]) => {
+    MEMORY_LINK_FIELDS.map(([field]) => {
       const id = memory[field];
       return !id || canSee(caller, id).catch(() => false);
     }),
   );
   const hidden = new Set<string>();
-  LINK_FIELDS.forEach(([field, along], i) => {
+  MEMORY_LINK_FIELDS.forEach(([field, along], i) => {
     if (seen[i]) return;
     for (const f of [field, ...along]) {
       memory[f] = null;

@@ -21,6 +21,15 @@ export const CONTENT_MAX_LENGTH = 100_000;
 export const EXTERNAL_ID_MAX_LENGTH = 255;
 /** A root is level 1; a memory may sit at most this many levels deep. */
 export const MAX_HIERARCHY_DEPTH = 64;
+/**
+ * A memory's fields that name another memory, each with the fields that tell of that memory and go with it
+ * when a caller may not see it (a token's restriction: they read as null). Every reader that hides them uses it.
+ */
+export const MEMORY_LINK_FIELDS = [
+  ["parent_memory_id", []],
+  ["supersedes", []],
+  ["superseded_by", ["valid_to"]],
+] as const;
 /** `ttl_seconds` at most 100 years. */
 export const TTL_SECONDS_MAX = 3_153_600_000;
 /** How many `superseded_by` links a create follows from the memory it names to the latest of its chain. */

@@ -1,5 +1,5 @@
 import { notFound } from "../contract/errors";
-import { MAX_HIERARCHY_DEPTH, type Memory } from "../contract/memories";
+import { MAX_HIERARCHY_DEPTH, MEMORY_LINK_FIELDS, type Memory } from "../contract/memories";
 import type { Restriction } from "../contract/op";
 import type { Space } from "../kit/space";
 import type { MemoryRow } from "./record";
@@ -69,7 +69,7 @@ export function restrictionChecks(store: MemoryStore) {
     return rows.map((row) => {
       if (!row) return row;
       const m = row.memory;
-      return [m.parent_memory_id, m.supersedes, m.superseded_by].some(hidden) ? hide(row, hidden) : row;
+      return MEMORY_LINK_FIELDS.some(([field]) => hidden(m[field])) ? hide(row, hidden) : row;
     });
   }
 
@@ -136,11 +136,10 @@ export function restrictionChecks(store: MemoryStore) {
 
 /** `row` with its `hidden` links read as none. */
 function hide<R extends MemoryRow>(row: R, hidden: (id: string | null) => boolean): R {
-  const m = { ...row.memory };
-  if (hidden(m.parent_memory_id)) m.parent_memory_id = null;
-  if (hidden(m.supersedes)) m.supersedes = null;
-  if (hidden(m.superseded_by)) Object.assign(m, { superseded_by: null, valid_to: null });
-  return { ...row, memory: m };
+  const m: Record<string, unknown> = { ...row.memory };
+  for (const [field, along] of MEMORY_LINK_FIELDS)
+    if (hidden(row.memory[field])) for (const f of [field, ...along]) m[f] = null;
+  return { ...row, memory: m as Memory };
 }
 
 export type RestrictionChecks = ReturnType<typeof restrictionChecks>;
