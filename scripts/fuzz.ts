@@ -42,7 +42,9 @@ try {
     console.log(`keyed writes replayed: ${report.replayed}`);
     const failures = [...report.failures];
     for (const [i, kind] of RESTRICTION_KINDS.entries()) {
-      const share = Math.floor(restrictedCount / RESTRICTION_KINDS.length) + (i === 0 ? restrictedCount % 3 : 0);
+      const share =
+        Math.floor(restrictedCount / RESTRICTION_KINDS.length) +
+        (i === 0 ? restrictedCount % RESTRICTION_KINDS.length : 0);
       console.log(`fuzzing ${share} requests with a ${kind}-restricted token`);
       const run = await runFuzz({
         baseUrl: stack.baseUrl,
