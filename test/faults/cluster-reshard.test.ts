@@ -19,8 +19,9 @@ test("a hot tenant's slot resharded to another primary under load: 0 client-visi
   const shard = await shardOf(stack, load.client.tenant);
   const target = shard.others[0]!;
   const started = load.rec.now();
-  // 10 keys per batch, 20 ms apart: the slot stays split for seconds while the clients go on.
-  const moved = await moveSlot(stack, shard.slot, shard.node, target, { batch: 10, pauseMs: 20 });
+  // 20 keys per batch, 20 ms apart: the slot stays split for seconds while the clients go on, but not for as long
+  // as a request may wait (5 s): a call whose keys are split is retried until the move ends.
+  const moved = await moveSlot(stack, shard.slot, shard.node, target, { batch: 20, pauseMs: 20 });
   const ended = load.rec.now();
   await Bun.sleep(3000);
   await load.stop();
