@@ -149,6 +149,7 @@ export const DeliveryAttempt = T.Object({
   status_code: Nullable(T.Integer({ description: "The receiver's HTTP status; null when none came back." })),
   latency_ms: T.Number(),
   error: Nullable(T.String({ description: "Why the attempt failed: timeout, connection, refused address…" })),
+  ok: T.Boolean({ description: "The receiver answered 2xx in time: the attempt succeeded (error is null)." }),
   manual: T.Boolean({ description: "Asked for by a retry call or a test." }),
 });
 

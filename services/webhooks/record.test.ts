@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { signingSecrets, toWebhook } from "./record";
+import { signingSecrets, toDelivery, toWebhook } from "./record";
 import { endpointFixture } from "./record.fixture";
 
 const rec = endpointFixture({
@@ -17,4 +17,14 @@ test("a rotated-out secret signs until its grace ends, then only the current one
 
 test("the API's endpoint never carries a secret", () => {
   expect(JSON.stringify(toWebhook(rec, 0))).not.toContain("whsec_");
+});
+
+test("attempts stored without `ok` read with it, from their error", () => {
+  const at = new Date(0).toISOString();
+  const stored = [
+    { at, status_code: null, latency_ms: 0, error: "endpoint disabled", manual: false },
+    { at, status_code: 204, latency_ms: 3, error: null, ok: true, manual: true },
+  ];
+  const delivery = toDelivery({ id: "d", status: "failed", attempts: JSON.stringify(stored), created_at: at });
+  expect(delivery.attempts.map((a) => a.ok)).toEqual([false, true]);
 });

@@ -91,6 +91,15 @@ export function toDelivery(h: Record<string, string>): WebhookDelivery {
     next_attempt_at: iso(num(h.next_at)),
     created_at: h.created_at!,
     updated_at: h.updated_at!,
-    attempts: JSON.parse(h.attempts && h.attempts !== "{}" ? h.attempts : "[]") as WebhookDelivery["attempts"],
+    attempts: attemptsOf(h.attempts),
   };
+}
+
+type Attempts = WebhookDelivery["attempts"];
+
+/** A delivery's stored attempts; one stored before attempts carried `ok` (a refusal to a disabled endpoint) gets it. */
+function attemptsOf(stored: string | undefined): Attempts {
+  const attempts = JSON.parse(stored && stored !== "{}" ? stored : "[]") as Attempts;
+  for (const a of attempts) a.ok ??= a.error === null;
+  return attempts;
 }

@@ -3,6 +3,7 @@ import { testStack } from "../harness";
 import { newTenant, type ApiClient } from "../api";
 import type { Stack } from "../../scripts/stack/launch";
 import { createMemory, deliveries, eventually, newestDelivery, receiver, register, verify } from "./webhook-helpers";
+import { DeliveryAttempt } from "../../services/contract/webhooks";
 
 /**
  * Deliveries from the running stack to a receiver on loopback: signed bodies, retries, order per memory,
@@ -65,11 +66,13 @@ describe("a delivery", () => {
     const d = await newestDelivery(t.api, webhookId, "succeeded");
     expect(d).toMatchObject({ event_type: "memory.created", memory_id: memoryId, attempt_count: 3 });
     expect(d.next_attempt_at).toBeNull();
-    expect(d.attempts.map((a: any) => [a.status_code, a.error, a.manual])).toEqual([
-      [500, "HTTP 500", false],
-      [500, "HTTP 500", false],
-      [200, null, false],
+    expect(d.attempts.map((a: any) => [a.status_code, a.error, a.ok, a.manual])).toEqual([
+      [500, "HTTP 500", false, false],
+      [500, "HTTP 500", false, false],
+      [200, null, true, false],
     ]);
+    // Exactly the fields the contract (and so the docs and the OpenAPI document) lists.
+    for (const a of d.attempts) expect(Object.keys(a).sort()).toEqual(Object.keys(DeliveryAttempt.properties).sort());
     expect(d.attempts.every((a: any) => a.latency_ms >= 0 && Date.parse(a.at) > 0)).toBe(true);
     expect((await t.api.get(`/v1/webhooks/${webhookId}`)).body.data.failing_since).toBeNull();
   });

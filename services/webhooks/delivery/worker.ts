@@ -90,7 +90,10 @@ export function startDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
     const at = now();
     const record = (r: { status_code: number | null; latency_ms: number; error: string | null }): Attempt => ({
       at: new Date(at).toISOString(),
-      ...r,
+      status_code: r.status_code,
+      latency_ms: r.latency_ms,
+      error: r.error,
+      ok: r.error === null,
       manual: c.manual,
     });
     if (!endpoint.enabled && !c.manual)

@@ -48,6 +48,7 @@ export interface Attempt {
   status_code: number | null;
   latency_ms: number;
   error: string | null;
+  ok: boolean;
   manual: boolean;
 }
 

@@ -41,6 +41,7 @@ const attempt = (error: string | null = null) => ({
   status_code: error ? 500 : 200,
   latency_ms: 1.5,
   error,
+  ok: error === null,
   manual: false,
 });
 

@@ -905,6 +905,8 @@ export type components = {
                 latency_ms: number;
                 /** @description Asked for by a retry call or a test. */
                 manual: boolean;
+                /** @description The receiver answered 2xx in time: the attempt succeeded (error is null). */
+                ok: boolean;
                 status_code: number | null;
             }[];
             /** Format: date-time */
