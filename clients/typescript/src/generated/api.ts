@@ -573,9 +573,11 @@ export type components = {
             created_at: string;
             /** @enum {string} */
             environment: "live" | "test";
+            /** Format: date-time */
             expires_at: string | null;
             /** Format: uuid */
             id: string;
+            /** Format: date-time */
             last_used_at: string | null;
             name: string;
             /** @enum {string} */
@@ -583,6 +585,7 @@ export type components = {
             /** @description First characters of the secret, to recognise a key; not secret. */
             prefix: string;
             rate_limit: number | null;
+            /** Format: date-time */
             revoked_at: string | null;
             scopes: ("memories:read" | "memories:write" | "search:read" | "admin" | "tokens:create" | "*")[];
             tenant_id: string;
@@ -599,6 +602,10 @@ export type components = {
                 created_at: string;
                 /** @description Linked entities, sorted by id. */
                 entity_ids: string[];
+                /**
+                 * Format: date-time
+                 * @description From then on it is gone (404), even before it is purged.
+                 */
                 expires_at: string | null;
                 external_id: string | null;
                 /** Format: uuid */
@@ -613,11 +620,21 @@ export type components = {
                  * @description When it happened (given, or created_at): the order of a thread's turns.
                  */
                 occurred_at: string;
+                /** Format: uuid */
                 parent_memory_id: string | null;
                 /** @enum {string} */
                 role: "match" | "ancestor" | "neighbor";
+                /** @description For matches. */
                 score: number | null;
+                /**
+                 * Format: uuid
+                 * @description The memory that replaced this one; null while it is the latest.
+                 */
                 superseded_by: string | null;
+                /**
+                 * Format: uuid
+                 * @description The memory this one replaced.
+                 */
                 supersedes: string | null;
                 /** @description Attached tags, sorted by name. */
                 tags: components["schemas"]["TagRef"][];
@@ -625,6 +642,10 @@ export type components = {
                 tier: "short" | "medium" | "long";
                 /** Format: date-time */
                 updated_at: string;
+                /**
+                 * Format: date-time
+                 * @description The occurred_at of the memory that replaced this one.
+                 */
                 valid_to: string | null;
             }[];
             /** @description What did not fit, lowest match scores dropped first. */
@@ -652,10 +673,12 @@ export type components = {
             created_at: string;
             /** @enum {string} */
             environment: "live" | "test";
+            /** Format: date-time */
             expires_at: string | null;
             /** Format: uuid */
             id: string;
             key: string;
+            /** Format: date-time */
             last_used_at: string | null;
             message: string;
             name: string;
@@ -664,6 +687,7 @@ export type components = {
             /** @description First characters of the secret, to recognise a key; not secret. */
             prefix: string;
             rate_limit: number | null;
+            /** Format: date-time */
             revoked_at: string | null;
             scopes: ("memories:read" | "memories:write" | "search:read" | "admin" | "tokens:create" | "*")[];
             tenant_id: string;
@@ -672,16 +696,29 @@ export type components = {
             /** Format: date-time */
             created_at: string;
             description: string | null;
+            /** Format: date-time */
             disabled_at: string | null;
-            disabled_reason: ("failing" | "manual") | null;
+            /**
+             * @description failing: every attempt failed for the disable threshold (3 days); manual: PATCH enabled false.
+             * @enum {string|null}
+             */
+            disabled_reason: "failing" | "manual" | null;
             enabled: boolean;
             /** @enum {string} */
             environment: "live" | "test";
             events: ("*" | "memory.created" | "memory.updated" | "memory.deleted" | "memory.tags_changed" | "memory.entities_changed")[];
+            /**
+             * Format: date-time
+             * @description First failed attempt since the last success; null when healthy.
+             */
             failing_since: string | null;
             /** Format: uuid */
             id: string;
             message: string;
+            /**
+             * Format: date-time
+             * @description Until then deliveries carry a signature by the previous secret too.
+             */
             previous_secret_expires_at: string | null;
             /** @description whsec_…: shown only here. */
             secret: string;
@@ -745,6 +782,10 @@ export type components = {
             created_at: string;
             /** @description Linked entities, sorted by id. */
             entity_ids: string[];
+            /**
+             * Format: date-time
+             * @description From then on it is gone (404), even before it is purged.
+             */
             expires_at: string | null;
             external_id: string | null;
             /** Format: uuid */
@@ -759,8 +800,17 @@ export type components = {
              * @description When it happened (given, or created_at): the order of a thread's turns.
              */
             occurred_at: string;
+            /** Format: uuid */
             parent_memory_id: string | null;
+            /**
+             * Format: uuid
+             * @description The memory that replaced this one; null while it is the latest.
+             */
             superseded_by: string | null;
+            /**
+             * Format: uuid
+             * @description The memory this one replaced.
+             */
             supersedes: string | null;
             /** @description Attached tags, sorted by name. */
             tags: components["schemas"]["TagRef"][];
@@ -768,6 +818,10 @@ export type components = {
             tier: "short" | "medium" | "long";
             /** Format: date-time */
             updated_at: string;
+            /**
+             * Format: date-time
+             * @description The occurred_at of the memory that replaced this one.
+             */
             valid_to: string | null;
         };
         Meta: {
@@ -784,6 +838,10 @@ export type components = {
             created_at: string;
             /** @description Linked entities, sorted by id. */
             entity_ids: string[];
+            /**
+             * Format: date-time
+             * @description From then on it is gone (404), even before it is purged.
+             */
             expires_at: string | null;
             external_id: string | null;
             /** Format: uuid */
@@ -798,16 +856,29 @@ export type components = {
              * @description When it happened (given, or created_at): the order of a thread's turns.
              */
             occurred_at: string;
+            /** Format: uuid */
             parent_memory_id: string | null;
             score: number;
             /** @description The parts of `score` (null for "*"); the formula is in docs/search.md. */
             scores: {
+                /** @description Share of the query's names (capitalised words past its first) the memory's terms hold; null when the query names none. */
                 entity: number | null;
+                /** @description BM25 over Σ idf of the query terms, capped at 1. */
                 lexical: number | null;
+                /** @description Cosine similarity of query and memory, floored at 0. */
                 semantic: number | null;
+                /** @description Best match score of the memory's neighbours in its thread. */
                 thread: number | null;
             };
+            /**
+             * Format: uuid
+             * @description The memory that replaced this one; null while it is the latest.
+             */
             superseded_by: string | null;
+            /**
+             * Format: uuid
+             * @description The memory this one replaced.
+             */
             supersedes: string | null;
             /** @description Attached tags, sorted by name. */
             tags: components["schemas"]["TagRef"][];
@@ -815,6 +886,10 @@ export type components = {
             tier: "short" | "medium" | "long";
             /** Format: date-time */
             updated_at: string;
+            /**
+             * Format: date-time
+             * @description The occurred_at of the memory that replaced this one.
+             */
             valid_to: string | null;
         };
         Tag: {
@@ -881,15 +956,28 @@ export type components = {
             /** Format: date-time */
             created_at: string;
             description: string | null;
+            /** Format: date-time */
             disabled_at: string | null;
-            disabled_reason: ("failing" | "manual") | null;
+            /**
+             * @description failing: every attempt failed for the disable threshold (3 days); manual: PATCH enabled false.
+             * @enum {string|null}
+             */
+            disabled_reason: "failing" | "manual" | null;
             enabled: boolean;
             /** @enum {string} */
             environment: "live" | "test";
             events: ("*" | "memory.created" | "memory.updated" | "memory.deleted" | "memory.tags_changed" | "memory.entities_changed")[];
+            /**
+             * Format: date-time
+             * @description First failed attempt since the last success; null when healthy.
+             */
             failing_since: string | null;
             /** Format: uuid */
             id: string;
+            /**
+             * Format: date-time
+             * @description Until then deliveries carry a signature by the previous secret too.
+             */
             previous_secret_expires_at: string | null;
             /** Format: date-time */
             updated_at: string;
@@ -901,12 +989,14 @@ export type components = {
             attempts: {
                 /** Format: date-time */
                 at: string;
+                /** @description Why the attempt failed: timeout, connection, refused address… */
                 error: string | null;
                 latency_ms: number;
                 /** @description Asked for by a retry call or a test. */
                 manual: boolean;
                 /** @description The receiver answered 2xx in time: the attempt succeeded (error is null). */
                 ok: boolean;
+                /** @description The receiver's HTTP status; null when none came back. */
                 status_code: number | null;
             }[];
             /** Format: date-time */
@@ -916,6 +1006,7 @@ export type components = {
             /** Format: uuid */
             id: string;
             memory_id: string | null;
+            /** Format: date-time */
             next_attempt_at: string | null;
             /**
              * @description queued: waits for an earlier event of the same memory; pending: an attempt is due at next_attempt_at (or running); succeeded; failed: gave up (retries exhausted, endpoint disabled or deleted).
@@ -1881,8 +1972,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description In the future, no later than the calling key's expiry; null = never, if the calling key never expires.
+                     */
                     expires_at?: string | null;
                     name?: string;
+                    /** @description Requests per minute, at most the calling key's limit; null = the key's plan limit, within it too. */
                     rate_limit?: number | null;
                     /** @description Replaces the key's scopes: only scopes the calling key holds (`*` from `*`). */
                     scopes?: ("memories:read" | "memories:write" | "search:read" | "admin" | "tokens:create" | "*")[];
@@ -2066,7 +2162,12 @@ export interface operations {
                      * @enum {string}
                      */
                     content_type?: "text" | "conversation" | "document" | "event" | "fact";
+                    /**
+                     * Format: date-time
+                     * @description In the future; null = never (no retention default either). Absent: the tier's default.
+                     */
                     expires_at?: string | null;
+                    /** @description Unique per tenant and environment. */
                     external_id?: string | null;
                     /**
                      * @default episodic
@@ -2082,6 +2183,10 @@ export interface operations {
                      * @description When the thing happened (default: created_at); orders a thread.
                      */
                     occurred_at?: string;
+                    /**
+                     * Format: uuid
+                     * @description An existing memory of the same tenant; null or absent = a root.
+                     */
                     parent_memory_id?: string | null;
                     /**
                      * Format: uuid
@@ -2257,7 +2362,12 @@ export interface operations {
                     content?: string;
                     /** @enum {string} */
                     content_type?: "text" | "conversation" | "document" | "event" | "fact";
+                    /**
+                     * Format: date-time
+                     * @description In the future; null = never.
+                     */
                     expires_at?: string | null;
+                    /** @description Unique per tenant and environment. */
                     external_id?: string | null;
                     /** @enum {string} */
                     memory_nature?: "episodic" | "semantic";
@@ -2270,6 +2380,10 @@ export interface operations {
                      * @description When the thing happened (default: created_at); orders a thread.
                      */
                     occurred_at?: string;
+                    /**
+                     * Format: uuid
+                     * @description null makes the memory a root.
+                     */
                     parent_memory_id?: string | null;
                     /** @enum {string} */
                     tier?: "short" | "medium" | "long";
@@ -2459,7 +2573,12 @@ export interface operations {
                          * @enum {string}
                          */
                         content_type?: "text" | "conversation" | "document" | "event" | "fact";
+                        /**
+                         * Format: date-time
+                         * @description In the future; null = never (no retention default either). Absent: the tier's default.
+                         */
                         expires_at?: string | null;
+                        /** @description Unique per tenant and environment. */
                         external_id?: string | null;
                         /**
                          * @default episodic
@@ -2475,6 +2594,10 @@ export interface operations {
                          * @description When the thing happened (default: created_at); orders a thread.
                          */
                         occurred_at?: string;
+                        /**
+                         * Format: uuid
+                         * @description An existing memory of the same tenant; null or absent = a root.
+                         */
                         parent_memory_id?: string | null;
                         /** @description The index of an earlier item of the same call: its memory is this one's parent. Not with parent_memory_id. */
                         parent_ref?: number;
@@ -2730,6 +2853,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description #RRGGBB */
                     color?: string | null;
                     description?: string | null;
                     /** @description Unique per tenant+environment, compared case-insensitively. */
@@ -2888,6 +3012,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description #RRGGBB */
                     color?: string | null;
                     description?: string | null;
                     /** @description Unique per tenant+environment, compared case-insensitively. */
@@ -2983,6 +3108,10 @@ export interface operations {
                                 short: number | null;
                             };
                             tenant_id: string;
+                            /**
+                             * Format: date-time
+                             * @description null until the settings are first changed.
+                             */
                             updated_at: string | null;
                         };
                         meta: components["schemas"]["Meta"];
@@ -3080,6 +3209,10 @@ export interface operations {
                                 short: number | null;
                             };
                             tenant_id: string;
+                            /**
+                             * Format: date-time
+                             * @description null until the settings are first changed.
+                             */
                             updated_at: string | null;
                         };
                         meta: components["schemas"]["Meta"];
@@ -3160,6 +3293,7 @@ export interface operations {
                         data: {
                             /** Format: date-time */
                             expires_at: string;
+                            /** @description What the token may reach: memories matching every field given. */
                             restrict: {
                                 /** @description Equality on top-level metadata keys, e.g. {"user_id": "u_42"}. */
                                 metadata?: {
