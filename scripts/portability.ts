@@ -1,47 +1,57 @@
-import { parseArgs } from "node:util";
 import { progressBar } from "../services/search/cli/progress";
+import { gatewayFetch, OperatorError, operatorArgs, runOperatorCommand, stackTarget } from "../services/kit/operator";
 import type { ImportReport } from "../services/contract/portability";
 
 /**
  * Export and import over the REST API, with a progress bar on stderr:
  *   npm run export -- --out data.ndjson [--cursor <c>]    (or `npm run -s export > data.ndjson`: -s keeps npm's
  *   npm run import -- data.ndjson                          own banner out of stdout)
- * MEMORY_SERVICE_URL (default http://127.0.0.1:3000) and MEMORY_SERVICE_API_KEY (a key with scope `admin`) say
- * where and as whom. An export cut short is resumed with the cursor of its last `{"type":"cursor"}` line; an
+ * MEMORY_SERVICE_URL and MEMORY_SERVICE_API_KEY (a key with scope `admin`) say where and as whom; unset, the
+ * gateway of the stack `npm start` runs and its admin key (tenant `default`, live; said in one line on stderr).
+ * An export cut short is resumed with the cursor of its last `{"type":"cursor"}` line; an
  * import is resumed by running it again (lines already in are reported as `existing`).
  */
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: { cursor: { type: "string" }, out: { type: "string" }, "part-bytes": { type: "string" } },
-});
-
-const baseUrl = (process.env.MEMORY_SERVICE_URL ?? "http://127.0.0.1:3000").replace(/\/$/, "");
-const key = process.env.MEMORY_SERVICE_API_KEY;
+const usage = "usage: npm run export -- --out file.ndjson [--cursor <c>] | npm run import -- file.ndjson";
+const { positionals, values } = operatorArgs(
+  {
+    allowPositionals: true,
+    options: { cursor: { type: "string" }, out: { type: "string" }, "part-bytes": { type: "string" } },
+  },
+  usage,
+);
+const [command, path] = positionals;
+if (command !== "export" && !(command === "import" && path)) {
+  process.stderr.write(`${usage}\n`);
+  process.exit(1);
+}
 /** A POST holds at most this much of the file: the server caps one body (64 MiB), and a part is a resumable unit. */
 const PART_BYTES = Number(values["part-bytes"] ?? 16 * 1024 * 1024);
 
 function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
+  throw new OperatorError(message);
 }
 
+let baseUrl = "";
+let key = "";
 const headers = () => ({ Authorization: `Bearer ${key}` });
 
 async function refusal(res: Response): Promise<string> {
   const text = await res.text();
   try {
     const body = JSON.parse(text) as { error: { code: string; message: string } };
-    return `${res.status} ${body.error.code}: ${body.error.message}`;
+    const which = process.env.MEMORY_SERVICE_API_KEY ? "the key in" : "set";
+    const hint = res.status === 401 || res.status === 403 ? ` (${which} MEMORY_SERVICE_API_KEY: scope admin)` : "";
+    return `${res.status} ${body.error.code}: ${body.error.message}${hint}`;
   } catch {
     return `${res.status} ${text.slice(0, 200)}`;
   }
 }
 
 async function exportAll(): Promise<void> {
-  const count = await fetch(`${baseUrl}/v1/memories?limit=1`, { headers: headers() });
+  const count = await gatewayFetch(`${baseUrl}/v1/memories?limit=1`, { headers: headers() });
   const total = count.ok ? ((await count.json()) as { meta: { total: number } }).meta.total : 0;
   const query = values.cursor ? `?cursor=${encodeURIComponent(values.cursor)}` : "";
-  const res = await fetch(`${baseUrl}/v1/export${query}`, { headers: headers() });
+  const res = await gatewayFetch(`${baseUrl}/v1/export${query}`, { headers: headers() });
   if (!res.ok || !res.body) fail(`export: ${await refusal(res)}`);
   const bar = progressBar("export");
   const out = (values.out ? Bun.file(values.out) : Bun.stdout).writer();
@@ -68,7 +78,6 @@ async function exportAll(): Promise<void> {
 
 async function importFile(path: string): Promise<void> {
   const file = Bun.file(path);
-  if (!(await file.exists())) fail(`import: no such file: ${path}`);
   const size = file.size;
   const bar = progressBar("import");
   const report: ImportReport = {
@@ -81,7 +90,7 @@ async function importFile(path: string): Promise<void> {
   let sent = 0;
   let linesBefore = 0;
   const post = async (part: Uint8Array, partLines: number) => {
-    const res = await fetch(`${baseUrl}/v1/import`, {
+    const res = await gatewayFetch(`${baseUrl}/v1/import`, {
       method: "POST",
       headers: { ...headers(), "Content-Type": "application/x-ndjson" },
       body: part as Uint8Array<ArrayBuffer>,
@@ -131,8 +140,12 @@ async function importFile(path: string): Promise<void> {
   if (report.failed > 0) process.exitCode = 2;
 }
 
-if (!key) fail("Set MEMORY_SERVICE_API_KEY to a key with scope admin (and MEMORY_SERVICE_URL if not local).");
-const [command, path] = positionals;
-if (command === "export") await exportAll();
-else if (command === "import" && path) await importFile(path);
-else fail("usage: npm run export -- --out file.ndjson [--cursor <c>] | npm run import -- file.ndjson");
+await runOperatorCommand(async () => {
+  if (command === "import" && !(await Bun.file(path!).exists())) fail(`import: no such file: ${path}`);
+  const api = stackTarget().api();
+  baseUrl = api.baseUrl;
+  key = api.key;
+  if (api.keyNote) process.stderr.write(`${command}: ${api.keyNote}\n`);
+  if (command === "export") await exportAll();
+  else await importFile(path!);
+});

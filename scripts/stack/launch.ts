@@ -109,9 +109,6 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const redisUrl = clusters?.redis.url ?? redis?.url ?? process.env.REDIS_URL!;
   const natsUrl = clusters?.nats.url ?? nats?.url ?? process.env.NATS_URL!;
   const admin = resolveAdminKey(dataDir);
-  // Operator tools (e.g. `bun run keys`) find the local Redis and NATS through these files.
-  await Bun.write(join(dataDir, "redis-url"), redisUrl + "\n");
-  await Bun.write(join(dataDir, "nats-url"), natsUrl + "\n");
   const port = opts.port || (await freePort());
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
