@@ -25,7 +25,7 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
   const pages = pageResponder(deps.web);
   // Bodies over BODY_LIMIT_BYTES are the reader's to refuse, with the envelope (http/body.ts).
   const app = new Elysia({ serve: { maxRequestBodySize: SERVER_MAX_BODY_BYTES } })
-    // A CORS preflight from an allowed origin is answered before routing; any other OPTIONS is routed (405).
+    // A CORS preflight of an API path from another origin is answered before routing; any other OPTIONS is routed.
     .onRequest(({ request }) => deps.origins.preflight(request))
     .use(webRoutes(deps.web, pages))
     .use(sessionRoutes(deps))

@@ -7,8 +7,8 @@ import { hostOf } from "./forwarded";
 /**
  * Browser access (CORS) to /v1 and /graphql. Only browser tokens are for browsers: a request from another
  * origin is answered with CORS headers when its token allows the origin (the token's `origins`, else its
- * tenant's allow-list); a secret key from another origin is refused. No credentials mode: tokens travel in
- * `Authorization`, never in cookies.
+ * tenant's allow-list); a secret key from another origin is refused, readably. No credentials mode: tokens travel
+ * in `Authorization`, never in cookies.
  */
 export const ALLOW_HEADERS = "Authorization, Content-Type, Idempotency-Key, X-Request-Id, Last-Event-ID";
 export const EXPOSE_HEADERS = "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, Retry-After";
@@ -17,7 +17,7 @@ export const ALLOW_METHODS = "GET, POST, PATCH, DELETE";
 export const MAX_AGE_S = 600;
 const API_PATH = /^\/(api\/)?v1(\/|$)|^\/graphql$/;
 
-/** How long a tenant's allow-list, or a preflight's answer for an origin, is reused by this replica. */
+/** How long a tenant's allow-list, or whether an origin is known, is reused by this replica. */
 const CACHE_MS = 2000;
 
 export const corsHeaders = (origin: string): Record<string, string> => ({
@@ -97,7 +97,7 @@ export function createOriginPolicy(bus: Bus, opts: { trustProxy: boolean } = { t
       return origin;
     },
 
-    /** Whether some tenant or unexpired token allows the origin: a preflight's answer. */
+    /** Whether some tenant or unexpired token allows the origin (a 401 from it carries CORS headers). */
     known,
 
     /** Checks a cross-origin request's identity; its CORS headers, or a refusal (403). */
@@ -111,17 +111,17 @@ export function createOriginPolicy(bus: Bus, opts: { trustProxy: boolean } = { t
     },
 
     /**
-     * A preflight of /v1 or /graphql from an origin some token or tenant allows: 204 with CORS headers.
-     * Anything else gets undefined at once, without a promise (this runs before every request).
+     * A preflight of /v1 or /graphql from another origin, whichever: 204 with CORS headers. It carries no credential,
+     * and no cookie or other ambient credential reaches the API, so it decides nothing: the guard checks the actual
+     * request (a token's origins; a secret key refused) before any operation runs. Answering every origin lets a
+     * page read that refusal instead of a bare network error. Anything else gets undefined (this runs before every
+     * request).
      */
-    preflight(request: Request): Promise<Response | undefined> | undefined {
+    preflight(request: Request): Response | undefined {
       if (request.method !== "OPTIONS" || !request.headers.has("access-control-request-method")) return undefined;
       const origin = this.crossOrigin(request);
       if (!origin || !API_PATH.test(new URL(request.url).pathname)) return undefined;
-      return known(origin, crypto.randomUUID()).then(
-        (yes) => (yes ? preflightResponse(origin) : undefined),
-        () => undefined,
-      );
+      return preflightResponse(origin);
     },
   };
 }

@@ -45,8 +45,9 @@ export function createGuard(auth: Authenticator, limiter: RateLimiter, origins?:
 
   /**
    * A cross-origin request: its token must allow the origin (a secret key never does). Any answer once it
-   * does carries CORS headers, and so does a refusal before the credential is known (a 401) when some
-   * token or tenant allows the origin, so the page can read why.
+   * does carries CORS headers, and so do two refusals, so the page can read why: a secret key's, from any origin
+   * (its message is the fix, and it holds no data), and one before the credential is known (a 401) when some
+   * token or tenant allows the origin.
    */
   async function admitCrossOrigin(request: Request, requestId: string, origin: string): Promise<Admission> {
     let cors: Record<string, string> | null = null;
@@ -54,6 +55,7 @@ export function createGuard(auth: Authenticator, limiter: RateLimiter, origins?:
     const admission = await admitIdentity(async () => {
       const identity = await auth.authenticate(request.headers.get("authorization"), requestId);
       identified = true;
+      if (!identity.token) cors = corsHeaders(origin);
       cors = await origins!.admit(identity, origin, requestId);
       return identity;
     });

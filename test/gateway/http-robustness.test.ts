@@ -139,14 +139,14 @@ describe("a method a path does not serve: 405 with Allow, in the envelope", () =
     expect(res.headers.get("content-type")).toContain("application/json");
   });
 
-  test("a CORS preflight is refused the same way (the API sends no CORS headers); unknown paths stay 404", async () => {
-    // As browsers send it: without credentials (with a secret key from another origin the guard says 403 first).
+  test("a CORS preflight is answered (204) from any origin, before routing; unknown paths stay 404", async () => {
+    // As browsers send it: without credentials. The actual request meets the guard (docs/api.md, CORS).
     const preflight = await apiClient(baseUrl).raw("OPTIONS", "/v1/tags", undefined, {
       Origin: "https://app.example",
       "Access-Control-Request-Method": "POST",
     });
-    expectEnvelopeError(preflight, 405, "METHOD_NOT_ALLOWED");
-    expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example");
     expectEnvelopeError(await api.raw("PUT", "/v1/nope"), 404, "NOT_FOUND");
     expectEnvelopeError(await api.raw("OPTIONS", "/v1/tags/x/y"), 404, "NOT_FOUND");
   });
