@@ -3,6 +3,7 @@ import { ServiceError } from "../services/contract/errors";
 import type { GatewayDeps } from "./deps";
 import { SERVER_MAX_BODY_BYTES, settleConnection } from "./http/body";
 import { errorResponse } from "./http/envelope";
+import { indexResponse } from "./http/index-page";
 import { checkReadiness } from "./http/health";
 import { methodTable } from "./http/methods";
 import { requestIdOf } from "./http/request-id";
@@ -18,8 +19,8 @@ import { pageResponder, webRoutes } from "./web/routes";
 export const API_PREFIXES = ["/v1", "/api/v1"] as const;
 
 /**
- * Composition of the gateway: health, the browser pages (docs, dashboard, their assets), the dashboard's session,
- * REST under both prefixes, GraphQL, MCP, one error fallback.
+ * Composition of the gateway: the index at /, health, the browser pages (docs, dashboard, their assets), the
+ * dashboard's session, REST under both prefixes, GraphQL, MCP, one error fallback.
  */
 export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { stopping: false }) {
   const pages = pageResponder(deps.web);
@@ -29,6 +30,7 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
     .onRequest(({ request }) => deps.origins.preflight(request))
     .use(webRoutes(deps.web, pages))
     .use(sessionRoutes(deps))
+    .get("/", ({ request }) => indexResponse(request))
     .get("/healthz", () => ({ status: "ok" }))
     .get("/readyz", async ({ set }) => {
       const r = await checkReadiness(deps, () => state.stopping);
