@@ -19,6 +19,11 @@ function typescriptDir() {
     return dirname(createRequire(import.meta.url).resolve("typescript/package.json"));
   } catch {
     const root = join(here, "..", "..");
+    // The repository's own install without its dev dependencies (--omit=dev) has no use for the client: it goes on.
+    if (process.env.INIT_CWD === root) {
+      process.stderr.write("@memory-service/client: not built (no TypeScript: dev dependencies omitted)\n");
+      process.exit(0);
+    }
     process.stderr.write(`@memory-service/client: its build needs TypeScript: run \`npm install\` in ${root} first\n`);
     process.exit(1);
   }
