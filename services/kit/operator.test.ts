@@ -62,6 +62,7 @@ test("no stack, or a killed one: one line saying what to start, or what to set i
     ),
   );
   const empty = mkdtempSync(join(root, "empty-"));
+  expect(failure(() => stackTarget({ DATA_DIR: empty, PORT: "3900" }).api())).toStartWith("No running stack in");
   expect(failure(() => stackTarget({ DATA_DIR: empty }).api())).toBe(
     `No running stack in DATA_DIR=${empty}: start it with \`DATA_DIR=${empty} npm start\` ` +
       "(or set MEMORY_SERVICE_URL and MEMORY_SERVICE_API_KEY).",

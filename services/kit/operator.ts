@@ -63,8 +63,8 @@ export function stackTarget(env: Env = process.env): StackTarget {
       const named = env.MEMORY_SERVICE_URL || (env.PORT ? `http://127.0.0.1:${env.PORT}` : null);
       const baseUrl = (named ?? stack(orSet).base_url).replace(/\/$/, "");
       if (env.MEMORY_SERVICE_API_KEY) return { baseUrl, key: env.MEMORY_SERVICE_API_KEY, keyNote: null };
-      // The local admin key goes only to the gateway of the stack it belongs to.
-      const own = named ? lookup().running : stack(orSet);
+      // The local admin key goes only to the gateway of the stack it belongs to; a PORT means a local stack.
+      const own = env.MEMORY_SERVICE_URL ? lookup().running : stack(orSet);
       if (!own || own.base_url !== baseUrl) {
         throw new OperatorError(`Set MEMORY_SERVICE_API_KEY to a key with scope admin for ${baseUrl}.`);
       }
