@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { resolve } from "node:path";
 
-/** The stdio bridge's entry point, as `npx memory-service-mcp` runs it. */
+/** The stdio bridge's entry point, from source: a desktop config runs its build, `dist/mcp-stdio-bin.js`. */
 export const STDIO_BIN = resolve(import.meta.dir, "../../clients/typescript/src/mcp-stdio-bin.ts");
 
 /** The official SDK client over Streamable HTTP at `<baseUrl>/mcp`, with the key as a Bearer token. */
