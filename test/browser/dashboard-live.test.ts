@@ -20,10 +20,13 @@ describe("dashboard: live view", () => {
       const item = events.locator(`[data-memory-id="${created.body.data.id}"]`);
       await item.getByText("Arrived in Lisbon at 9").waitFor({ timeout: 2_000 });
       await item.getByText("created").waitFor({ timeout: 2_000 });
+      const status = page.getByTestId("live-status");
+      await status.getByText("Listening · 1 event received.", { exact: true }).waitFor();
 
       await admin.api.patch(`/v1/memories/${created.body.data.id}`, { content: "Arrived in Lisbon at 10" });
       await events.getByText("Arrived in Lisbon at 10").waitFor({ timeout: 2_000 });
       await events.getByText("changed: content").first().waitFor({ timeout: 2_000 });
+      await status.getByText("Listening · 2 events received.", { exact: true }).waitFor();
       await screenshot(page, "dashboard-live");
       await expectAccessible(page);
     });

@@ -41,7 +41,7 @@ describe("dashboard: search playground", () => {
         expect(Number.parseFloat(width)).toBeCloseTo(score * 100, 0);
 
         const summary = page.getByTestId("context-summary");
-        await summary.getByText(/^\d+ tokens · \d+ memories · (truncated|complete)$/).waitFor();
+        await summary.getByText(/^\d+ tokens · (1 memory|\d+ memories) · (truncated|complete)$/).waitFor();
         expect(Number((await summary.innerText()).split(" ")[0])).toBeGreaterThan(0);
         await expect(page.getByLabel("Assembled context").innerText()).resolves.toContain("window seats");
         await screenshot(page, "dashboard-search");

@@ -1,3 +1,5 @@
+import { plural } from "./plural";
+
 /** An instant as `YYYY-MM-DD HH:MM` UTC, or a dash for none. */
 export function when(iso: string | null | undefined): string {
   if (!iso) return "—";
@@ -45,5 +47,5 @@ export function bytes(n: number): string {
     v /= 1000;
     i++;
   }
-  return i === 0 ? `${n} bytes` : `${v.toFixed(v < 10 ? 2 : 1)} ${units[i]}`;
+  return i === 0 ? plural(n, "byte") : `${v.toFixed(v < 10 ? 2 : 1)} ${units[i]}`;
 }

@@ -4,6 +4,7 @@ import type { EntitiesListQuery } from "../../generated/graphql";
 import { RowActions, type RowMode } from "../../ui/row-actions";
 import { messageOf } from "../../ui/errors";
 import { ErrorLine } from "../../ui/notice";
+import { plural } from "../../ui/plural";
 import { lower } from "../memories/options";
 import { DeleteEntityMutation, UpdateEntityMutation } from "./documents";
 import { TypeSelect } from "./types";
@@ -64,8 +65,7 @@ export function EntityRow({ entity, onChanged }: { entity: Entity; onChanged: ()
           if (res.data?.deleteEntity) onChanged();
         }}
       >
-        The entity is unlinked from its {entity.memoryCount} {entity.memoryCount === 1 ? "memory" : "memories"}; the
-        memories stay.
+        The entity is unlinked from its {plural(entity.memoryCount, "memory")}; the memories stay.
       </RowActions>
     </tr>
   );

@@ -6,6 +6,7 @@ import { ConfirmDialog } from "../../ui/dialog";
 import { messageOf } from "../../ui/errors";
 import { when } from "../../ui/format";
 import { ErrorLine, StatusLine } from "../../ui/notice";
+import { plural } from "../../ui/plural";
 import { CreateKeyMutation, KeysList, RevokeKeyMutation, RotateKeyMutation, UpdateKeyMutation } from "./documents";
 import { KeyForm, type KeyFormValues } from "./key-form";
 import { scopeLabel, statusOf } from "./scopes";
@@ -148,7 +149,7 @@ export function KeysPage() {
       {fetching && !data ? (
         <StatusLine text="Loading keys…" />
       ) : (
-        <StatusLine text={`${data?.keys?.total ?? 0} keys.`} />
+        <StatusLine text={`${plural(data?.keys?.total ?? 0, "key")}.`} />
       )}
       <div class="table-wrap">
         <table>

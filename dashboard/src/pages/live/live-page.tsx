@@ -4,6 +4,7 @@ import type { MemoryEventsSubscription } from "../../generated/graphql";
 import { messageOf } from "../../ui/errors";
 import { excerpt, when } from "../../ui/format";
 import { ErrorLine, StatusLine } from "../../ui/notice";
+import { plural } from "../../ui/plural";
 import { lower } from "../memories/options";
 
 const MemoryEvents = graphql(`
@@ -42,7 +43,7 @@ export function LivePage() {
       <h1>Live</h1>
       <p class="hint">New and changed memories appear here as they happen, newest first.</p>
       <ErrorLine message={messageOf(error)} />
-      <StatusLine testId="live-status" text={`Listening · ${events.length} events received.`} />
+      <StatusLine testId="live-status" text={`Listening · ${plural(events.length, "event")} received.`} />
       <ol class="events" aria-label="Memory events" aria-live="polite">
         {events.map((e) => (
           <li key={`${e.memoryId}:${e.version}:${e.type}`} class="event" data-memory-id={e.memoryId}>

@@ -5,6 +5,7 @@ import { ConfirmDialog } from "../../ui/dialog";
 import { messageOf } from "../../ui/errors";
 import { when } from "../../ui/format";
 import { ErrorLine } from "../../ui/notice";
+import { isOne, noun } from "../../ui/plural";
 import { DeleteMemoryMutation, MemoryDetailQuery, UpdateMemoryMutation } from "./documents";
 import { lower } from "./options";
 import { MemoryForm } from "./memory-form";
@@ -19,10 +20,10 @@ interface DetailProps {
 
 /** What a delete removes, said before it happens. */
 function consequenceOf(cascade: boolean, replies: number): string {
-  const direct = `${replies} direct ${replies === 1 ? "reply" : "replies"}`;
+  const direct = `${replies.toLocaleString("en")} direct ${noun(replies, "reply")}`;
   if (cascade) return `This memory and its whole subtree (${direct} and every memory below them) are deleted.`;
   if (replies === 0) return "This memory is deleted. It has no replies.";
-  return `This memory is deleted; its ${direct} ${replies === 1 ? "becomes a root" : "become roots"}.`;
+  return `This memory is deleted; its ${direct} ${isOne(replies) ? "becomes a root" : "become roots"}.`;
 }
 
 interface DeleteProps {

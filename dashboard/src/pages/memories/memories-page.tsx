@@ -4,6 +4,7 @@ import { useState } from "preact/hooks";
 import { useCanWrite } from "../../session-context";
 import { messageOf } from "../../ui/errors";
 import { ErrorLine, StatusLine } from "../../ui/notice";
+import { isOne, plural } from "../../ui/plural";
 import { MemoryDetail } from "./detail";
 import { CreateMemoryMutation, MemoriesList } from "./documents";
 import { MemoryFilters, NO_FILTER, toMemoryFilter } from "./filters";
@@ -14,8 +15,7 @@ import { MemoryNode } from "./tree";
 const PAGE_SIZE = 20;
 
 function countText(n: number, threads: boolean): string {
-  const noun = threads ? (n === 1 ? "thread" : "threads") : n === 1 ? "memory" : "memories";
-  return `${n} ${noun} ${n === 1 ? "matches" : "match"}.`;
+  return `${plural(n, threads ? "thread" : "memory")} ${isOne(n) ? "matches" : "match"}.`;
 }
 
 /** Memories: a filtered, paginated list of threads (expandable), one memory's detail, and creating memories. */

@@ -4,6 +4,7 @@ import type { MemoryRowFragment } from "../../generated/graphql";
 import { messageOf } from "../../ui/errors";
 import { excerpt, when } from "../../ui/format";
 import { ErrorLine } from "../../ui/notice";
+import { plural } from "../../ui/plural";
 import { MemoryChildren } from "./documents";
 import { lower } from "./options";
 
@@ -42,7 +43,7 @@ export function MemoryNode({ memory, selected, onSelect }: NodeProps) {
             type="button"
             class="toggle"
             aria-expanded={open}
-            aria-label={`${open ? "Hide" : "Show"} ${count} ${count === 1 ? "reply" : "replies"}`}
+            aria-label={`${open ? "Hide" : "Show"} ${plural(count, "reply")}`}
             onClick={() => setOpen(!open)}
           >
             {open ? "▾" : "▸"} {count}

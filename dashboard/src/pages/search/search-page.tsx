@@ -5,6 +5,7 @@ import { Bar } from "../../ui/bar";
 import { messageOf } from "../../ui/errors";
 import { when } from "../../ui/format";
 import { ErrorLine, StatusLine } from "../../ui/notice";
+import { plural } from "../../ui/plural";
 import { lower } from "../memories/options";
 import { Playground } from "./documents";
 import { type ContextOptions, SearchForm } from "./search-form";
@@ -29,7 +30,9 @@ export function SearchPage() {
       <h1>Search</h1>
       <SearchForm onRun={run} />
       <ErrorLine message={messageOf(error)} />
-      {vars && <StatusLine testId="search-status" text={fetching ? "Searching…" : `${hits.length} results.`} />}
+      {vars && (
+        <StatusLine testId="search-status" text={fetching ? "Searching…" : `${plural(hits.length, "result")}.`} />
+      )}
       {hits.length > 0 && (
         <ol class="hits" aria-label="Results">
           {hits.map((h) => (
@@ -52,7 +55,8 @@ export function SearchPage() {
         <section class="panel" aria-labelledby="context-title">
           <h2 id="context-title">Context preview</h2>
           <p data-testid="context-summary">
-            {ctx.tokenCount} tokens · {ctx.memories.length} memories · {ctx.truncated ? "truncated" : "complete"}
+            {plural(ctx.tokenCount, "token")} · {plural(ctx.memories.length, "memory")} ·{" "}
+            {ctx.truncated ? "truncated" : "complete"}
           </p>
           <pre class="context" tabIndex={0} aria-label="Assembled context">
             {ctx.context}

@@ -4,6 +4,7 @@ import type { TagsListQuery } from "../../generated/graphql";
 import { RowActions, type RowMode } from "../../ui/row-actions";
 import { messageOf } from "../../ui/errors";
 import { ErrorLine } from "../../ui/notice";
+import { plural } from "../../ui/plural";
 import { DeleteTagMutation, UpdateTagMutation } from "./documents";
 
 type Tag = NonNullable<TagsListQuery["tags"]>["items"][number];
@@ -64,8 +65,7 @@ export function TagRow({ tag, onChanged }: { tag: Tag; onChanged: () => void }) 
           if (res.data?.deleteTag) onChanged();
         }}
       >
-        The tag is removed from the {tag.memoryCount} {tag.memoryCount === 1 ? "memory" : "memories"} that carry it; the
-        memories stay.
+        The tag is removed from the {plural(tag.memoryCount, "memory")} that carry it; the memories stay.
       </RowActions>
     </tr>
   );

@@ -4,6 +4,7 @@ import { useState } from "preact/hooks";
 import { useCanWrite } from "../../session-context";
 import { messageOf } from "../../ui/errors";
 import { ErrorLine, StatusLine } from "../../ui/notice";
+import { plural } from "../../ui/plural";
 import { CreateTagMutation, TagsList } from "./documents";
 import { TagRow } from "./tag-row";
 
@@ -47,7 +48,7 @@ export function TagsPage() {
         <label for="tag-search">Find by name</label>
         <input id="tag-search" type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
       </div>
-      <StatusLine text={`${data?.tags?.total ?? 0} tags.`} />
+      <StatusLine text={`${plural(data?.tags?.total ?? 0, "tag")}.`} />
       <div class="table-wrap">
         <table>
           <caption class="sr-only">Tags</caption>

@@ -3,6 +3,7 @@ import { useMemo, useState } from "preact/hooks";
 import { messageOf } from "../../ui/errors";
 import { bytes, utcDay } from "../../ui/format";
 import { ErrorLine, StatusLine } from "../../ui/notice";
+import { plural } from "../../ui/plural";
 import { fillDays, UsageChart } from "./chart";
 import { UsageReportQuery } from "./documents";
 
@@ -41,6 +42,12 @@ function CountsTable({ caption, head, rows }: { caption: string; head: string; r
   );
 }
 
+/** A range's totals as a sentence, each count with its noun in the right number. */
+function totalsText(t: Counts): string {
+  const limited = t.rateLimited.toLocaleString("en");
+  return `${plural(t.requests, "request")}, ${plural(t.errors, "error")}, ${limited} rate-limited.`;
+}
+
 interface Storage {
   memories: number;
   bytes: number;
@@ -52,7 +59,7 @@ function storageText(s: Storage): string {
   const of = (limit: number | null | undefined, show: (n: number) => string) => (limit ? ` of ${show(limit)}` : "");
   const count = (n: number) => n.toLocaleString("en");
   return (
-    `Storage: ${count(s.memories)} ${s.memories === 1 ? "memory" : "memories"}${of(s.limits.memories, count)}, ` +
+    `Storage: ${plural(s.memories, "memory")}${of(s.limits.memories, count)}, ` +
     `${bytes(s.bytes)}${of(s.limits.bytes, bytes)} (content and metadata).`
   );
 }
@@ -107,8 +114,8 @@ export function UsagePage() {
           <StatusLine
             testId="usage-totals"
             text={
-              `${report.from} to ${report.to}: ${report.totals.requests} requests, ${report.totals.errors} errors, ` +
-              `${report.totals.rateLimited} rate-limited. Today: ${today?.requests ?? 0} requests.`
+              `${report.from} to ${report.to}: ${totalsText(report.totals)} ` +
+              `Today: ${plural(today?.requests ?? 0, "request")}.`
             }
           />
           <StatusLine testId="usage-storage" text={storageText(report.storage)} />
