@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { contentSecurityPolicy, htmlPages, pageHeaders } from "./pages";
+import { pageResponder } from "./routes";
 
 const assets = { scripts: ["a-1.js", "b-2.js"], styles: ["a-3.css"] };
 
@@ -39,5 +40,17 @@ describe("HTML pages", () => {
     const { docs } = htmlPages({ dashboard: odd, graphiql: odd, docs: odd });
     expect(docs).not.toContain("<script>alert");
     expect(docs).toContain("&quot;&gt;&lt;script&gt;");
+  });
+
+  test("GraphiQL's page says whether its request carried a session cookie, and varies by cookie", async () => {
+    const web = { files: new Map(), pages: { dashboard: assets, graphiql: assets, docs: assets } };
+    const pages = pageResponder(web);
+    const page = (cookie?: string) =>
+      pages.graphiql(new Request("http://x/graphql", { headers: cookie ? { cookie } : {} }));
+    const signedIn = page(`other=1; dashboard_session=${"a".repeat(43)}`);
+    expect(await signedIn.text()).toContain('<div id="graphiql" data-session="cookie"></div>');
+    expect(signedIn.headers.get("vary")).toBe("Cookie");
+    for (const cookie of [undefined, "dashboard_session=not-an-id", "other=1"])
+      expect(await page(cookie).text()).toContain('<div id="graphiql"></div>');
   });
 });

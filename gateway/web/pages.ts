@@ -34,12 +34,18 @@ export const pageHeaders = (inlineStyles: boolean): Record<string, string> => ({
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-/** A page whose body is one mount point, then its styles and scripts (all from /dashboard/assets). */
-function page(title: string, mountId: string, assets: PageAssets): string {
+/**
+ * A page whose body is one mount point, then its styles and scripts (all from /dashboard/assets). `mountData` is
+ * what the server tells the page's script as data-* attributes of the mount point (no inline script under the CSP).
+ */
+function page(title: string, mountId: string, assets: PageAssets, mountData: Record<string, string> = {}): string {
   const url = (name: string) => escapeHtml(`${ASSETS_PATH}/${name}`);
   const styles = assets.styles.map((s) => `<link rel="stylesheet" href="${url(s)}">`);
   // Classic scripts in order (Scalar's bundle defines the global its starter uses); `defer` runs them after parsing.
   const scripts = assets.scripts.map((s) => `<script defer src="${url(s)}"></script>`);
+  const data = Object.entries(mountData)
+    .map(([k, v]) => ` data-${k}="${escapeHtml(v)}"`)
+    .join("");
   return [
     "<!doctype html>",
     '<html lang="en">',
@@ -53,18 +59,24 @@ function page(title: string, mountId: string, assets: PageAssets): string {
     ...scripts,
     "</head>",
     "<body>",
-    `<div id="${mountId}"></div>`,
+    `<div id="${mountId}"${data}></div>`,
     "</body>",
     "</html>",
     "",
   ].join("\n");
 }
 
-/** The three HTML pages, each built once from the asset list. */
+/**
+ * The three HTML pages, each built once from the asset list. GraphiQL's comes in two: for a request with the
+ * dashboard's session cookie (the page asks for that session and uses it) and without one (the page asks for a
+ * key, and sends nothing before it has one).
+ */
 export function htmlPages(pages: { dashboard: PageAssets; graphiql: PageAssets; docs: PageAssets }) {
+  const graphiqlTitle = "Memory Storage Service · GraphQL";
   return {
     dashboard: page("Memory Storage Service · Dashboard", "app", pages.dashboard),
-    graphiql: page("Memory Storage Service · GraphQL", "graphiql", pages.graphiql),
+    graphiql: page(graphiqlTitle, "graphiql", pages.graphiql),
+    graphiqlWithSession: page(graphiqlTitle, "graphiql", pages.graphiql, { session: "cookie" }),
     docs: page("Memory Storage Service · API reference", "app", pages.docs),
   };
 }

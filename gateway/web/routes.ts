@@ -3,6 +3,7 @@ import { ServiceError } from "../../services/contract/errors";
 import { errorResponse } from "../http/envelope";
 import { requestIdOf } from "../http/request-id";
 import { openApiDocument } from "../rest/openapi";
+import { sessionIdOf } from "../session/cookie";
 import { restRoutes } from "../rest/routes";
 import { ASSETS_PATH, type WebAssets } from "./assets";
 import { htmlPages, pageHeaders } from "./pages";
@@ -19,11 +20,13 @@ const notFound = (request: Request, what: string) =>
 /** The browser pages' HTML with their headers: a new Response per request, from text built once. */
 export function pageResponder(web: WebAssets) {
   const html = htmlPages(web.pages);
-  const respond = (body: string, inlineStyles: boolean, request: Request) =>
-    new Response(body, { headers: { ...pageHeaders(inlineStyles), "X-Request-Id": requestIdOf(request) } });
+  const respond = (body: string, inlineStyles: boolean, request: Request, extra: Record<string, string> = {}) =>
+    new Response(body, { headers: { ...pageHeaders(inlineStyles), ...extra, "X-Request-Id": requestIdOf(request) } });
   return {
     dashboard: (request: Request) => respond(html.dashboard, false, request),
-    graphiql: (request: Request) => respond(html.graphiql, true, request),
+    // Which GraphiQL page depends on the cookie: a cache must not give one visitor's page to another.
+    graphiql: (request: Request) =>
+      respond(sessionIdOf(request) ? html.graphiqlWithSession : html.graphiql, true, request, { Vary: "Cookie" }),
     docs: (request: Request) => respond(html.docs, true, request),
   };
 }
