@@ -85,10 +85,11 @@ describe("GraphiQL at /graphql", () => {
     try {
       await w.page.goto(`${baseUrl}/graphql`);
       await w.page.locator(".graphiql-container").waitFor({ timeout: 30_000 });
-      // GraphiQL first fetches the schema (refused: its placeholder key) and settles its editors.
+      // Without a session or a key, GraphiQL sends nothing (test/browser/graphiql.test.ts); its editors settle.
       await w.page.waitForLoadState("networkidle");
       // Named: GraphiQL keeps the last operation name it saw (RecentMemories) for an anonymous query.
       await setEditor(w.page, "section.graphiql-query-editor", "query Typename { __typename }");
+      await w.page.getByRole("button", { name: "Headers", exact: true }).click();
       await setEditor(w.page, "section.graphiql-editor-tool", JSON.stringify({ Authorization: `Bearer ${adminKey}` }));
       // Its editors tell it of a change 100 ms later; then the name is in its storage.
       await w.page.waitForFunction(() => {
