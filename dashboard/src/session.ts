@@ -13,7 +13,7 @@ export interface SessionKey {
 export interface Session {
   csrf_token: string;
   key: SessionKey;
-  /** The key lacks the `admin` scope: the key and usage pages are hidden (the server refuses them anyway). */
+  /** The key lacks the `admin` scope: Keys, Usage and Settings are hidden (the server refuses them anyway). */
   read_only: boolean;
 }
 

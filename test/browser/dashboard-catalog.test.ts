@@ -15,6 +15,7 @@ describe("dashboard: tags and entities", () => {
       await page.getByRole("button", { name: "Create tag" }).click();
       const row = page.locator("tr", { hasText: "work" });
       await row.waitFor();
+      await page.getByRole("status").getByText("1 tag.", { exact: true }).waitFor();
       const tagId = (await row.getAttribute("data-tag-id"))!;
       await admin.api.post(`/v1/memories/${tagged.id}/tags`, { tag_ids: [tagId] });
 
@@ -48,6 +49,7 @@ describe("dashboard: tags and entities", () => {
       await page.getByRole("button", { name: "Create entity" }).click();
       const row = page.locator("tr", { hasText: "Ada" });
       await row.getByText("person").waitFor();
+      await page.getByRole("status").getByText("1 entity.", { exact: true }).waitFor();
       const id = (await row.getAttribute("data-entity-id"))!;
 
       await row.getByRole("button", { name: "Edit Ada" }).click();
@@ -66,4 +68,32 @@ describe("dashboard: tags and entities", () => {
       expect((await admin.api.get(`/v1/entities/${id}`)).status).toBe(404);
     });
   });
+
+  browserTest(
+    "entities: an empty page says what entities are and how they are made; one entity hides that",
+    async () => {
+      const admin = await adminOfNewTenant();
+      await withPage(browser, async ({ page }) => {
+        await signedIn(page, admin.key);
+        await openPage(page, "Entities");
+        const empty = page.getByRole("region", { name: "No entities yet" });
+        await empty.getByText(/An entity is a named thing/).waitFor();
+        for (const way of ["POST /v1/entities", "createEntity", "link_entity", "linkEntityMemories"])
+          await empty.getByText(way, { exact: true }).first().waitFor();
+        await expect(page.getByRole("status").innerText()).resolves.toBe("0 entities.");
+        await screenshot(page, "dashboard-entities-empty");
+        await expectAccessible(page);
+
+        const memory = (await admin.api.post("/v1/memories", { content: "Met Ana in Porto" })).body.data;
+        const ana = { name: "Ana", type: "person", memory_ids: [memory.id] };
+        expect((await admin.api.post("/v1/entities", ana)).status).toBe(200);
+        await page.reload();
+        const row = page.locator("tr", { hasText: "Ana" });
+        await row.getByText("person").waitFor();
+        await page.getByRole("status").getByText("1 entity.", { exact: true }).waitFor();
+        await expect(row.locator("td").nth(3).innerText()).resolves.toBe("1");
+        expect(await empty.count()).toBe(0);
+      });
+    },
+  );
 });

@@ -95,7 +95,7 @@ describe("dashboard", () => {
   });
 
   browserTest(
-    "a key without the admin scope: read-only, no Keys or Usage in the navigation, no writes offered",
+    "a key without the admin scope: read-only, no Keys, Usage or Settings page, no writes offered",
     async () => {
       const admin = await newTenant(stack.baseUrl, stack.adminKey, { scopes: ["*"] });
       const scopes = ["memories:read", "search:read"];
@@ -114,9 +114,17 @@ describe("dashboard", () => {
         await page.getByRole("link", { name: "Tags" }).click();
         await page.getByText("0 tags.").waitFor();
         expect(await page.getByRole("button", { name: "Create tag" }).count()).toBe(0);
+        // With no entity yet, the page says how entities are made, without offering its own form.
+        await page.getByRole("link", { name: "Entities" }).click();
+        const none = page.getByRole("region", { name: "No entities yet" });
+        await none.getByText("link_entity", { exact: true }).waitFor();
+        expect(await none.getByText(/New entity form/).count()).toBe(0);
+        expect(await page.getByRole("button", { name: "Create entity" }).count()).toBe(0);
         await page.goto(`${stack.baseUrl}/dashboard/keys`);
         await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toBe("Not available");
         await page.goto(`${stack.baseUrl}/dashboard/usage`);
+        await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toBe("Not available");
+        await page.goto(`${stack.baseUrl}/dashboard/settings`);
         await expect(page.getByRole("heading", { level: 1 }).innerText()).resolves.toBe("Not available");
       });
     },

@@ -5,11 +5,13 @@ import type { EntityType } from "../../generated/graphql";
 import { useCanWrite } from "../../session-context";
 import { messageOf } from "../../ui/errors";
 import { ErrorLine, StatusLine } from "../../ui/notice";
+import { plural } from "../../ui/plural";
 import { CreateEntityMutation, EntitiesList } from "./documents";
+import { NoEntities } from "./empty";
 import { EntityRow } from "./entity-row";
 import { TypeSelect } from "./types";
 
-/** Entities: every entity with its memory count; create, rename, retype, delete. */
+/** Entities: every entity with its memory count; create, rename, retype, delete; with none yet, what they are. */
 export function EntitiesPage() {
   const canWrite = useCanWrite();
   const [search, setSearch] = useState("");
@@ -18,6 +20,9 @@ export function EntitiesPage() {
   const [type, setType] = useState<EntityType>("PERSON");
   const [created, create] = useMutation(CreateEntityMutation);
   const reload = useReload(refetch);
+  const total = data?.entities?.total ?? 0;
+  // No entity at all (not merely none matching the name filter): say what they are and how they are made.
+  const none = data !== undefined && total === 0 && search === "";
   return (
     <>
       <h1>Entities</h1>
@@ -48,26 +53,30 @@ export function EntitiesPage() {
         <label for="entity-search">Find by name</label>
         <input id="entity-search" type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
       </div>
-      <StatusLine text={`${data?.entities?.total ?? 0} entities.`} />
-      <div class="table-wrap">
-        <table>
-          <caption class="sr-only">Entities</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Description</th>
-              <th scope="col">Memories</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(data?.entities?.items ?? []).map((e) => (
-              <EntityRow key={`${e.id}:${e.name}:${e.type}`} entity={e} onChanged={reload} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <StatusLine text={`${plural(total, "entity")}.`} />
+      {none ? (
+        <NoEntities canWrite={canWrite} />
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <caption class="sr-only">Entities</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Description</th>
+                <th scope="col">Memories</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(data?.entities?.items ?? []).map((e) => (
+                <EntityRow key={`${e.id}:${e.name}:${e.type}`} entity={e} onChanged={reload} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </>
   );
 }
