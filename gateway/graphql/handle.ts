@@ -69,8 +69,8 @@ const notAcceptable = (message: string, allowed: string[]) =>
  * per HTTP request, subscriptions included), REST's JSON envelope for 401/403/429, then yoga with a
  * per-request context (identity, request id, DataLoaders). A POST body is read here with REST's size
  * limit. The credential is a Bearer key or, without an Authorization header, the dashboard's session
- * cookie (whose POSTs carry its CSRF token). GraphiQL's page is static and served without a key;
- * every query it sends carries one.
+ * cookie (whose POSTs carry its CSRF token). GraphiQL's page is served without a key; its queries carry the
+ * session (cookie and token) or a key typed into the page.
  */
 export function graphqlHandler(
   deps: GatewayDeps,
