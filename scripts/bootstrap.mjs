@@ -8,7 +8,8 @@
 //   3. nats-server of the production minor: PATH, cache, or Debian's package unpacked into the cache (nats.mjs)
 //   4. optional speed-ups for the embedding model: OpenBLAS and an AVX-512 kernel (embedder.mjs)
 //   5. Debian's Chromium, for a test run that includes the browser tests (chromium.mjs)
-//   6. exec `bun <script> [args]` with REDIS_SERVER_BIN / REDIS_CLI_BIN / NATS_SERVER_BIN (and EMBEDDINGS_KERNEL)
+//   6. Debian's python3-httpx, pytest, pytest-asyncio and mypy, for a run that includes test/python (python.mjs)
+//   7. exec `bun <script> [args]` with REDIS_SERVER_BIN / REDIS_CLI_BIN / NATS_SERVER_BIN (and EMBEDDINGS_KERNEL)
 import { spawn } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { homedir, constants as osc } from "node:os";
@@ -18,6 +19,7 @@ import { ensureBun } from "./setup/bun.mjs";
 import { ensureChromium, runsBrowserTests } from "./setup/chromium.mjs";
 import { ensureDenseKernel, ensureOpenBlas } from "./setup/embedder.mjs";
 import { ensureNats } from "./setup/nats.mjs";
+import { ensurePythonPackages, runsPythonTests } from "./setup/python.mjs";
 import { ensureRedis } from "./setup/redis.mjs";
 import { log, SetupError } from "./setup/shell.mjs";
 
@@ -36,6 +38,7 @@ function main() {
   ensureOpenBlas();
   const kernel = ensureDenseKernel({ root: ROOT, cacheDir: CACHE });
   if (runsBrowserTests(args[0], args.slice(1))) ensureChromium();
+  if (runsPythonTests(args[0], args.slice(1))) ensurePythonPackages();
   if (redis && nats) log(`Redis ${redis.version}, nats-server ${nats.version}`);
 
   const env = { ...process.env };
