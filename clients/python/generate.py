@@ -374,7 +374,7 @@ def method_source(op: Operation, is_async: bool) -> list[str]:
         p.type = re.sub(r"\blist\[", "List[", p.type)
         sig.append(f"{p.py}: {p.type}" if p.required else f"{p.py}: {p.type} | NotGiven = NOT_GIVEN")
     if op.idempotency_key:
-        sig.append("idempotency_key: str | NotGiven = NOT_GIVEN")
+        sig.append("idempotency_key: str | None | NotGiven = NOT_GIVEN")
     sig += ["timeout: Timeout | NotGiven = NOT_GIVEN", "extra_headers: Mapping[str, str] | None = None"]
     prefix = "Async" if is_async else "Sync"
     returns = f"{prefix}Paginator[{op.item}]" if op.item else op.result

@@ -162,7 +162,7 @@ class RootExtras:
         self,
         source: ImportSource,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> ImportReport:
         """Imports an export's NDJSON (`admin`), streamed as it is read: bytes, a file path, a binary file, or
@@ -223,7 +223,7 @@ class AsyncRootExtras:
         self,
         source: AsyncImportSource,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> ImportReport:
         """As MemoryService.import_; also takes an async iterable of lines."""

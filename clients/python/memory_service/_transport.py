@@ -155,8 +155,9 @@ class TransportBase:
         return self.timeout if isinstance(options.timeout, NotGiven) else options.timeout
 
     @staticmethod
-    def idempotency_key(keyed: bool, given: str | NotGiven) -> str | None:
-        """The key a write carries: the caller's, else a fresh one for every route that takes one."""
+    def idempotency_key(keyed: bool, given: str | None | NotGiven) -> str | None:
+        """The key a write carries: the caller's, else a fresh one for every route that takes one (None: no key,
+        so the write is not retried after a 5xx or a connection error)."""
         if not isinstance(given, NotGiven):
             return given
         return str(uuid.uuid4()) if keyed else None
@@ -233,7 +234,7 @@ class SyncTransport(TransportBase):
         query: Mapping[str, object] | None = None,
         body: BodyFactory | None = None,
         keyed: bool = False,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         replayable: bool = True,
         options: RequestOptions = RequestOptions(),
     ) -> Iterator[httpx.Response]:
@@ -285,7 +286,7 @@ class SyncTransport(TransportBase):
         query: Mapping[str, object] | None = None,
         body: object = None,
         keyed: bool = False,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         options: RequestOptions = RequestOptions(),
     ) -> Any:
         """The `data` of the answer."""
@@ -302,7 +303,7 @@ class SyncTransport(TransportBase):
         query: Mapping[str, object] | None = None,
         body: object = None,
         keyed: bool = False,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         options: RequestOptions = RequestOptions(),
     ) -> dict[str, Any]:
         """The whole envelope (`data` and `meta`) of the answer."""
@@ -334,7 +335,7 @@ class AsyncTransport(TransportBase):
         query: Mapping[str, object] | None = None,
         body: BodyFactory | None = None,
         keyed: bool = False,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         replayable: bool = True,
         options: RequestOptions = RequestOptions(),
     ) -> AsyncIterator[httpx.Response]:
@@ -386,7 +387,7 @@ class AsyncTransport(TransportBase):
         query: Mapping[str, object] | None = None,
         body: object = None,
         keyed: bool = False,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         options: RequestOptions = RequestOptions(),
     ) -> Any:
         envelope = await self.envelope(
@@ -402,7 +403,7 @@ class AsyncTransport(TransportBase):
         query: Mapping[str, object] | None = None,
         body: object = None,
         keyed: bool = False,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         options: RequestOptions = RequestOptions(),
     ) -> dict[str, Any]:
         factory: BodyFactory | None = None if body is None else (lambda: (body, None))

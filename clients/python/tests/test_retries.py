@@ -103,6 +103,11 @@ def test_a_write_without_a_key_is_not_retried(tenant_key: str, base_url: str, sl
     with pytest.raises(ServiceUnavailableError):
         client.keys.create(name="not twice")
     assert len(flaky.seen) == 1 and "Idempotency-Key" not in flaky.seen[0].headers
+    # idempotency_key=None sends a write without one: it is not retried either.
+    flaky = Flaky(refuse(503, "SERVICE_UNAVAILABLE"))
+    with pytest.raises(ServiceUnavailableError):
+        flaky_client(tenant_key, base_url, flaky).memories.create(content="no key", idempotency_key=None)
+    assert len(flaky.seen) == 1 and "Idempotency-Key" not in flaky.seen[0].headers
     flaky = Flaky(fail(httpx.ConnectError))
     with pytest.raises(APIConnectionError):
         flaky_client(tenant_key, base_url, flaky).keys.create(name="not twice")

@@ -62,7 +62,7 @@ class MemoryTags(MemoryTagsExtras):
         /,
         *,
         tag_ids: List[str],
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> AttachTagsResult:
@@ -88,7 +88,7 @@ class MemoryTags(MemoryTagsExtras):
         tag_id: str,
         /,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> DetachTagResult:
@@ -115,7 +115,7 @@ class AsyncMemoryTags(AsyncMemoryTagsExtras):
         /,
         *,
         tag_ids: List[str],
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> AttachTagsResult:
@@ -141,7 +141,7 @@ class AsyncMemoryTags(AsyncMemoryTagsExtras):
         tag_id: str,
         /,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> DetachTagResult:
@@ -185,7 +185,7 @@ class WebhookDeliveries:
         delivery_id: str,
         /,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> WebhookDelivery:
@@ -229,7 +229,7 @@ class AsyncWebhookDeliveries:
         delivery_id: str,
         /,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> WebhookDelivery:
@@ -265,7 +265,7 @@ class Memories(MemoriesExtras):
         expires_at: str | None | NotGiven = NOT_GIVEN,
         ttl_seconds: int | NotGiven = NOT_GIVEN,
         supersedes: str | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Memory:
@@ -335,7 +335,7 @@ class Memories(MemoriesExtras):
         self,
         *,
         items: List[CreateMemoriesItemsItem],
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> CreateMemoriesResult:
@@ -386,7 +386,7 @@ class Memories(MemoriesExtras):
         metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
         occurred_at: str | NotGiven = NOT_GIVEN,
         expires_at: str | None | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Memory:
@@ -417,7 +417,7 @@ class Memories(MemoriesExtras):
         /,
         *,
         cascade: bool | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> DeleteMemoryResult:
@@ -454,7 +454,7 @@ class AsyncMemories(AsyncMemoriesExtras):
         expires_at: str | None | NotGiven = NOT_GIVEN,
         ttl_seconds: int | NotGiven = NOT_GIVEN,
         supersedes: str | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Memory:
@@ -524,7 +524,7 @@ class AsyncMemories(AsyncMemoriesExtras):
         self,
         *,
         items: List[CreateMemoriesItemsItem],
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> CreateMemoriesResult:
@@ -575,7 +575,7 @@ class AsyncMemories(AsyncMemoriesExtras):
         metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
         occurred_at: str | NotGiven = NOT_GIVEN,
         expires_at: str | None | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Memory:
@@ -606,7 +606,7 @@ class AsyncMemories(AsyncMemoriesExtras):
         /,
         *,
         cascade: bool | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> DeleteMemoryResult:
@@ -653,7 +653,7 @@ class Tags:
         name: str,
         color: str | None | NotGiven = NOT_GIVEN,
         description: str | None | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Tag:
@@ -699,7 +699,7 @@ class Tags:
         name: str | NotGiven = NOT_GIVEN,
         color: str | None | NotGiven = NOT_GIVEN,
         description: str | None | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Tag:
@@ -725,7 +725,7 @@ class Tags:
         tag_id: str,
         /,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> DeleteTagResult:
@@ -771,7 +771,7 @@ class AsyncTags:
         name: str,
         color: str | None | NotGiven = NOT_GIVEN,
         description: str | None | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Tag:
@@ -817,7 +817,7 @@ class AsyncTags:
         name: str | NotGiven = NOT_GIVEN,
         color: str | None | NotGiven = NOT_GIVEN,
         description: str | None | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Tag:
@@ -843,7 +843,7 @@ class AsyncTags:
         tag_id: str,
         /,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> DeleteTagResult:
@@ -872,7 +872,7 @@ class Entities:
         description: str | None | NotGiven = NOT_GIVEN,
         metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
         memory_ids: List[str] | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Entity:
@@ -937,7 +937,7 @@ class Entities:
         type: Literal["person", "organization", "place", "product", "event", "concept", "other"] | NotGiven = NOT_GIVEN,
         description: str | None | NotGiven = NOT_GIVEN,
         metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Entity:
@@ -963,7 +963,7 @@ class Entities:
         entity_id: str,
         /,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> DeleteEntityResult:
@@ -985,7 +985,7 @@ class Entities:
         /,
         *,
         memory_ids: List[str],
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> LinkEntityMemoriesResult:
@@ -1011,7 +1011,7 @@ class Entities:
         memory_id: str,
         /,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> UnlinkEntityMemoryResult:
@@ -1040,7 +1040,7 @@ class AsyncEntities:
         description: str | None | NotGiven = NOT_GIVEN,
         metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
         memory_ids: List[str] | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Entity:
@@ -1105,7 +1105,7 @@ class AsyncEntities:
         type: Literal["person", "organization", "place", "product", "event", "concept", "other"] | NotGiven = NOT_GIVEN,
         description: str | None | NotGiven = NOT_GIVEN,
         metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Entity:
@@ -1131,7 +1131,7 @@ class AsyncEntities:
         entity_id: str,
         /,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> DeleteEntityResult:
@@ -1153,7 +1153,7 @@ class AsyncEntities:
         /,
         *,
         memory_ids: List[str],
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> LinkEntityMemoriesResult:
@@ -1179,7 +1179,7 @@ class AsyncEntities:
         memory_id: str,
         /,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> UnlinkEntityMemoryResult:
@@ -1272,7 +1272,7 @@ class Keys:
         scopes: List[Literal["memories:read", "memories:write", "search:read", "admin", "tokens:create", "*"]] | NotGiven = NOT_GIVEN,
         rate_limit: int | None | NotGiven = NOT_GIVEN,
         expires_at: str | None | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ApiKey:
@@ -1301,7 +1301,7 @@ class Keys:
         key_id: str,
         /,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RevokeKeyResult:
@@ -1416,7 +1416,7 @@ class AsyncKeys:
         scopes: List[Literal["memories:read", "memories:write", "search:read", "admin", "tokens:create", "*"]] | NotGiven = NOT_GIVEN,
         rate_limit: int | None | NotGiven = NOT_GIVEN,
         expires_at: str | None | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ApiKey:
@@ -1445,7 +1445,7 @@ class AsyncKeys:
         key_id: str,
         /,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RevokeKeyResult:
@@ -1496,7 +1496,7 @@ class Tokens:
         restrict: CreateTokenRestrict | NotGiven = NOT_GIVEN,
         origins: List[str] | NotGiven = NOT_GIVEN,
         rate_limit: int | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> CreateTokenResult:
@@ -1534,7 +1534,7 @@ class AsyncTokens:
         restrict: CreateTokenRestrict | NotGiven = NOT_GIVEN,
         origins: List[str] | NotGiven = NOT_GIVEN,
         rate_limit: int | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> CreateTokenResult:
@@ -1627,7 +1627,7 @@ class Webhooks:
         events: List[Literal["*", "memory.created", "memory.updated", "memory.deleted", "memory.tags_changed", "memory.entities_changed"]] | NotGiven = NOT_GIVEN,
         description: str | None | NotGiven = NOT_GIVEN,
         enabled: bool | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Webhook:
@@ -1653,7 +1653,7 @@ class Webhooks:
         webhook_id: str,
         /,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> DeleteWebhookResult:
@@ -1692,7 +1692,7 @@ class Webhooks:
         webhook_id: str,
         /,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> WebhookDelivery:
@@ -1777,7 +1777,7 @@ class AsyncWebhooks:
         events: List[Literal["*", "memory.created", "memory.updated", "memory.deleted", "memory.tags_changed", "memory.entities_changed"]] | NotGiven = NOT_GIVEN,
         description: str | None | NotGiven = NOT_GIVEN,
         enabled: bool | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Webhook:
@@ -1803,7 +1803,7 @@ class AsyncWebhooks:
         webhook_id: str,
         /,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> DeleteWebhookResult:
@@ -1842,7 +1842,7 @@ class AsyncWebhooks:
         webhook_id: str,
         /,
         *,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> WebhookDelivery:
@@ -1894,7 +1894,7 @@ class Tenant:
         cors: UpdateTenantCors | NotGiven = NOT_GIVEN,
         tenant_id: str | NotGiven = NOT_GIVEN,
         environment: Literal["live", "test"] | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> UpdateTenantResult:
@@ -1953,7 +1953,7 @@ class AsyncTenant:
         cors: UpdateTenantCors | NotGiven = NOT_GIVEN,
         tenant_id: str | NotGiven = NOT_GIVEN,
         environment: Literal["live", "test"] | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> UpdateTenantResult:
@@ -2029,7 +2029,7 @@ class Root(RootExtras):
         latest_only: bool | NotGiven = NOT_GIVEN,
         as_of: str | NotGiven = NOT_GIVEN,
         metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> SearchMemoriesResult:
@@ -2087,7 +2087,7 @@ class Root(RootExtras):
         latest_only: bool | NotGiven = NOT_GIVEN,
         as_of: str | NotGiven = NOT_GIVEN,
         metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ContextOutput:
@@ -2176,7 +2176,7 @@ class AsyncRoot(AsyncRootExtras):
         latest_only: bool | NotGiven = NOT_GIVEN,
         as_of: str | NotGiven = NOT_GIVEN,
         metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> SearchMemoriesResult:
@@ -2234,7 +2234,7 @@ class AsyncRoot(AsyncRootExtras):
         latest_only: bool | NotGiven = NOT_GIVEN,
         as_of: str | NotGiven = NOT_GIVEN,
         metadata: dict[str, Any] | NotGiven = NOT_GIVEN,
-        idempotency_key: str | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None | NotGiven = NOT_GIVEN,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ContextOutput:
