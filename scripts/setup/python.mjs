@@ -1,6 +1,6 @@
 // Debian's Python packages for the Python SDK's tests (clients/python, run by test/python): httpx, pytest,
-// pytest-asyncio and mypy for Debian's /usr/bin/python3, and venv (the install test makes one). Only a test run that includes them installs them; the
-// stack itself never needs Python. Nothing comes from PyPI.
+// pytest-asyncio and mypy for Debian's /usr/bin/python3, and venv (the install test makes one). Only a test run
+// that includes them installs them; the stack itself never needs Python. Nothing comes from PyPI.
 import { existsSync } from "node:fs";
 import { normalize } from "node:path";
 import { lastError, log, run } from "./shell.mjs";
