@@ -379,7 +379,8 @@ def method_source(op: Operation, is_async: bool) -> list[str]:
     prefix = "Async" if is_async else "Sync"
     returns = f"{prefix}Paginator[{op.item}]" if op.item else op.result
     asynchronous = is_async and not op.item
-    lines = [f"    {'async ' if asynchronous else ''}def {op.name}(", *[f"        {s}," for s in sig], f"    ) -> {returns}:"]
+    head = f"    {'async ' if asynchronous else ''}def {op.name}("
+    lines = [head, *[f"        {s}," for s in sig], f"    ) -> {returns}:"]
     doc = [op.summary.rstrip(".") + "." if op.summary else op.op_id]
     if op.description:
         doc.append(op.description)
