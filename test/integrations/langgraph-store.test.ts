@@ -164,7 +164,7 @@ describe.each(stores)("LangGraph's store expectations on %s", (name, makeStore) 
     expect(results[0]).toMatchObject({ key: "old", value: { n: 0 } });
     expect(keysOf(results[1] as { key: string }[])).toEqual(["old"]);
     expect(results[2]).toEqual([["b", "x"]]);
-    expect([results[3], results[4]]).toEqual([null, null]);
+    expect([results[3], results[4]] as unknown[]).toEqual([null, null]);
     expect(await store.get(["b", "x"], "old")).toBeNull();
     expect((await store.get(["b", "y"], "new"))!.value).toEqual({ n: 1 });
   });
