@@ -176,3 +176,20 @@ describe("MemoryServiceChatHistory", () => {
     expect((await client.memories.get(thread.id)).id).toBe(thread.id);
   });
 });
+
+test("the README's example answers from the user's memories and keeps the session", async () => {
+  const client = await serviceClient();
+  const { memoryChat } = await import("../../clients/typescript/examples/langchain.ts");
+  const place = word();
+  await client.memories.create({ content: `Ann likes ${place} hostels`, tier: "long", metadata: { user_id: "ann" } });
+  await client.memories.create({ content: `Bob likes ${place} castles`, tier: "long", metadata: { user_id: "bob" } });
+  const model = new FakeChatModel({});
+  const chat = memoryChat(client, model, "ann");
+  const config = { configurable: { sessionId: "trip" } };
+  // The echo model answers its prompt: the system message with the memories, then the history and the input.
+  const first = await chat.invoke({ input: `Where to sleep in ${place}?` }, config);
+  expect(first).toContain(`- Ann likes ${place} hostels`);
+  expect(first).not.toContain("castles");
+  const second = await chat.invoke({ input: "And next?" }, config);
+  expect(second).toContain(`Where to sleep in ${place}?\n${first}\nAnd next?`);
+});

@@ -100,4 +100,15 @@ describe("MemoryServiceStore", () => {
     expect(await again.listNamespaces()).toEqual([["users", "ann", "facts"]]);
     expect((await again.search(["users"]))[0]!.value).toEqual({ text: fact });
   });
+
+  test("the README's example stores and recalls through a graph", async () => {
+    const client = await serviceClient();
+    const { memoryGraph } = await import("../../clients/typescript/examples/langgraph.ts");
+    const graph = memoryGraph(client);
+    const hobby = word();
+    await graph.invoke({ userId: "ann", message: `I love ${hobby} sailing`, question: "", recalled: [] });
+    const out = await graph.invoke({ userId: "ann", message: "I live in Oslo", question: `${hobby}?`, recalled: [] });
+    expect(out.recalled[0]).toStartWith(`I love ${hobby} sailing (score 0.`);
+    expect(out.recalled.length).toBe(2);
+  });
 });
