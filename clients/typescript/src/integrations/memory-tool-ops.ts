@@ -112,3 +112,15 @@ export function memoryOperations(client: MemoryServiceClient, options: MemoryToo
     },
   };
 }
+
+/**
+ * What the model reads when a tool call fails: the service's code and message (a 403 or a validation error is
+ * not worth repeating as is), or the failure's message.
+ */
+export function describeToolError(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const text = typeof message === "string" ? message : String(error);
+  return typeof code === "string"
+    ? `The memory service refused the call: ${code}: ${text}`
+    : `The call failed: ${text}`;
+}
