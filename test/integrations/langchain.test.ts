@@ -160,6 +160,16 @@ describe("MemoryServiceChatHistory", () => {
     expect((await history.getMessages()).map((m) => m.text)).toEqual(["Again"]);
   });
 
+  test("a large batch sent right after a message comes after it", async () => {
+    const client = await serviceClient();
+    const history = new lc.MemoryServiceChatHistory({ client, sessionId: "burst" });
+    await history.addMessage(new HumanMessage("first"));
+    const burst = Array.from({ length: 200 }, (_, i) => new AIMessage(`part ${i}`));
+    await history.addMessages(burst);
+    const read = await new lc.MemoryServiceChatHistory({ client, sessionId: "burst" }).getMessages();
+    expect(read.map((m) => m.text)).toEqual(["first", ...burst.map((m) => m.text)]);
+  });
+
   test("on an existing thread (threadId), clear removes the turns and keeps the thread", async () => {
     const client = await serviceClient();
     const thread = await client.memories.create({ content: "Support chat", content_type: "conversation" });

@@ -36,7 +36,7 @@ export class MemoryServiceChatHistory extends BaseListChatMessageHistory {
   readonly sessionId: string | undefined;
   private threadId: string | undefined;
   private readonly metadata: Record<string, unknown>;
-  /** The last occurred_at given (ms), so turns added in the same millisecond keep their order. */
+  /** The last occurred_at given (ms): each turn gets a later one, so the thread's order is the order of calls. */
   private last = 0;
 
   constructor(options: MemoryServiceChatHistoryOptions) {
@@ -95,7 +95,7 @@ export class MemoryServiceChatHistory extends BaseListChatMessageHistory {
   async addMessages(messages: BaseMessage[]): Promise<void> {
     if (messages.length === 0) return;
     const root = (await this.root(true)) as string;
-    if (this.last === 0) await this.resumeClock(root);
+    await this.afterLastTurn(root);
     const stored = mapChatMessagesToStoredMessages(messages);
     const items = messages.map((message, i) => ({
       content: textOf(message),
@@ -130,15 +130,19 @@ export class MemoryServiceChatHistory extends BaseListChatMessageHistory {
     for (const id of turns) await this.client.memories.delete(id).catch(ignoreNotFound);
   }
 
-  /** Starts after the thread's last turn, which another process may have stamped a few ms ahead of this clock. */
-  private async resumeClock(root: string) {
+  /**
+   * Stamps the next turns after the thread's last one. The service stamps a batch's items 1 ms apart ending at
+   * the call's time, so without this a batch sent right after another would interleave with it; and another
+   * process (or a clock behind) may have stamped the last turn ahead of this clock.
+   */
+  private async afterLastTurn(root: string) {
     const page = await this.client.memories.list({
       parent_memory_id: root,
       sort: "occurred_at",
       order: "desc",
       limit: 1,
     });
-    if (page.items[0]) this.last = Date.parse(page.items[0].occurred_at);
+    if (page.items[0]) this.last = Math.max(this.last, Date.parse(page.items[0].occurred_at));
   }
 
   private tick() {
