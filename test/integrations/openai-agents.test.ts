@@ -136,6 +136,23 @@ describe("MemoryServiceSession: an Agents SDK session stored as a thread", () =>
     expect(await session.getItems()).toEqual(items);
     expect(await session.getItems(120)).toEqual(items.slice(-120));
     expect(await session.popItem()).toEqual(items.at(-1) as AgentInputItem);
+    // An item written by a process whose clock is an hour ahead: a later writer's items still come after it.
+    const id = await session.getSessionId();
+    const ahead = new Date(Date.now() + 3_600_000).toISOString();
+    const aheadItem: AgentInputItem = {
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text: "from the future" }],
+    };
+    await new agents.MemoryServiceSession({ client, sessionId: id }).addItems([aheadItem]);
+    await client.memories.update(
+      (await client.memories.list({ parent_memory_id: id, order: "desc", limit: 1 })).items[0]!.id,
+      {
+        occurred_at: ahead,
+      },
+    );
+    await new agents.MemoryServiceSession({ client, sessionId: id }).addItems([{ role: "user", content: "later" }]);
+    expect(await session.getItems(2)).toEqual([aheadItem, { role: "user", content: "later" }]);
     await session.clearSession();
     expect(await session.getItems()).toEqual([]);
   }, 60_000);

@@ -2,6 +2,7 @@
 // child per item, in order, which keeps the item's exact JSON (openai-agents-items.ts).
 import type { AgentInputItem, Session } from "@openai/agents";
 import type { MemoryServiceClient } from "../client.ts";
+import type { Memory } from "../types.ts";
 import { decodeItem, encodeItem } from "./openai-agents-items.ts";
 
 export interface MemoryServiceSessionOptions {
@@ -34,7 +35,8 @@ export class MemoryServiceSession implements Session {
   readonly #client: MemoryServiceClient;
   readonly #options: MemoryServiceSessionOptions;
   #rootId: Promise<string> | undefined;
-  #lastOccurredAt = 0;
+  /** The latest `occurred_at` (ms) of an item this object wrote or read; null until it knows one. */
+  #lastOccurredAt: number | null = null;
 
   constructor(options: MemoryServiceSessionOptions) {
     this.#client = options.client;
@@ -56,7 +58,7 @@ export class MemoryServiceSession implements Session {
     if (limit === undefined) {
       const items: AgentInputItem[] = [];
       const query = { parent_memory_id: parent, sort: "occurred_at", order: "asc", limit: PAGE_MAX } as const;
-      for await (const memory of this.#client.memories.iterate(query)) items.push(decodeItem(memory));
+      for await (const memory of this.#client.memories.iterate(query)) items.push(this.#seen(memory));
       return items;
     }
     // The newest `limit` items, read newest first and answered oldest first.
@@ -68,7 +70,7 @@ export class MemoryServiceSession implements Session {
       limit: Math.min(limit, PAGE_MAX),
     } as const;
     for await (const memory of this.#client.memories.iterate(query)) {
-      newest.push(decodeItem(memory));
+      newest.push(this.#seen(memory));
       if (newest.length === limit) break;
     }
     return newest.reverse();
@@ -77,6 +79,7 @@ export class MemoryServiceSession implements Session {
   async addItems(items: AgentInputItem[]): Promise<void> {
     if (items.length === 0) return;
     const parent = await this.getSessionId();
+    if (this.#lastOccurredAt === null) await this.getItems(1);
     for (let start = 0; start < items.length; start += BATCH_MAX) {
       const chunk = items.slice(start, start + BATCH_MAX).map((item) => ({
         ...encodeItem(item, this.#options.metadata),
@@ -132,12 +135,21 @@ export class MemoryServiceSession implements Session {
       ...(this.#options.metadata ? { metadata: { ...this.#options.metadata } } : {}),
       ...(this.#options.tier ? { tier: this.#options.tier } : {}),
     });
+    this.#lastOccurredAt = 0;
     return root.id;
   }
 
-  /** Now, or 1 ms after the last item this object wrote, so items written together keep their order. */
+  /**
+   * Now, or 1 ms after the latest item known (read before a first write), so items keep the order they were
+   * added in, even when written within one millisecond or by a process whose clock is behind the last writer's.
+   */
   #nextOccurredAt(): string {
-    this.#lastOccurredAt = Math.max(Date.now(), this.#lastOccurredAt + 1);
+    this.#lastOccurredAt = Math.max(Date.now(), (this.#lastOccurredAt ?? 0) + 1);
     return new Date(this.#lastOccurredAt).toISOString();
+  }
+
+  #seen(memory: Memory): AgentInputItem {
+    this.#lastOccurredAt = Math.max(this.#lastOccurredAt ?? 0, Date.parse(memory.occurred_at));
+    return decodeItem(memory);
   }
 }
