@@ -115,6 +115,34 @@ describe("MemoryServiceSession: an Agents SDK session stored as a thread", () =>
     expect(await again.getItems()).toEqual([{ role: "user", content: "after the clear" }]);
   }, 60_000);
 
+  test("a browser token restricted to one user keeps a session: its items carry the user, others see none", async () => {
+    const backend = await newClient();
+    const { token } = await backend.tokens.create({
+      scopes: ["memories:read", "memories:write", "search:read"],
+      restrict: { metadata: { user_id: "u_1" } },
+      ttl_seconds: 300,
+    });
+    const browser = sdk.createClient({ baseUrl, apiKey: token });
+    const session = new agents.MemoryServiceSession({ client: browser });
+    await session.addItems([{ role: "user", content: "hello" }]);
+    expect(await session.getItems()).toEqual([{ role: "user", content: "hello" }]);
+    const id = await session.getSessionId();
+    expect((await backend.memories.get(id)).metadata).toEqual({ user_id: "u_1" });
+    const [turn] = (await backend.memories.list({ parent_memory_id: id })).items;
+    expect(turn?.metadata.user_id).toBe("u_1");
+
+    const other = await backend.tokens.create({
+      scopes: ["memories:read"],
+      restrict: { metadata: { user_id: "u_2" } },
+      ttl_seconds: 300,
+    });
+    const stranger = new agents.MemoryServiceSession({
+      client: sdk.createClient({ baseUrl, apiKey: other.token }),
+      sessionId: id,
+    });
+    expect(await stranger.getItems()).toEqual([]);
+  }, 60_000);
+
   test("an item too large for metadata is kept as JSON content, and comes back the same", async () => {
     const client = await newClient();
     const session = new agents.MemoryServiceSession({ client });
