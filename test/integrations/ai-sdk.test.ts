@@ -122,7 +122,7 @@ describe("memory tools for the Vercel AI SDK, driven by generateText and its moc
     expect(memories.length).toBeLessThanOrEqual(3);
   }, 60_000);
 
-  test("withMemoryContext sets the user's memories ahead of the prompt, within the budget, no other user's", async () => {
+  test("withMemoryContext puts the user's memories ahead of the prompt, within the budget, no one else's", async () => {
     const client = await newClient();
     const topic = word();
     const mine = await client.memories.create({

@@ -115,7 +115,7 @@ describe("MemoryServiceSession: an Agents SDK session stored as a thread", () =>
     expect(await again.getItems()).toEqual([{ role: "user", content: "after the clear" }]);
   }, 60_000);
 
-  test("a browser token restricted to one user keeps a session: its items carry the user, others see none", async () => {
+  test("a token restricted to one user keeps a session: its items carry the user, others see none", async () => {
     const backend = await newClient();
     const { token } = await backend.tokens.create({
       scopes: ["memories:read", "memories:write", "search:read"],
@@ -210,7 +210,7 @@ describe("MemoryServiceSession: an Agents SDK session stored as a thread", () =>
 });
 
 describe("memoryTools for the Agents SDK", () => {
-  test("an agent run calls remember, then recall: stored for the user, found again, the calls in the session", async () => {
+  test("a run calls remember, then recall: stored for the user, found again, the calls in the session", async () => {
     const client = await newClient();
     const fact = `Ann's passport number ends in ${word()}`;
     let storedId = "";

@@ -1,5 +1,6 @@
 // An OpenAI Agents SDK agent whose conversation history and long-term memories live in the memory service.
-// Run: MEMORY_SERVICE_URL=… MEMORY_SERVICE_API_KEY=… OPENAI_API_KEY=… bun examples/openai-agents.ts "message" [session id]
+// Run: MEMORY_SERVICE_URL=… MEMORY_SERVICE_API_KEY=… OPENAI_API_KEY=… \
+//   bun examples/openai-agents.ts "message" [session id]
 import { createClient, type MemoryServiceClient } from "@memory-service/client";
 import { MemoryServiceSession, memoryTools } from "@memory-service/client/openai-agents";
 import { Agent, run, type Model } from "@openai/agents";
