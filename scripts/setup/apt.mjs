@@ -26,6 +26,8 @@ export function privateApt(dir, sources) {
     ["Dir::State::Lists", join(dir, "lists")],
     ["Dir::Cache", join(dir, "cache")],
     ["APT::Get::List-Cleanup", "0"],
+    // Package descriptions are never read here: no Translation-* indexes to download.
+    ["Acquire::Languages", "none"],
     // The lists and cache are ours alone; the system's apt lock is not involved.
     ["Debug::NoLocking", "1"],
   ].flatMap(([k, v]) => ["-o", `${k}=${v}`]);

@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Redis from "ioredis";
@@ -46,6 +46,13 @@ test("only a stale cache: ensureRedis passes over Redis < 8.0.4 and builds the n
   expect(lines.some((l) => l.startsWith(`bootstrap: built Redis ${built!.version} in `))).toBe(true);
   expect(atLeast(built!.version, REDIS_SAFE)).toBe(true);
   expect(built!.server).toBe(join(cacheDir, `redis-${built!.version}`, "bin", "redis-server"));
+  // The build makes what the stack runs and nothing more: no benchmark or check tools, no debug info.
+  expect(readdirSync(join(cacheDir, `redis-${built!.version}`, "bin")).sort()).toEqual(["redis-cli", "redis-server"]);
+  // Upstream's flags give ~6 MB of it; what is left comes from hiredis, which keeps its own -g (~70 KB).
+  const sections = Bun.spawnSync(["readelf", "-S", "-W", built!.server]).stdout.toString();
+  const debugInfo = /\.debug_info\s+\S+\s+\S+\s+\S+\s+([0-9a-f]+)/.exec(sections)?.[1] ?? "0";
+  expect(sections).toContain(".text");
+  expect(Number.parseInt(debugInfo, 16)).toBeLessThan(1 << 20);
 
   const port = await freePort();
   server = Bun.spawn(
