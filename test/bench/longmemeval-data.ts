@@ -120,7 +120,7 @@ export function lmeRecalls(ranked: Located[], answerSessions: string[], evidence
   ];
 }
 
-/** Per question type and overall: n and the mean of each metric in percent (NaN, a question without turns, left out). */
+/** Per question type and overall: n and each metric's mean in percent (NaN, a question without turns, left out). */
 export function summariseLme(rows: { type: string; r: number[] }[]) {
   const groups = new Map<string, number[][]>();
   for (const row of rows) {

@@ -206,7 +206,8 @@ async function runFolds(tenantIds: string[]) {
   console.log(`\nfolds: ${settings.length} settings; each fifth of the questions held out, chosen on the others`);
   for (const f of cv.folds)
     console.log(
-      `  fold ${f.held}: n ${f.heldOut.length}, train objective ${((100 * f.train) / 3).toFixed(1)}, ${JSON.stringify(f.chosen)}`,
+      `  fold ${f.held}: n ${f.heldOut.length}, train objective ${((100 * f.train) / 3).toFixed(1)}, ` +
+        JSON.stringify(f.chosen),
     );
   const typed = (rows: { question: (typeof asked)[number]; r: number[] }[]) =>
     rows.map(({ question, r }) => ({ type: question.q.type, r }));
