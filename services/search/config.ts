@@ -15,6 +15,15 @@ export const SearchConfig = {
   }),
   EMBEDDINGS_API_KEY: T.Optional(T.String()),
   EMBEDDINGS_DIMENSIONS: T.Optional(T.Integer({ minimum: 1, maximum: 8192 })),
+  EMBEDDINGS_MAX_TOKENS: T.Optional(
+    T.Integer({
+      minimum: 16,
+      maximum: 1_000_000,
+      description:
+        "How many tokens EMBEDDINGS_MODEL reads (default 512): a longer memory is embedded in overlapping " +
+        "chunks of that size, one vector each.",
+    }),
+  ),
   EMBEDDINGS_BLAS: T.String({
     pattern: "^(auto|off|/.+)$",
     default: "auto",

@@ -1,4 +1,4 @@
-import { embeddingText } from "../../services/search/embedder";
+import { embeddingChunks } from "../../services/search/embedder";
 import {
   readUseLiteFiles,
   useLiteTokenizer,
@@ -13,5 +13,5 @@ export function embeddedTokenCounter(): (content: string) => number {
   const files = readUseLiteFiles();
   const tokenize = useLiteTokenizer(files.vocabulary);
   const max = loadUseLiteWeights(files).maxLength;
-  return (content) => [embeddingText(content)].reduce((n, t) => n + Math.min(max, tokenize(t).length), 0);
+  return (content) => embeddingChunks(content, max).reduce((n, t) => n + Math.min(max, tokenize(t).length), 0);
 }

@@ -83,6 +83,7 @@ export function createBatcher(base: Embedder, opts: BatcherOptions) {
   const lane = (name: Lane): Embedder => ({
     model: base.model,
     dimensions: base.dimensions,
+    maxTokens: base.maxTokens,
     embed(texts) {
       if (texts.some((t) => t.length === 0)) return Promise.reject(new Error("cannot embed an empty string"));
       const done = Promise.all(texts.map((t) => request(t, name)));

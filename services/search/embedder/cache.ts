@@ -36,6 +36,7 @@ export function cachedEmbedder(base: Embedder, capacity: number): Embedder & { h
   return {
     model: base.model,
     dimensions: base.dimensions,
+    maxTokens: base.maxTokens,
     hits: () => hits,
     embed(texts) {
       return Promise.all(

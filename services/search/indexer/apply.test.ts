@@ -87,3 +87,35 @@ describe("applying changes", () => {
     expect(embedded).toEqual(["(empty)"]);
   });
 });
+
+describe("a long memory's chunks", () => {
+  const chunky: Embedder = { ...fake, maxTokens: 20 };
+  const words = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(" ");
+  const elements = async (s: ReturnType<typeof space>) =>
+    ((await redis.call("VCARD", searchKeys(s).vectors(MODEL))) as number) ?? 0;
+
+  test("one vector per chunk, all with the memory's attributes; fewer chunks or a delete remove the rest", async () => {
+    const s = space();
+    const applyChunked = createApplier(store, { write: chunky, background: chunky }, MODEL);
+    const m = snap({ content: words(60, "alpha"), tier: "short" });
+    await applyChunked(s, { upserts: [m], deletes: [] });
+    const n = Number(await redis.hget(searchKeys(s).doc(m.id), DOC.vectorCount));
+    expect(n).toBeGreaterThan(3);
+    expect(await elements(s)).toBe(n);
+    expect(await store.admin.vectorCount(s, MODEL)).toBe(1);
+    const tagged = { ...m, version: 2, tier: "long" as const };
+    await applyChunked(s, { upserts: [tagged], deletes: [] });
+    for (let i = 1; i < n; i++) {
+      const a = JSON.parse(String(await redis.call("VGETATTR", searchKeys(s).vectors(MODEL), `${m.id}#${i}`)));
+      expect(a.tier).toBe("long");
+    }
+    await applyChunked(s, { upserts: [{ ...tagged, version: 3, content: words(25, "beta") }], deletes: [] });
+    const fewer = Number(await redis.hget(searchKeys(s).doc(m.id), DOC.vectorCount));
+    expect(fewer).toBeLessThan(n);
+    expect(await elements(s)).toBe(fewer);
+    expect(await store.admin.vectorCount(s, MODEL)).toBe(1);
+    await applyChunked(s, { upserts: [], deletes: [{ id: m.id, version: 4 }] });
+    expect(await elements(s)).toBe(0);
+    expect(await store.admin.vectorCount(s, MODEL)).toBe(0);
+  });
+});

@@ -29,8 +29,13 @@ export function createApplier(store: SearchStore, embedders: Pick<Embedders, "wr
   ): Promise<void> {
     const todo = items.filter(need);
     if (todo.length === 0) return;
-    const vectors = await embedders[lane].embed(todo.map((i) => i.doc.text));
-    todo.forEach((item, i) => (item.vector = vectors[i]!));
+    // Every chunk of every memory in one call, so the batcher fills the model's batches across memories.
+    const vectors = await embedders[lane].embed(todo.flatMap((i) => i.doc.chunks));
+    let at = 0;
+    for (const item of todo) {
+      item.vectors = vectors.slice(at, at + item.doc.chunks.length);
+      at += item.doc.chunks.length;
+    }
   }
 
   return async function apply(
@@ -61,8 +66,8 @@ export function createApplier(store: SearchStore, embedders: Pick<Embedders, "wr
         // Cheap early drop; the script checks again atomically.
         if (!opts.unversioned && state && state.version >= s.version && (state.deleted || state.model === modelId))
           continue;
-        const doc: IndexDoc = toIndexDoc(s);
-        items.push({ doc, version: opts.unversioned ? -1 : s.version, vector: null });
+        const doc: IndexDoc = toIndexDoc(s, embedders.write.maxTokens);
+        items.push({ doc, version: opts.unversioned ? -1 : s.version, vectors: null });
       }
       const fresh = (item: UpsertItem) => {
         const state = states.get(item.doc.id);

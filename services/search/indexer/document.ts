@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { MemorySnapshot } from "../../contract/events";
-import { embeddingText } from "../embedder";
+import { chunkChars, DEFAULT_MAX_TOKENS, embeddingChunks } from "../embedder";
 import { metadataToken } from "../filters";
 import { ATTRS, FILTER_KINDS, threadOrderMember, VALID_FOREVER, type FilterKind, type IndexDoc } from "../store";
 import { termFrequencies } from "../text";
@@ -22,8 +22,11 @@ function fieldValues(s: MemorySnapshot): Record<FilterKind, string[]> {
 
 const msOrNull = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
 
-/** What the index stores of one memory, derived from its snapshot only. */
-export function toIndexDoc(s: MemorySnapshot): IndexDoc {
+/**
+ * What the index stores of one memory, derived from its snapshot and the model's input length (`maxTokens`:
+ * how its content is chunked).
+ */
+export function toIndexDoc(s: MemorySnapshot, maxTokens = DEFAULT_MAX_TOKENS): IndexDoc {
   const values = fieldValues(s);
   const attrs: Record<string, unknown> = {};
   const filterSuffixes: string[] = [];
@@ -40,11 +43,13 @@ export function toIndexDoc(s: MemorySnapshot): IndexDoc {
   attrs[ATTRS.occurredMs] = occurredMs;
   attrs[ATTRS.validToMs] = validToMs ?? VALID_FOREVER;
   const { tf, length } = termFrequencies(s.content);
+  const chunks = embeddingChunks(s.content, maxTokens);
   return {
     id: s.id,
     version: s.version,
-    text: embeddingText(s.content),
-    contentHash: contentHash(s.content),
+    chunks,
+    // A chunked memory's hash names the chunk size too: indexed with another one, it is embedded again.
+    contentHash: contentHash(chunks.length > 1 ? `${s.content}\u0000${chunkChars(maxTokens)}` : s.content),
     tf: Object.fromEntries(tf),
     length,
     attrs: JSON.stringify(attrs),

@@ -17,6 +17,34 @@ local function valid_to_key() return P .. 'vto' end
 local function expiring_key() return P .. 'exp' end
 local function thread_key(parent) return P .. 'o:' .. parent end
 
+-- A memory's vectors, one per chunk of its content: the first element is named by its id, the others
+-- `<id>#<i>` (i = 1 … n - 1; ids never hold '#'). DOC.vectorCount says how many (absent: one);
+-- STATS.extraVectors sums the ones past the first over the index.
+local function chunk_name(id, i)
+  if i == 0 then return id end
+  return id .. '#' .. i
+end
+local function remove_vectors(key, id, from, to)
+  for i = from, to - 1 do redis.call('VREM', key, chunk_name(id, i)) end
+end
+-- `blob`: n FP32 vectors, one after the other.
+local function add_vectors(key, id, blob, n, attrs, ef)
+  local size = #blob / n
+  for i = 0, n - 1 do
+    redis.call('VADD', key, 'FP32', string.sub(blob, i * size + 1, (i + 1) * size), chunk_name(id, i), 'EF', ef,
+      'SETATTR', attrs)
+  end
+end
+-- False when the first vector is missing.
+local function set_vector_attrs(key, id, n, attrs)
+  if redis.call('VSETATTR', key, id, attrs) == 0 then return false end
+  for i = 1, n - 1 do redis.call('VSETATTR', key, chunk_name(id, i), attrs) end
+  return true
+end
+local function count_extra_vectors(delta)
+  if delta ~= 0 then redis.call('HINCRBY', STATS_KEY, STATS.extraVectors, delta) end
+end
+
 -- Lexical context: a memory's postings are its own term counts plus CTXW x those of its previous
 -- sibling (same parent, in the thread's order: occurred_at, then created_at, then id), so a turn also
 -- matches the words of the turn it answers. relex() recomputes one memory's postings; callers relex

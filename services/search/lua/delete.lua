@@ -8,7 +8,7 @@ use_index(KEYS[2], KEYS[3])
 local id, version = ARGV[1], tonumber(ARGV[2])
 local k1, b, ctxw = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local cur = redis.call('HMGET', KEYS[1], DOC.version, DOC.deleted, DOC.model, DOC.filterSuffixes, DOC.parent,
-  DOC.postingTerms, DOC.postingLength, DOC.threadOrder)
+  DOC.postingTerms, DOC.postingLength, DOC.threadOrder, DOC.vectorCount)
 local curV = tonumber(cur[1])
 if curV ~= nil and curV > version then return 'stale' end
 
@@ -26,7 +26,11 @@ if curV ~= nil and cur[2] ~= '1' then
     for _, s in ipairs(cjson.decode(cur[4])) do redis.call('ZREM', filter_key(s), id) end
   end
   redis.call('ZREM', ALL_KEY, id)
-  if cur[3] and cur[3] ~= '' then redis.call('VREM', vectors_key(cur[3]), id) end
+  if cur[3] and cur[3] ~= '' then
+    local n = tonumber(cur[9]) or 1
+    remove_vectors(vectors_key(cur[3]), id, 0, n)
+    count_extra_vectors(1 - n)
+  end
   local total = tonumber(redis.call('HGET', STATS_KEY, STATS.postingLengthSum) or '0') - tonumber(cur[7] or '0')
   if total < 0 then total = 0 end
   redis.call('HSET', STATS_KEY, STATS.postingLengthSum, total)

@@ -97,7 +97,16 @@ async function matchCandidates(
   terms.forEach((t, i) => stats.df[i]! > 0 && weighted.push([t, idf(stats.n, stats.df[i]!)]));
 
   const { lexP, lexExtrasP } = lexicalCandidates(reads, space, { modelId, k, spec, weighted, vectors: stats.vectors });
-  const vq: VectorQuery = { reads, space, modelId, k, spec, vectors: stats.vectors, lonePassing: stats.passing };
+  const vq: VectorQuery = {
+    reads,
+    space,
+    modelId,
+    k,
+    spec,
+    vectors: stats.vectors,
+    memories: stats.n,
+    lonePassing: stats.passing,
+  };
   let search: VectorSearch = { strategy: "nearest" };
   if (hasFilters(spec)) {
     // Known up front for a lone filter set: then the vector search need not wait for the lexical one.
@@ -214,7 +223,10 @@ async function completeParts(
   });
   if (q.vector !== null) {
     for (const vectors of [early.vectors, more.vectors]) {
-      for (const [id, v] of vectors) if (!semantic.has(id)) semantic.set(id, Math.max(0, cosineInt8(q.vector, v)));
+      for (const [id, chunks] of vectors) {
+        // A memory of several chunks scores as its best one.
+        if (!semantic.has(id)) semantic.set(id, Math.max(0, ...chunks.map((v) => cosineInt8(q.vector!, v))));
+      }
     }
   }
   for (const [id, p] of [...early.prev, ...more.prev]) parts.prev.set(id, p);

@@ -51,8 +51,10 @@ export interface VectorQuery {
   modelId: string;
   k: number;
   spec: FilterSpec;
-  /** Vectors of the model in the index. */
+  /** Vectors of the model in the index (a long memory has one per chunk). */
   vectors: number;
+  /** Memories in the index. */
+  memories: number;
   /** How many memories pass a lone filter set (known before any search), else null. */
   lonePassing: number | null;
 }
@@ -83,15 +85,26 @@ export function searchGraph(
   return nearestPassingFilter(q, vector, search.effort);
 }
 
-/** No filter: the k nearest vectors. */
-function nearestNeighbours(q: VectorQuery, vector: Float32Array): Promise<Hit[]> {
-  return q.reads.nearest(q.space, { modelId: q.modelId, vector, count: q.k, filter: null });
+/**
+ * Several chunks of one memory can be among the nearest vectors, each taking a place of VSIM's count: it asks
+ * for as many more vectors as the index holds per memory, at most this many times k.
+ */
+export const MAX_VECTORS_PER_CANDIDATE = 3;
+export const vectorCount = (k: number, vectors: number, memories: number) =>
+  Math.min(MAX_VECTORS_PER_CANDIDATE * k, Math.ceil(k * Math.max(1, vectors / Math.max(1, memories))));
+
+/** No filter: the k nearest memories. */
+async function nearestNeighbours(q: VectorQuery, vector: Float32Array): Promise<Hit[]> {
+  const count = vectorCount(q.k, q.vectors, q.memories);
+  return (await q.reads.nearest(q.space, { modelId: q.modelId, vector, count, filter: null })).slice(0, q.k);
 }
 
 /** VSIM FILTER: the k nearest whose attributes pass the filters, visiting up to `effort` nodes. */
-function nearestPassingFilter(q: VectorQuery, vector: Float32Array, effort?: number): Promise<Hit[]> {
+async function nearestPassingFilter(q: VectorQuery, vector: Float32Array, effort?: number): Promise<Hit[]> {
   const filter = toVsimFilter(q.spec);
-  return q.reads.nearest(q.space, { modelId: q.modelId, vector, count: q.k, filter, filterEffort: effort });
+  const count = vectorCount(q.k, q.vectors, q.memories);
+  const near = await q.reads.nearest(q.space, { modelId: q.modelId, vector, count, filter, filterEffort: effort });
+  return near.slice(0, q.k);
 }
 
 /**

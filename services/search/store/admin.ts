@@ -1,7 +1,7 @@
 import type { RedisClient } from "../../kit/redis-functions";
 import { globLiteral, scanKeys, unlinkMatching } from "../../kit/redis-scan";
 import type { Space } from "../../kit/space";
-import { DOC, META } from "./fields";
+import { DOC, META, STATS } from "./fields";
 import { META_KEY_PATTERN, searchKeys, spaceOfMetaKey } from "./keyspace";
 import type { Functions } from "./scripts";
 
@@ -76,9 +76,17 @@ export function createAdminStore(redis: RedisClient, call: Functions) {
       return redis.zcard(searchKeys(space).all);
     },
 
-    /** Vectors of one model in the space (0 when its vector set does not exist). */
+    /**
+     * Memories with vectors of one model in the space (0 when its vector set does not exist): the set's
+     * elements less the chunk vectors past each memory's first.
+     */
     async vectorCount(space: Space, modelId: string): Promise<number> {
-      return Number(await redis.call("VCARD", searchKeys(space).vectors(modelId)));
+      const k = searchKeys(space);
+      const [elements, extra] = await Promise.all([
+        redis.call("VCARD", k.vectors(modelId)),
+        redis.hget(k.stats, STATS.extraVectors),
+      ]);
+      return Number(elements) - Number(extra ?? 0);
     },
 
     /** Vector sets of models other than `keep` (left over from a model change). */

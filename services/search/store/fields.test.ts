@@ -29,8 +29,9 @@ describe("stored names", () => {
       "pl",
       "oa",
       "to",
+      "vc",
     ]);
-    expect(Object.values(STATS)).toEqual(["len"]);
+    expect(Object.values(STATS)).toEqual(["len", "xv"]);
     expect(Object.values(META)).toEqual(["model", "dims", "state", "built_at", "layout"]);
     expect(Object.values(ATTRS)).toEqual([
       "tier",

@@ -37,12 +37,19 @@ export const DOC = {
   occurredMs: "oa",
   /** Its member of its parent's thread order (`threadOrderMember`), '' for a root. */
   threadOrder: "to",
+  /**
+   * How many vectors it has in its model's vector set: one per chunk of its content (embedder/chunks.ts), the
+   * first named by its id, the others `<id>#<i>` (lua/common.lua chunk_name). Absent: one.
+   */
+  vectorCount: "vc",
 } as const;
 
 /** The hash `s:{t:e}:stats`. */
 export const STATS = {
   /** Σ posting lengths of every indexed memory (avgdl = this / N). */
   postingLengthSum: "len",
+  /** Σ over indexed memories of their vectors past the first (chunks): VCARD minus this is how many have one. */
+  extraVectors: "xv",
 } as const;
 
 /** The hash `s:{t:e}:meta`: the index as a whole. */
@@ -62,9 +69,10 @@ export const META = {
 /**
  * The index's layout: which keys and fields a complete index holds. An index of another layout (or
  * none) is rebuilt by the service, as one of another model is. 2: thread order by occurred_at (`o:`
- * sets), occurred_at / valid_to / expires_at indexes, the `latest` filter.
+ * sets), occurred_at / valid_to / expires_at indexes, the `latest` filter. 3: a long memory's vectors, one
+ * per chunk (DOC.vectorCount).
  */
-export const INDEX_LAYOUT = "2";
+export const INDEX_LAYOUT = "3";
 
 /**
  * The attributes (JSON) of a memory's vector in its vector set, what VSIM FILTER expressions test.

@@ -94,7 +94,7 @@ describe("lifecycle filters", () => {
     await fx.store.writes.upsert(
       s,
       MODEL,
-      docs.map((d, i) => ({ doc: toIndexDoc(d), version: 1, vector: vec(1, i / 36, 0.3, -0.1) })),
+      docs.map((d, i) => ({ doc: toIndexDoc(d), version: 1, vectors: [vec(1, i / 36, 0.3, -0.1)] })),
     );
     const instants = Array.from({ length: 14 }, (_, i) => iso(Date.UTC(1999 + i, 6, 1)));
     const filterArb: fc.Arbitrary<FilterInput> = fc.record(

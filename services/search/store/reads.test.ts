@@ -84,7 +84,7 @@ describe("candidates", () => {
     await fx.store.writes.upsert(
       s,
       MODEL,
-      docs.map((d, i) => ({ doc: toIndexDoc(d), version: 1, vector: vec(1, i / 40, 0.5, -0.2) })),
+      docs.map((d, i) => ({ doc: toIndexDoc(d), version: 1, vectors: [vec(1, i / 40, 0.5, -0.2)] })),
     );
     const created = docs.map((d) => d.created_at);
     const filterArb: fc.Arbitrary<FilterInput> = fc.record(

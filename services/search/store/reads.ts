@@ -20,6 +20,29 @@ const hitsOf = (flat: unknown[]): Hit[] => {
   return out;
 };
 
+/** The memory a vector-set element belongs to: its id, or `<id>#<i>` for its chunk i (DOC.vectorCount). */
+export const memoryOfElement = (element: string) => {
+  const at = element.indexOf("#");
+  return at < 0 ? element : element.slice(0, at);
+};
+const chunkElement = (id: string, i: number) => (i === 0 ? id : `${id}#${i}`);
+
+/** One hit per memory, its best chunk's (VSIM answers best first). */
+function bestPerMemory(hits: Hit[]): Hit[] {
+  const seen = new Set<string>();
+  const out: Hit[] = [];
+  for (const h of hits) {
+    const id = memoryOfElement(h.id);
+    if (!seen.has(id)) out.push({ id, score: h.score });
+    seen.add(id);
+  }
+  return out;
+}
+
+/** RAW: quantization name, blob, l2 norm, quantization range. Only int8 sets are written here. */
+const int8Of = (raw: Buffer[] | null) =>
+  raw && String(raw[0]) === "int8" ? new Int8Array(raw[1]!.buffer, raw[1]!.byteOffset, raw[1]!.byteLength) : null;
+
 /**
  * VSIM holds its connection until it answers (the search runs on a Redis thread), so vector queries
  * go round-robin over a small pool of connections instead of queueing behind each other. On a Redis
@@ -162,7 +185,10 @@ export function createReadStore(redis: RedisClient, call: Functions, vsimConnect
       return (await redis.zmscore(lone, ...ids)).map((s) => s !== null);
     },
 
-    /** Nearest vectors (VSIM score = (1 + cosine) / 2) among those whose attributes pass `filter`. */
+    /**
+     * Nearest memories (VSIM score = (1 + cosine) / 2, of a memory's best chunk) among those whose attributes
+     * pass `filter`: `count` vectors, so fewer memories when several chunks of one are near.
+     */
     async nearest(space: Space, query: NearestQuery): Promise<Hit[]> {
       const { modelId, vector, count, filter, filterEffort } = query;
       const args: (string | number | Buffer)[] = [
@@ -176,13 +202,14 @@ export function createReadStore(redis: RedisClient, call: Functions, vsimConnect
       if (filter) args.push("FILTER", filter);
       if (filter && filterEffort) args.push("FILTER-EF", filterEffort);
       const flat = (await vsimConnection().call("VSIM", ...args)) as unknown[];
-      return hitsOf(flat);
+      return bestPerMemory(hitsOf(flat));
     },
 
     /**
      * What fusion still needs, in one round trip: the BM25 weights of `lexicalFor` ids for each query
-     * term, the stored vectors of `vectorsFor` ids, the previous sibling of every candidate, and which of
-     * the query's `names` the postings of `namesFor` ids hold.
+     * term, the stored vectors of `vectorsFor` ids (every chunk's: a second round trip for memories that
+     * have several), the previous sibling of every candidate, and which of the query's `names` the postings
+     * of `namesFor` ids hold.
      */
     async complete(space: Space, query: CompletionQuery) {
       const { modelId, terms, lexicalFor, vectorsFor, prevFor } = query;
@@ -192,6 +219,7 @@ export function createReadStore(redis: RedisClient, call: Functions, vsimConnect
         const pipe = redis.pipeline();
         if (lexicalFor.length > 0) for (const t of terms) pipe.zmscore(k.term(t), ...lexicalFor);
         for (const id of vectorsFor) pipe.callBuffer("VEMB", k.vectors(modelId), id, "RAW");
+        for (const id of vectorsFor) pipe.hget(k.doc(id), DOC.vectorCount);
         for (const id of prevFor) pipe.hget(k.doc(id), DOC.previousSibling);
         for (const t of names) pipe.zmscore(k.term(t), ...query.namesFor!);
         return pipe;
@@ -201,19 +229,36 @@ export function createReadStore(redis: RedisClient, call: Functions, vsimConnect
         lexicalFor.length > 0
           ? terms.map(() => (res[i++] as (string | null)[]).map((x) => (x === null ? null : Number(x))))
           : [];
-      const vectors = new Map<string, QuantizedVector>();
+      const vectors = new Map<string, QuantizedVector[]>();
       for (const id of vectorsFor) {
-        const raw = res[i++] as Buffer[] | null;
-        // RAW: quantization name, blob, l2 norm, quantization range. Only int8 sets are written here.
-        if (raw && String(raw[0]) === "int8")
-          vectors.set(id, new Int8Array(raw[1]!.buffer, raw[1]!.byteOffset, raw[1]!.byteLength));
+        const v = int8Of(res[i++] as Buffer[] | null);
+        if (v) vectors.set(id, [v]);
       }
+      const chunked = vectorsFor.flatMap((id) => {
+        const n = Number(res[i++] ?? 1);
+        return n > 1 && vectors.has(id) ? [{ id, n }] : [];
+      });
       const prev = new Map<string, string>();
       for (const id of prevFor) {
         const p = res[i++] as string | null;
         if (p) prev.set(id, p);
       }
       const held = names.map(() => (res[i++] as (string | null)[]).map((x) => x !== null));
+      if (chunked.length > 0) {
+        const more = await execBatch(() => {
+          const pipe = redis.pipeline();
+          for (const { id, n } of chunked)
+            for (let c = 1; c < n; c++) pipe.callBuffer("VEMB", k.vectors(modelId), chunkElement(id, c), "RAW");
+          return pipe;
+        });
+        let j = 0;
+        for (const { id, n } of chunked) {
+          for (let c = 1; c < n; c++) {
+            const v = int8Of(more[j++] as Buffer[] | null);
+            if (v) vectors.get(id)!.push(v);
+          }
+        }
+      }
       return { weights, vectors, prev, held };
     },
   };

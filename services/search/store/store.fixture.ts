@@ -41,7 +41,7 @@ export function searchStoreFixture(name: string) {
         snaps.map((x) => ({
           doc: toIndexDoc(x),
           version: opts.version ?? x.version,
-          vector: opts.vector === undefined ? vec() : opts.vector,
+          vectors: opts.vector === undefined ? [vec()] : opts.vector && [opts.vector],
         })),
       ),
     /** A term's postings: memory id → weight. */

@@ -9,8 +9,8 @@ import type { Functions } from "./scripts";
 export interface IndexDoc {
   id: string;
   version: number;
-  /** The text given to the embedder (see `embeddingText`). */
-  text: string;
+  /** The texts given to the embedder, one vector each: the content, or its chunks (embedder/chunks.ts). */
+  chunks: string[];
   contentHash: string;
   /** Own term counts (the lexical context of the previous sibling is added by the store). */
   tf: Record<string, number>;
@@ -45,14 +45,16 @@ export interface UpsertItem {
   doc: IndexDoc;
   /** -1 = unknown (a rebuild from the memories store, which does not expose versions). */
   version: number;
-  vector: Float32Array | null;
+  /** One per chunk, in order; null: keep the stored ones. */
+  vectors: Float32Array[] | null;
 }
 
 /** `revectored`: a rebuild item not newer than the indexed memory: only its vector (new model) was written. */
 export type UpsertStatus = "ok" | "stale" | "need_vector" | "revectored";
 export type DeleteStatus = "ok" | "absent" | "stale";
 
-const fp32 = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+/** A memory's vectors as one FP32 blob, chunk after chunk (upsert.lua cuts it into the chunk count's parts). */
+const fp32 = (vs: Float32Array[]) => Buffer.concat(vs.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength)));
 
 /** Index writes: each memory is one function call (atomic); calls of a batch are pipelined. */
 export function createWriteStore(redis: RedisClient, call: Functions) {
@@ -79,13 +81,13 @@ export function createWriteStore(redis: RedisClient, call: Functions) {
     async upsert(space: Space, model: string, items: UpsertItem[], nowMs = Date.now()): Promise<UpsertStatus[]> {
       const k = searchKeys(space);
       return Promise.all(
-        items.map(({ doc, version, vector }) => {
+        items.map(({ doc, version, vectors }) => {
           const keys = [k.doc(doc.id), k.all, k.stats, k.vectors(model), ...doc.filterSuffixes.map(k.filter)];
           const args = [
             doc.id,
             version,
             model,
-            vector ? fp32(vector) : "",
+            vectors ? fp32(vectors) : "",
             doc.attrs,
             doc.contentHash,
             JSON.stringify(doc.tf),
@@ -101,6 +103,7 @@ export function createWriteStore(redis: RedisClient, call: Functions) {
             doc.threadOrder,
             doc.validToMs ?? "",
             doc.expiresMs ?? "",
+            vectors ? vectors.length : 0,
           ];
           return call("upsert", keys, args) as Promise<UpsertStatus>;
         }),
