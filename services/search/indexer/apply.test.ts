@@ -118,4 +118,19 @@ describe("a long memory's chunks", () => {
     expect(await elements(s)).toBe(0);
     expect(await store.admin.vectorCount(s, MODEL)).toBe(0);
   });
+
+  test("a rebuild embeds in chunks a long memory indexed whole before chunking (the layout before it)", async () => {
+    const s = space();
+    const whole = createApplier(store, { write: { ...fake, maxTokens: 100_000 }, background: fake }, MODEL);
+    const m = snap({ content: words(60, "gamma") });
+    await whole(s, { upserts: [m], deletes: [] });
+    await redis.hdel(searchKeys(s).doc(m.id), DOC.vectorCount);
+    expect(await elements(s)).toBe(1);
+    const applyChunked = createApplier(store, { write: chunky, background: chunky }, MODEL);
+    await applyChunked(s, { upserts: [m], deletes: [] }, { unversioned: true, lane: "background" });
+    const n = Number(await redis.hget(searchKeys(s).doc(m.id), DOC.vectorCount));
+    expect(n).toBeGreaterThan(3);
+    expect(await elements(s)).toBe(n);
+    expect(await store.admin.vectorCount(s, MODEL)).toBe(1);
+  });
 });
