@@ -1,12 +1,12 @@
 import { Type as T, type Static } from "@sinclair/typebox";
-import { op, SCOPES } from "./op";
+import { op } from "./op";
+import { PLANS, SCOPES } from "./caller";
 import { DateTime, Enum, ENVIRONMENTS, Nullable, Page, pageInput, Uuid } from "./common";
 
 /** `svc_<live|test>_<32 base64url chars>`: checked before any I/O. */
 export const API_KEY_RE = /^svc_(live|test)_[A-Za-z0-9_-]{32}$/;
 
-export const PLANS = ["free", "pro", "enterprise", "self_hosted"] as const;
-export type Plan = (typeof PLANS)[number];
+export { PLANS, type Plan } from "./caller";
 
 export const DEFAULT_SCOPES = ["memories:read", "memories:write", "search:read"] as const;
 

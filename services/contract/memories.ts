@@ -4,7 +4,7 @@ import { DateTime, Enum, Nullable, ORDERS, Page, pageInput, Uuid } from "./commo
 import { checkingMetadata, Metadata, withMetadataLimits } from "./metadata";
 import { compileValidator } from "./validation";
 import { ERROR_TABLE, type ErrorCode } from "./errors";
-import { indexWaitMs } from "./search-index";
+import { indexWaitMs } from "./index-wait";
 
 export const CONTENT_TYPES = ["text", "conversation", "document", "event", "fact"] as const;
 export const TIERS = ["short", "medium", "long"] as const;

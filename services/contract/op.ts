@@ -1,16 +1,12 @@
 import type { TSchema, Static } from "@sinclair/typebox";
 import { compileValidator, type Validator } from "./validation";
-import type { Plan } from "./keys";
+import type { Scope } from "./caller";
 
-/** The scopes of spec section 5, and `tokens:create` (browser tokens); `*` grants all. */
-export const SCOPES = ["memories:read", "memories:write", "search:read", "admin", "tokens:create", "*"] as const;
-export type Scope = (typeof SCOPES)[number];
+// Callers' types live in the leaf ./caller; most code has imported them from here, so they stay reachable here.
+export { type Caller, hasScope, type Plan, type Restriction, SCOPES, type Scope } from "./caller";
 
-/**
- * One operation of the contract: its NATS subject, input and output schemas and the scope a public
- * caller needs. Every adapter (REST, GraphQL, MCP) and the service that serves it read this one object.
- */
-export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSchema> {
+/** What a contract file writes for an operation; op() adds its compiled input validator. */
+export interface OperationSpec<I extends TSchema = TSchema, O extends TSchema = TSchema> {
   subject: string;
   input: I;
   output: O;
@@ -39,53 +35,19 @@ export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSch
    * the gateway does not claim it in a round trip of its own before the call.
    */
   claimsIdempotencyKey?: boolean;
+}
+
+/**
+ * One operation of the contract: its NATS subject, input and output schemas and the scope a public
+ * caller needs. Every adapter (REST, GraphQL, MCP) and the service that serves it read this one object.
+ */
+export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSchema> extends OperationSpec<I, O> {
   validate: Validator<I>;
 }
 
 export type InputOf<Op> = Op extends Operation<infer I, TSchema> ? Static<I> : never;
 export type OutputOf<Op> = Op extends Operation<TSchema, infer O> ? Static<O> : never;
 
-export function op<I extends TSchema, O extends TSchema>(def: {
-  subject: string;
-  input: I;
-  output: O;
-  scope?: Scope;
-  summary: string;
-  idempotent?: boolean;
-  timeoutMs?: number;
-  secret?: boolean;
-  erasesKeptAnswers?: boolean;
-  claimsIdempotencyKey?: boolean;
-}): Operation<I, O> {
+export function op<I extends TSchema, O extends TSchema>(def: OperationSpec<I, O>): Operation<I, O> {
   return { ...def, validate: compileValidator(def.input) };
 }
-
-/** Who is calling: set by the gateway from the verified API key, carried in a NATS header. */
-export interface Caller {
-  tenant: string;
-  env: "live" | "test";
-  keyId: string;
-  scopes: Scope[];
-  /** The bootstrap admin key: the only one that may mint keys in other tenants. */
-  root?: boolean;
-  /** The key's plan: what the tenant's storage quotas default to (services/memories/quota.ts). */
-  plan?: Plan;
-  /**
-   * Set when the request carries a browser token minted by `keyId`: its id, and what it may reach
-   * (null: the whole tenant). Each service enforces `restrict` in its handlers.
-   */
-  token?: { id: string; restrict: Restriction | null };
-}
-
-/** What a browser token may reach: memories matching every field given (services/contract/tokens.ts). */
-export interface Restriction {
-  /** Equality on top-level metadata keys. */
-  metadata?: Record<string, string | number | boolean>;
-  /** The subtree under this memory (itself included). */
-  root_memory_id?: string;
-  /** Memories carrying any of these tags. */
-  tag_ids?: string[];
-}
-
-export const hasScope = (caller: Pick<Caller, "scopes">, scope: Scope | undefined) =>
-  scope === undefined || caller.scopes.includes("*") || caller.scopes.includes(scope);

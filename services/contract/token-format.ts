@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { Restriction, Scope } from "./op";
+import type { Restriction, Scope } from "./caller";
 
 /** Every token starts so; keys start with `svc_live_` or `svc_test_`. */
 export const TOKEN_PREFIX = "svc_tok_";

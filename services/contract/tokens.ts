@@ -1,5 +1,6 @@
 import { Type as T, type Static } from "@sinclair/typebox";
-import { op, SCOPES } from "./op";
+import { op } from "./op";
+import { Restriction, SCOPES } from "./caller";
 import { DateTime, Enum, Nullable, Uuid } from "./common";
 
 /**
@@ -13,23 +14,6 @@ import { DateTime, Enum, Nullable, Uuid } from "./common";
 export const UNGRANTABLE_TO_TOKENS = ["admin", "tokens:create", "*"] as const;
 
 export const TOKEN_TTL = { min: 60, max: 86_400, default: 900 } as const;
-
-const MetadataEquality = T.Record(
-  T.String({ minLength: 1, maxLength: 100 }),
-  T.Union([T.String({ maxLength: 1000 }), T.Number(), T.Boolean()]),
-  { description: 'Equality on top-level metadata keys, e.g. {"user_id": "u_42"}.', maxProperties: 10 },
-);
-
-export const Restriction = T.Object(
-  {
-    metadata: T.Optional(MetadataEquality),
-    root_memory_id: T.Optional(Uuid({ description: "The subtree under this memory, itself included." })),
-    tag_ids: T.Optional(
-      T.Array(Uuid(), { minItems: 1, maxItems: 20, uniqueItems: true, description: "Memories carrying any of them." }),
-    ),
-  },
-  { additionalProperties: false, description: "What the token may reach: memories matching every field given." },
-);
 
 /** A browser origin as the `Origin` header sends it: scheme, host and an optional port, nothing else. */
 export const ORIGIN_RE = /^https?:\/\/[A-Za-z0-9.-]+(:[0-9]{1,5})?$/;
