@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
-import type Redis from "ioredis";
-import type { Cluster } from "ioredis";
 import { isErrorCode, ServiceError } from "../contract/errors";
+import type { RedisClient } from "./redis-client";
 import { primariesOf } from "./redis-scan";
 import { confirmReplicas } from "./replica-wait";
 import { acrossSlotMoves } from "./slot-moves";
@@ -20,7 +19,8 @@ import { acrossSlotMoves } from "./slot-moves";
  */
 
 export type Arg = string | number | Buffer;
-export type RedisClient = Redis | Cluster;
+// The client type lives in the leaf ./redis-client, which ./redis-scan and ./replica-wait import too.
+export type { RedisClient } from "./redis-client";
 
 /**
  * What a function does to the data:

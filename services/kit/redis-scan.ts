@@ -1,6 +1,6 @@
 import type Redis from "ioredis";
 import type { Cluster } from "ioredis";
-import type { RedisClient } from "./redis-functions";
+import type { RedisClient } from "./redis-client";
 
 /**
  * The nodes that hold the data: every primary of a cluster, or the one Redis. A cluster client learns

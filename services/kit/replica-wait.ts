@@ -1,7 +1,7 @@
 import calculateSlot from "cluster-key-slot";
 import { Cluster } from "ioredis";
 import { ServiceError } from "../contract/errors";
-import type { RedisClient } from "./redis-functions";
+import type { RedisClient } from "./redis-client";
 
 /**
  * Synchronous replication on demand (REDIS_WAIT_REPLICAS): after a write, `WAIT` for that many replicas
