@@ -96,7 +96,16 @@ async function matchCandidates(
   const weighted: [string, number][] = [];
   terms.forEach((t, i) => stats.df[i]! > 0 && weighted.push([t, idf(stats.n, stats.df[i]!)]));
 
-  const { lexP, lexExtrasP } = lexicalCandidates(reads, space, { modelId, k, spec, weighted, vectors: stats.vectors });
+  // Some memories have several vectors (chunks of a long content): a stored vector read is every chunk's.
+  const chunked = stats.vectors > stats.n;
+  const { lexP, lexExtrasP } = lexicalCandidates(reads, space, {
+    modelId,
+    k,
+    spec,
+    weighted,
+    vectors: stats.vectors,
+    chunked,
+  });
   const vq: VectorQuery = {
     reads,
     space,
@@ -136,7 +145,7 @@ async function matchCandidates(
   }
   if (ids.length === 0) return [];
   const names = queryNames(req.query).slice(0, MAX_QUERY_TERMS);
-  const query = { reads, space, modelId, weighted, names, vector, vectors: stats.vectors };
+  const query = { reads, space, modelId, weighted, names, vector, vectors: stats.vectors, chunked };
   await completeParts(query, ids, parts, lexExtrasP);
 
   const idfSum = weighted.reduce((s, [, w]) => s + w, 0);
@@ -157,13 +166,14 @@ async function matchCandidates(
 function lexicalCandidates(
   reads: ReadStore,
   space: Space,
-  q: { modelId: string; k: number; spec: FilterSpec; weighted: [string, number][]; vectors: number },
+  q: { modelId: string; k: number; spec: FilterSpec; weighted: [string, number][]; vectors: number; chunked: boolean },
 ) {
   const lexP = reads.candidates(space, { mode: "lex", k: q.k, spec: q.spec, terms: q.weighted });
   const lexExtrasP = lexP.then(({ hits }) => {
     const ids = hits.map((h) => h.id);
     const vectorsFor = q.vectors > 0 ? ids : [];
-    return reads.complete(space, { modelId: q.modelId, terms: [], lexicalFor: [], vectorsFor, prevFor: ids });
+    const chunked = q.chunked;
+    return reads.complete(space, { modelId: q.modelId, terms: [], lexicalFor: [], vectorsFor, prevFor: ids, chunked });
   });
   lexExtrasP.catch(() => undefined); // awaited later; not an unhandled rejection if the query returns first
   return { lexP, lexExtrasP };
@@ -195,6 +205,7 @@ async function completeParts(
     names: string[];
     vector: Float32Array | null;
     vectors: number;
+    chunked: boolean;
   },
   ids: string[],
   parts: Parts,
@@ -209,6 +220,7 @@ async function completeParts(
     lexExtras,
     q.reads.complete(q.space, {
       modelId: q.modelId,
+      chunked: q.chunked,
       terms,
       lexicalFor,
       vectorsFor,

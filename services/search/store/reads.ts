@@ -99,6 +99,8 @@ export interface CompletionQuery {
   terms: string[];
   lexicalFor: string[];
   vectorsFor: string[];
+  /** Whether some memories of the index have several vectors (chunks): then every chunk's is read. */
+  chunked?: boolean;
   prevFor: string[];
   /** The query's names (as terms), and the ids whose postings are checked for them. */
   names?: string[];
@@ -219,7 +221,7 @@ export function createReadStore(redis: RedisClient, call: Functions, vsimConnect
         const pipe = redis.pipeline();
         if (lexicalFor.length > 0) for (const t of terms) pipe.zmscore(k.term(t), ...lexicalFor);
         for (const id of vectorsFor) pipe.callBuffer("VEMB", k.vectors(modelId), id, "RAW");
-        for (const id of vectorsFor) pipe.hget(k.doc(id), DOC.vectorCount);
+        if (query.chunked) for (const id of vectorsFor) pipe.hget(k.doc(id), DOC.vectorCount);
         for (const id of prevFor) pipe.hget(k.doc(id), DOC.previousSibling);
         for (const t of names) pipe.zmscore(k.term(t), ...query.namesFor!);
         return pipe;
@@ -234,7 +236,7 @@ export function createReadStore(redis: RedisClient, call: Functions, vsimConnect
         const v = int8Of(res[i++] as Buffer[] | null);
         if (v) vectors.set(id, [v]);
       }
-      const chunked = vectorsFor.flatMap((id) => {
+      const chunked = (query.chunked ? vectorsFor : []).flatMap((id) => {
         const n = Number(res[i++] ?? 1);
         return n > 1 && vectors.has(id) ? [{ id, n }] : [];
       });
