@@ -1,12 +1,12 @@
 import { Elysia } from "elysia";
 import { ServiceError } from "../services/contract/errors";
 import type { GatewayDeps } from "./deps";
-import { SERVER_MAX_BODY_BYTES, settleConnection } from "./http/body";
-import { errorResponse } from "./http/envelope";
-import { indexResponse } from "./http/index-page";
-import { checkReadiness } from "./http/health";
-import { methodTable } from "./http/methods";
-import { requestIdOf } from "./http/request-id";
+import { SERVER_MAX_BODY_BYTES, settleConnection } from "./http/body/body";
+import { errorResponse } from "./http/envelope/envelope";
+import { indexResponse } from "./http/envelope/index-page";
+import { checkReadiness } from "./http/observability/health";
+import { methodTable } from "./http/envelope/methods";
+import { requestIdOf } from "./http/exchange/request-id";
 import { handleRest } from "./rest/handle";
 import { graphqlHandler } from "./graphql/handle";
 import { GRAPHQL_PATH } from "./graphql/yoga";

@@ -8,7 +8,7 @@ import { KEY_REVOKED_SUBJECT, revokedNotice } from "../../services/contract/keys
 import { memoryEventFixture } from "../../services/contract/event.fixture";
 import { createLogger } from "../../services/kit/log";
 import { encodeJson } from "../../services/kit/wire";
-import type { Identity } from "../http/auth";
+import type { Identity } from "../http/auth/identity";
 import { createEventHub } from "./events";
 
 /** The event hub over a real NATS: a stream whose key is revoked delivers nothing it had queued. */

@@ -8,8 +8,8 @@ import {
 } from "../../services/contract/events";
 import type { Caller, Scope } from "../../services/contract/op";
 import type { Logger } from "../../services/kit/log";
-import type { Identity } from "../http/auth";
-import { createKeyEnds, type Recheck } from "../http/revocations";
+import type { Identity } from "../http/auth/identity";
+import { createKeyEnds, type Recheck } from "../http/auth/revocations";
 import { MEMORY_LINK_FIELDS } from "../../services/contract/memories";
 
 export interface EventFilter {

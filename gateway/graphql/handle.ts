@@ -4,11 +4,11 @@ import { getMemory } from "../../services/contract/memories";
 import type { Caller } from "../../services/contract/op";
 import { errorFields } from "../../services/kit/log";
 import type { GatewayDeps } from "../deps";
-import { readJsonObject } from "../http/body";
-import { checkJsonQueryParams } from "../http/json-depth";
-import { errorResponse } from "../http/envelope";
-import { verifyHash } from "../http/auth";
-import { requestIdOf } from "../http/request-id";
+import { readJsonObject } from "../http/body/body";
+import { checkJsonQueryParams } from "../http/body/json-depth";
+import { errorResponse } from "../http/envelope/envelope";
+import { verifyHash } from "../http/auth/auth";
+import { requestIdOf } from "../http/exchange/request-id";
 import { sessionIdOf } from "../session/cookie";
 import { requestErrorResponse } from "./errors";
 import { createEventHub } from "./events";
@@ -17,7 +17,7 @@ import { acceptable, jsonMediaType, SERVED_TYPES, STREAM_TYPES } from "./media";
 import { createGraphqlServer } from "./yoga";
 import { fingerprintOf, idempotencyKeyOf } from "../http/idempotency/key";
 import type { Claim, Claimed } from "../http/idempotency/idempotency";
-import type { Identity } from "../http/auth";
+import type { Identity } from "../http/auth/identity";
 import { getOperationAST, parse } from "graphql";
 
 /** A mutation's Idempotency-Key claimed (or its kept answer); null without a key or for other operations. */

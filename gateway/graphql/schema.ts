@@ -4,7 +4,7 @@ import { GraphQLObjectType, type GraphQLSchema } from "graphql";
 import { makeExecutableSchema } from "@graphql-tools/schema";
 import { DateTimeResolver, JSONResolver } from "graphql-scalars";
 import type { PageOf } from "../../services/contract/common";
-import { hasMore } from "../http/envelope";
+import { hasMore } from "../http/envelope/envelope";
 import { snake } from "./args";
 import { enumResolvers } from "./enums";
 import type { EventHub } from "./events";

@@ -1,6 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { InputOf, Operation, OutputOf } from "../../services/contract/op";
-import { callOperation, type CallerContext } from "../http/operation-call";
+import { callOperation, type CallerContext } from "../http/exchange/operation-call";
 
 /** A contract operation run on behalf of the MCP caller (scope check, then the bus). */
 export type OperationCall = <Op extends Operation<TSchema, TSchema>>(

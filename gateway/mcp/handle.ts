@@ -2,9 +2,9 @@ import * as streamable from "@modelcontextprotocol/sdk/server/webStandardStreama
 import { ServiceError, toServiceError } from "../../services/contract/errors";
 import { errorFields } from "../../services/kit/log";
 import type { GatewayDeps } from "../deps";
-import { readJsonObject } from "../http/body";
-import { errorResponse } from "../http/envelope";
-import { requestIdOf } from "../http/request-id";
+import { readJsonObject } from "../http/body/body";
+import { errorResponse } from "../http/envelope/envelope";
+import { requestIdOf } from "../http/exchange/request-id";
 import { createMcpServer } from "./server";
 import { MCP_TOOLS } from "./tools";
 

@@ -13,7 +13,7 @@ import { hasScope } from "../../services/contract/op";
 import { ServiceError, toServiceError } from "../../services/contract/errors";
 import { compileValidator } from "../../services/contract/validation";
 import { errorFields } from "../../services/kit/log";
-import type { CallerContext } from "../http/operation-call";
+import type { CallerContext } from "../http/exchange/operation-call";
 import { callerOf } from "./call";
 import { listResources, readResource, RESOURCE_TEMPLATES } from "./resources";
 import { MCP_TOOLS, type McpTool } from "./tools";

@@ -1,9 +1,9 @@
 import { ServiceError, toServiceError } from "../../services/contract/errors";
 import type { Caller, Scope } from "../../services/contract/op";
 import { errorFields } from "../../services/kit/log";
-import { errorResponse } from "../http/envelope";
-import { requireScope } from "../http/guard";
-import { requestIdOf } from "../http/request-id";
+import { errorResponse } from "../http/envelope/envelope";
+import { requireScope } from "../http/exchange/guard";
+import { requestIdOf } from "../http/exchange/request-id";
 import type { GatewayDeps } from "../deps";
 
 export interface Admitted {

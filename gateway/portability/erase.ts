@@ -1,9 +1,9 @@
 import { eraseTenant } from "../../services/contract/erase";
 import { coerceQuery } from "../../services/contract/validation";
 import { rawData } from "../../services/kit/wire";
-import { readJsonObject } from "../http/body";
-import { rawSuccessResponse, roundMs } from "../http/envelope";
-import { parseQuery } from "../http/query";
+import { readJsonObject } from "../http/body/body";
+import { rawSuccessResponse, roundMs } from "../http/envelope/envelope";
+import { parseQuery } from "../http/body/query";
 import type { GatewayDeps } from "../deps";
 import { streamRoute } from "./admit";
 import { idempotencyKeyOf, keyRefusal } from "../http/idempotency/key";

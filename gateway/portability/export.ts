@@ -1,7 +1,7 @@
 import { exportPage } from "../../services/contract/portability";
 import { coerceQuery } from "../../services/contract/validation";
 import { toServiceError } from "../../services/contract/errors";
-import { parseQuery } from "../http/query";
+import { parseQuery } from "../http/body/query";
 import type { GatewayDeps } from "../deps";
 import { streamRoute, type Admitted } from "./admit";
 

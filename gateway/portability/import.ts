@@ -9,12 +9,12 @@ import {
 } from "../../services/contract/portability";
 import { ServiceError, toServiceError, validationError } from "../../services/contract/errors";
 import type { Caller } from "../../services/contract/op";
-import { rawSuccessResponse, roundMs } from "../http/envelope";
+import { rawSuccessResponse, roundMs } from "../http/envelope/envelope";
 import type { GatewayDeps } from "../deps";
 import { streamRoute, type Admitted } from "./admit";
 import { idempotencyKeyOf } from "../http/idempotency/key";
-import { checkJsonDepth } from "../http/json-depth";
-import { surrogateRefusal } from "../http/body";
+import { checkJsonDepth } from "../http/body/json-depth";
+import { surrogateRefusal } from "../http/body/body";
 
 /** A line longer than this is refused alone: the largest valid memory record is well below it. */
 export const IMPORT_LINE_MAX_BYTES = 1024 * 1024;

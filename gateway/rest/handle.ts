@@ -1,11 +1,11 @@
 import { coerceQuery, isUuid, unknownFieldError } from "../../services/contract/validation";
 import { ServiceError, toServiceError } from "../../services/contract/errors";
 import { decodeJson, rawData, rawPage } from "../../services/kit/wire";
-import { readJsonObject, settleConnection } from "../http/body";
-import { parseQuery } from "../http/query";
-import { errorResponse, listMeta, rawSuccessResponse, roundMs } from "../http/envelope";
-import { requireScope } from "../http/guard";
-import { requestIdOf } from "../http/request-id";
+import { readJsonObject, settleConnection } from "../http/body/body";
+import { parseQuery } from "../http/body/query";
+import { errorResponse, listMeta, rawSuccessResponse, roundMs } from "../http/envelope/envelope";
+import { requireScope } from "../http/exchange/guard";
+import { requestIdOf } from "../http/exchange/request-id";
 import type { GatewayDeps } from "../deps";
 import { pathFieldsOf, type RestRoute } from "./route";
 import { errorFields } from "../../services/kit/log";

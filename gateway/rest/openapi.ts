@@ -7,7 +7,7 @@ import { ContextOutput, SearchResult } from "../../services/contract/search";
 import { Tag } from "../../services/contract/tags";
 import { UsageReport } from "../../services/contract/usage";
 import { CreatedWebhook, Webhook, WebhookDelivery } from "../../services/contract/webhooks";
-import { CountedMeta, ErrorEnvelope, ListMeta, SuccessMeta } from "../http/envelope";
+import { CountedMeta, ErrorEnvelope, ListMeta, SuccessMeta } from "../http/envelope/envelope";
 import { keyRefusal } from "../http/idempotency/key";
 import { type JsonObject, SchemaComponents, withoutProperties } from "./openapi-schemas";
 import { pathFieldsOf, type RestRoute } from "./route";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { cameOverTls, clientAddressOf } from "../http/forwarded";
+import { cameOverTls, clientAddressOf } from "../http/exchange/forwarded";
 import { clearedSessionCookie, sessionCookie, sessionIdOf } from "./cookie";
 
 const id = "A".repeat(43);

@@ -2,10 +2,10 @@ import { Elysia } from "elysia";
 import { ServiceError } from "../../services/contract/errors";
 import { errorFields } from "../../services/kit/log";
 import type { GatewayDeps } from "../deps";
-import { settleConnection } from "../http/body";
-import { errorResponse, roundMs } from "../http/envelope";
-import { cameOverTls, clientAddressOf } from "../http/forwarded";
-import { requestIdOf } from "../http/request-id";
+import { settleConnection } from "../http/body/body";
+import { errorResponse, roundMs } from "../http/envelope/envelope";
+import { cameOverTls, clientAddressOf } from "../http/exchange/forwarded";
+import { requestIdOf } from "../http/exchange/request-id";
 import { clearedSessionCookie, sessionCookie, sessionIdOf } from "./cookie";
 import type { Outcome } from "./sessions";
 

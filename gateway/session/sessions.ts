@@ -4,10 +4,11 @@ import { ServiceError } from "../../services/contract/errors";
 import { API_KEY_RE } from "../../services/contract/keys";
 import { hasScope } from "../../services/contract/op";
 import { compileValidator } from "../../services/contract/validation";
-import { type Identity, keyHashOf } from "../http/auth";
-import { readJsonObject } from "../http/body";
-import type { Admission, Guard } from "../http/guard";
-import { type RateLimiter, rateLimitHeaders } from "../http/rate-limit";
+import { keyHashOf } from "../http/auth/auth";
+import type { Identity } from "../http/auth/identity";
+import { readJsonObject } from "../http/body/body";
+import type { Admission, Guard } from "../http/exchange/guard";
+import { type RateLimiter, rateLimitHeaders } from "../http/limits/rate-limit";
 import { randomToken, type SessionRecord, type SessionStore } from "./store";
 
 /** A sign-in body is one short field: nothing larger is read. */

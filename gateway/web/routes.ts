@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { ServiceError } from "../../services/contract/errors";
-import { errorResponse } from "../http/envelope";
-import { requestIdOf } from "../http/request-id";
+import { errorResponse } from "../http/envelope/envelope";
+import { requestIdOf } from "../http/exchange/request-id";
 import { openApiDocument } from "../rest/openapi";
 import { sessionIdOf } from "../session/cookie";
 import { restRoutes } from "../rest/routes";

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { newTenant } from "../api";
 import { deepJson, nastyJson, nastyString } from "./arbitraries";
 import { checkMetadata } from "../../services/contract/metadata";
-import { unpairedSurrogateAt } from "../../gateway/http/body";
+import { unpairedSurrogateAt } from "../../gateway/http/body/body";
 
 /**
  * NDJSON bodies for `POST /v1/import`: export-shaped records from small pools of ids, names and external ids (so

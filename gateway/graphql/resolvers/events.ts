@@ -1,7 +1,7 @@
 import { getMemory } from "../../../services/contract/memories";
 import type { MemoryEvent, MemorySnapshot } from "../../../services/contract/events";
 import { validationError } from "../../../services/contract/errors";
-import { requireScope } from "../../http/guard";
+import { requireScope } from "../../http/exchange/guard";
 import type { GraphQLContext } from "../context";
 import type { EventHub } from "../events";
 import { camel } from "../args";

@@ -5,7 +5,7 @@ import { errorFields, type Logger } from "../../../services/kit/log";
 import { isStorageFull } from "../../../services/kit/connect";
 import { globLiteral, unlinkMatching } from "../../../services/kit/redis-scan";
 import { createCoalescer } from "../../../services/kit/coalesce";
-import { bytesResponse } from "../envelope";
+import { bytesResponse } from "../envelope/envelope";
 import { doneValue, type Held, type HeldAnswer, readHeld, runningValue } from "./held";
 import type { KeyClaim } from "../../../services/kit/wire";
 import { idempotencyRedisKey } from "./key";

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
-import { freePort } from "../../scripts/stack/infra";
-import { privateRedis } from "../../scripts/stack/redis.fixture";
+import { freePort } from "../../../scripts/stack/infra";
+import { privateRedis } from "../../../scripts/stack/redis.fixture";
 import { createRateLimiter } from "./rate-limit";
 
 const db = privateRedis("rate-limit-down");

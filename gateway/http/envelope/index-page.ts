@@ -1,7 +1,7 @@
-import { version } from "../../package.json";
-import { pageHeaders } from "../web/pages";
+import { version } from "../../../package.json";
+import { pageHeaders } from "../../web/pages";
 import { roundMs } from "./envelope";
-import { requestIdOf } from "./request-id";
+import { requestIdOf } from "../exchange/request-id";
 
 /** What `GET /` names: the service, its version, and where to go next. */
 export const SERVICE_NAME = "Memory Storage Service";

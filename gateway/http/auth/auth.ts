@@ -1,26 +1,12 @@
 import type { NatsConnection } from "nats";
-import { API_KEY_RE, type VerifiedKey, verifyKey } from "../../services/contract/keys";
-import { ServiceError } from "../../services/contract/errors";
-import type { Caller } from "../../services/contract/op";
-import type { Bus } from "../../services/kit/bus";
+import { API_KEY_RE, type VerifiedKey, verifyKey } from "../../../services/contract/keys";
+import { ServiceError } from "../../../services/contract/errors";
+import type { Caller } from "../../../services/contract/op";
+import type { Identity } from "./identity";
+import type { Bus } from "../../../services/kit/bus";
 import { onKeyNotice } from "./revocations";
-import { TOKEN_PREFIX, type TokenClaims } from "../../services/contract/token-format";
+import { TOKEN_PREFIX, type TokenClaims } from "../../../services/contract/token-format";
 import { createTokenVerifier, invalidToken, tokenCallerOf } from "./tokens";
-
-export interface Identity {
-  caller: Caller;
-  /** The key's name and the first characters of its secret, for people to recognise it (the dashboard). */
-  label: { name: string; prefix: string };
-  limits: { perMinute: number; perDay: number };
-  /** When the secret presented stops working (ms since epoch); null = never. Open streams end then. */
-  expiresAt: number | null;
-  /** SHA-256 of the secret presented (a token's minting secret): how a key change names the secrets it concerns. */
-  hash: string;
-  /** A previous secret of a rotated key, still in its grace. */
-  replaced?: boolean;
-  /** Set for a browser token: its own window (requests per minute; null: none) and its allowed origins. */
-  token?: { id: string; perMinute: number | null; origins: string[] };
-}
 
 const unauthorized = () => new ServiceError("UNAUTHORIZED", "Invalid or missing API key");
 

@@ -1,8 +1,8 @@
 import { describe, expect, test, beforeAll, afterAll } from "bun:test";
 import fc from "fast-check";
-import { stackRedis, testStack } from "../../test/harness";
-import type { RedisClient } from "../../services/kit/redis-functions";
-import { primariesOf } from "../../services/kit/redis-scan";
+import { stackRedis, testStack } from "../../../test/harness";
+import type { RedisClient } from "../../../services/kit/redis-functions";
+import { primariesOf } from "../../../services/kit/redis-scan";
 import { createRateLimiter, type RateLimiter } from "./rate-limit";
 
 /** The same sliding-window rule, written plainly: the model the Lua script must agree with. */

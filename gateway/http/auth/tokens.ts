@@ -1,9 +1,9 @@
 import type { NatsConnection } from "nats";
-import { ServiceError } from "../../services/contract/errors";
-import { readToken, secretIdOf, type TokenClaims } from "../../services/contract/token-format";
-import { TOKEN_SECRETS_SUBJECT, tokenSecrets } from "../../services/contract/tokens";
-import type { Bus } from "../../services/kit/bus";
-import { type Caller, hasScope } from "../../services/contract/op";
+import { ServiceError } from "../../../services/contract/errors";
+import { readToken, secretIdOf, type TokenClaims } from "../../../services/contract/token-format";
+import { TOKEN_SECRETS_SUBJECT, tokenSecrets } from "../../../services/contract/tokens";
+import type { Bus } from "../../../services/kit/bus";
+import { type Caller, hasScope } from "../../../services/contract/op";
 
 /**
  * What a token's caller takes of its minting key's, field by field. Every field of Caller must be named (the type

@@ -1,4 +1,4 @@
-import { validationError } from "../../services/contract/errors";
+import { validationError } from "../../../services/contract/errors";
 
 /**
  * Deepest nesting accepted in any JSON document a client sends (a REST body, a GraphQL body or its

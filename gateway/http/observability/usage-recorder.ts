@@ -1,8 +1,8 @@
 import type { NatsConnection } from "nats";
-import { USAGE_SUBJECT, type UsageRow } from "../../services/contract/usage";
-import { encodeJson } from "../../services/kit/wire";
-import type { Logger } from "../../services/kit/log";
-import type { Caller } from "../../services/contract/op";
+import { USAGE_SUBJECT, type UsageRow } from "../../../services/contract/usage";
+import { encodeJson } from "../../../services/kit/wire";
+import type { Logger } from "../../../services/kit/log";
+import type { Caller } from "../../../services/contract/op";
 
 const statusClassOf = (status: number) => `${Math.floor(status / 100)}xx`;
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { checkJsonDepth, checkJsonQueryParams, JSON_MAX_DEPTH, jsonTooDeep } from "./json-depth";
-import { ServiceError } from "../../services/contract/errors";
+import { ServiceError } from "../../../services/contract/errors";
 
 const nested = (levels: number, open = "[", close = "]") => open.repeat(levels) + close.repeat(levels);
 const objects = (levels: number) => '{"a":'.repeat(levels - 1) + "{}" + "}".repeat(levels - 1);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { DISCARD, readJsonObject, settleConnection, unpairedSurrogateAt } from "./body";
-import { ServiceError } from "../../services/contract/errors";
+import { ServiceError } from "../../../services/contract/errors";
 
 const post = (body: BodyInit) => new Request("http://x/v1/memories", { method: "POST", body });
 const detailsOf = async (p: Promise<unknown>) => {

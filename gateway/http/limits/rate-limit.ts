@@ -1,8 +1,8 @@
-import type { RedisClient } from "../../services/kit/redis-functions";
-import { ServiceError } from "../../services/contract/errors";
-import { defineLibrary } from "../../services/kit/redis-functions";
-import type { Logger } from "../../services/kit/log";
-import { createCoalescer } from "../../services/kit/coalesce";
+import type { RedisClient } from "../../../services/kit/redis-functions";
+import { ServiceError } from "../../../services/contract/errors";
+import { defineLibrary } from "../../../services/kit/redis-functions";
+import type { Logger } from "../../../services/kit/log";
+import { createCoalescer } from "../../../services/kit/coalesce";
 import { createLocalWindows, type FallbackPolicy } from "./rate-limit-fallback";
 
 const rateLimitLibrary = await defineLibrary({

@@ -1,6 +1,6 @@
 import type Redis from "ioredis";
-import type { RedisClient } from "../../services/kit/redis-functions";
-import { primariesOf } from "../../services/kit/redis-scan";
+import type { RedisClient } from "../../../services/kit/redis-functions";
+import { primariesOf } from "../../../services/kit/redis-scan";
 import { Gauge, type Registry } from "prom-client";
 
 /** INFO memory is read at most once per this many ms, however many gauges a scrape collects. */

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type NatsConnection } from "nats";
-import { startNats, type NatsProcess } from "../../scripts/stack/infra";
-import { KEY_CHANGED_SUBJECT, KEY_REVOKED_SUBJECT, revokedNotice } from "../../services/contract/keys";
-import type { Scope } from "../../services/contract/op";
-import { encodeJson } from "../../services/kit/wire";
-import type { Identity } from "./auth";
+import { startNats, type NatsProcess } from "../../../scripts/stack/infra";
+import { KEY_CHANGED_SUBJECT, KEY_REVOKED_SUBJECT, revokedNotice } from "../../../services/contract/keys";
+import type { Scope } from "../../../services/contract/op";
+import { encodeJson } from "../../../services/kit/wire";
+import type { Identity } from "./identity";
 import { createKeyEnds, onKeyNotice, type Held, type KeyEnds } from "./revocations";
 
 /** Revocation and change notices over a real NATS: what ends a key's open streams, and when. */

@@ -4,10 +4,10 @@ import {
   KEY_REVOKED_SUBJECT,
   type KeyChanged,
   type KeyRevoked,
-} from "../../services/contract/keys";
-import { hasScope, type Scope } from "../../services/contract/op";
-import { decodeJson } from "../../services/kit/wire";
-import type { Identity } from "./auth";
+} from "../../../services/contract/keys";
+import { hasScope, type Scope } from "../../../services/contract/op";
+import { decodeJson } from "../../../services/kit/wire";
+import type { Identity } from "./identity";
 
 /**
  * What the keys service says of a key: revoked (every secret of it fails from now on), or changed (the

@@ -1,6 +1,6 @@
 import { Gauge, type Registry } from "prom-client";
-import { getLargestSpaces, type StorageRanking } from "../../services/contract/usage";
-import type { Bus } from "../../services/kit/bus";
+import { getLargestSpaces, type StorageRanking } from "../../../services/contract/usage";
+import type { Bus } from "../../../services/kit/bus";
 
 /** The ranking is asked for at most once per this many ms (it walks every space's counters). */
 const FRESH_MS = 15_000;

@@ -1,8 +1,9 @@
-import { ServiceError, toServiceError } from "../../services/contract/errors";
-import { hasScope, type Scope } from "../../services/contract/op";
-import type { Authenticator, Identity } from "./auth";
-import { rateLimitHeaders, type RateLimiter } from "./rate-limit";
-import { corsHeaders, type OriginPolicy } from "./cors";
+import { ServiceError, toServiceError } from "../../../services/contract/errors";
+import { hasScope, type Scope } from "../../../services/contract/op";
+import type { Authenticator } from "../auth/auth";
+import type { Identity } from "../auth/identity";
+import { rateLimitHeaders, type RateLimiter } from "../limits/rate-limit";
+import { corsHeaders, type OriginPolicy } from "../cors/cors";
 
 export type Admission =
   | { ok: true; identity: Identity; headers: Record<string, string> }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import type { Bus } from "../../services/kit/bus";
-import type { Identity } from "./auth";
+import type { Bus } from "../../../services/kit/bus";
+import type { Identity } from "../auth/identity";
 import { createOriginPolicy } from "./cors";
 
 /** A bus that answers the two questions the policy asks, and counts them. */

@@ -1,8 +1,8 @@
-import { ServiceError } from "../../services/contract/errors";
-import { knownOrigin, tenantOrigins } from "../../services/contract/tenant";
-import type { Bus } from "../../services/kit/bus";
-import type { Identity } from "./auth";
-import { hostOf } from "./forwarded";
+import { ServiceError } from "../../../services/contract/errors";
+import { knownOrigin, tenantOrigins } from "../../../services/contract/tenant";
+import type { Bus } from "../../../services/kit/bus";
+import type { Identity } from "../auth/identity";
+import { hostOf } from "../exchange/forwarded";
 
 /**
  * Browser access (CORS) to /v1 and /graphql. Only browser tokens are for browsers: a request from another

@@ -1,9 +1,9 @@
 import type { TSchema } from "@sinclair/typebox";
-import type { InputOf, Operation, OutputOf } from "../../services/contract/op";
-import type { GatewayDeps } from "../deps";
-import type { Identity } from "./auth";
+import type { InputOf, Operation, OutputOf } from "../../../services/contract/op";
+import type { GatewayDeps } from "../../deps";
+import type { Identity } from "../auth/identity";
 import { requireScope } from "./guard";
-import { keyRefusal } from "./idempotency/key";
+import { keyRefusal } from "../idempotency/key";
 
 /** Who is calling and for which request: enough to run any contract operation on their behalf. */
 export interface CallerContext {

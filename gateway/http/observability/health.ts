@@ -1,4 +1,4 @@
-import type { GatewayDeps } from "../deps";
+import type { GatewayDeps } from "../../deps";
 
 export interface Readiness {
   ready: boolean;

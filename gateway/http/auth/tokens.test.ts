@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import type { VerifiedKey } from "../../services/contract/keys";
-import type { Caller } from "../../services/contract/op";
-import type { TokenClaims } from "../../services/contract/token-format";
+import type { VerifiedKey } from "../../../services/contract/keys";
+import type { Caller } from "../../../services/contract/op";
+import type { TokenClaims } from "../../../services/contract/token-format";
 import { keyCallerOf } from "./auth";
 import { TOKEN_CALLER_FIELDS, tokenCallerOf } from "./tokens";
 

@@ -1,6 +1,6 @@
 import { Type as T, type Static } from "@sinclair/typebox";
-import { ERROR_TABLE, httpStatusOf, type ServiceError } from "../../services/contract/errors";
-import { Enum, type PageOf } from "../../services/contract/common";
+import { ERROR_TABLE, httpStatusOf, type ServiceError } from "../../../services/contract/errors";
+import { Enum, type PageOf } from "../../../services/contract/common";
 
 const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8" };
 

@@ -1,4 +1,4 @@
-import { type ServiceError, validationError } from "../../services/contract/errors";
+import { type ServiceError, validationError } from "../../../services/contract/errors";
 import { checkJsonDepth } from "./json-depth";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
