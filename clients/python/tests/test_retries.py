@@ -17,7 +17,7 @@ from memory_service import (
     MemoryService,
     ServiceUnavailableError,
 )
-from memory_service import _transport
+from memory_service import _async_transport, _sync_transport
 
 from .conftest import unique
 
@@ -67,7 +67,7 @@ class Flaky(httpx.BaseTransport):
 def sleeps(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
     """The waits between attempts, recorded instead of slept."""
     waits: list[float] = []
-    monkeypatch.setattr(_transport.time, "sleep", waits.append)
+    monkeypatch.setattr(_sync_transport.time, "sleep", waits.append)
     yield waits
 
 
@@ -173,7 +173,7 @@ async def test_async_lost_write_is_replayed(tenant_key: str, base_url: str, monk
     async def no_wait(seconds: float) -> None:
         return None
 
-    monkeypatch.setattr(_transport.asyncio, "sleep", no_wait)
+    monkeypatch.setattr(_async_transport.asyncio, "sleep", no_wait)
     flaky = AsyncFlaky()
     http = httpx.AsyncClient(transport=flaky)
     async with AsyncMemoryService(tenant_key, base_url=base_url, http_client=http) as client:
