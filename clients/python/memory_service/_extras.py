@@ -4,119 +4,30 @@ and the streamed NDJSON export and import (docs/api.md, "Export, import and eras
 from __future__ import annotations
 
 import builtins
-import json
-import os
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
-from pathlib import Path
-from typing import IO, Any, TypeAlias, TypedDict, cast
+from collections.abc import AsyncIterable, AsyncIterator, Iterator
+from typing import cast
 
 import httpx
 
 from ._base import NOT_GIVEN, NotGiven, RequestOptions, Timeout, _given, _path
-from ._errors import APIConnectionError, APIStatusError
+from ._errors import APIConnectionError
+from ._ndjson import (
+    AsyncImportSource,
+    ExportRecord,
+    ExportState,
+    ImportCounts,
+    ImportLineError,
+    ImportReport,
+    ImportSource,
+    export_record,
+    import_body,
+)
 from ._pagination import AsyncPaginator, SyncPaginator
-from ._transport import AsyncTransport, BodyFactory, SyncTransport, dumps_line
+from ._transport import AsyncTransport, BodyFactory, SyncTransport
 from .generated.models import Memory, TagRef
 
+# The NDJSON types stay importable from here, as before.
 __all__ = ["ExportRecord", "ImportCounts", "ImportLineError", "ImportReport", "ImportSource", "AsyncImportSource"]
-
-# One line of an export: {"type": "tag" | "entity" | "memory" | "cursor" | "end", ...}.
-ExportRecord: TypeAlias = dict[str, Any]
-_CHUNK = 1 << 16
-
-
-class ImportCounts(TypedDict):
-    tags: int
-    entities: int
-    memories: int
-
-
-class ImportLineError(TypedDict):
-    line: int
-    code: str
-    message: str
-    details: dict[str, Any]
-
-
-class ImportReport(TypedDict):
-    lines: int
-    created: ImportCounts
-    existing: ImportCounts
-    failed: int
-    errors: list[ImportLineError]
-
-
-# bytes: the NDJSON itself; str or a path: a file to read; a binary file object; or records (mappings), or lines
-# (bytes), one per line.
-ImportSource: TypeAlias = bytes | str | os.PathLike[str] | IO[bytes] | Iterable[Mapping[str, Any]] | Iterable[bytes]
-AsyncImportSource: TypeAlias = ImportSource | AsyncIterable[bytes]
-
-
-def _lines(source: Iterable[Any]) -> Iterator[bytes]:
-    for item in source:
-        if isinstance(item, bytes):
-            yield item if item.endswith(b"\n") else item + b"\n"
-        else:
-            yield dumps_line(item)
-
-
-def _file_chunks(path: str | os.PathLike[str]) -> Iterator[bytes]:
-    with open(path, "rb") as f:
-        while chunk := f.read(_CHUNK):
-            yield chunk
-
-
-def _import_body(source: ImportSource) -> tuple[BodyFactory, bool]:
-    """A factory of the body (streamed: a file is read as it is sent) and whether it can be sent again."""
-    if isinstance(source, bytes):
-        return (lambda: (None, source)), True
-    if isinstance(source, (str, os.PathLike)):
-        path = source
-        return (lambda: (None, _file_chunks(path))), True
-    if hasattr(source, "read"):
-        stream = cast(IO[bytes], source)
-        return (lambda: (None, iter(lambda: stream.read(_CHUNK), b""))), False
-    items = cast(Iterable[Any], source)
-    replayable = isinstance(items, (list, tuple))
-    return (lambda: (None, _lines(items))), replayable
-
-
-def _record(line: str) -> ExportRecord | None:
-    if not line.strip():
-        return None
-    record = json.loads(line)
-    if not isinstance(record, dict):
-        raise APIStatusError("An export line is not a JSON object", status=200, code="INVALID_RESPONSE", body=line)
-    if record.get("type") == "error":
-        raise APIStatusError(
-            str(record.get("message", "The export failed")), status=200, code=str(record.get("code")), body=record
-        )
-    return record
-
-
-class _Export:
-    """The export's state: records are handed out a page at a time, when the page's cursor line has come, so a
-    cut connection resumes from that cursor with nothing lost and nothing twice."""
-
-    def __init__(self, cursor: str | None, limit: int | NotGiven) -> None:
-        self.cursor = cursor
-        self.limit = limit
-        self.pending: list[ExportRecord] = []
-        self.done = False
-
-    def query(self) -> dict[str, object]:
-        return _given({"cursor": self.cursor if self.cursor is not None else NOT_GIVEN, "limit": self.limit})
-
-    def take(self, record: ExportRecord) -> list[ExportRecord]:
-        kind = record.get("type")
-        if kind not in ("cursor", "end"):
-            self.pending.append(record)
-            return []
-        out, self.pending = [*self.pending, record], []
-        if kind == "cursor" and record.get("cursor") is not None:
-            self.cursor = record["cursor"]
-        self.done = kind == "end"
-        return out
 
 
 class RootExtras:
@@ -133,7 +44,7 @@ class RootExtras:
         entities, then memories, parent before child, with `cursor` records between pages and an `end` record
         last. Streamed: memory use stays flat whatever the size. A cut connection resumes from the last cursor
         (up to `max_retries` times in a row). `cursor` starts from an earlier export's cursor record."""
-        state = _Export(cursor, limit)
+        state = ExportState(cursor, limit)
         failures = 0
         while not state.done:
             try:
@@ -141,7 +52,7 @@ class RootExtras:
                     "GET", "/v1/export", query=state.query(), options=RequestOptions(timeout=timeout)
                 ) as response:
                     for line in response.iter_lines():
-                        record = _record(line)
+                        record = export_record(line)
                         if record is not None:
                             for out in state.take(record):
                                 failures = 0
@@ -169,7 +80,7 @@ class RootExtras:
         an iterable of records or lines. Importing is idempotent (what went in before is `existing`), so a
         source that can be read again (bytes, a path, a list) is sent again after a connection error or 5xx.
         Up to 64 MiB per call. Bad lines do not stop it: they are in the report's `errors`."""
-        body, replayable = _import_body(source)
+        body, replayable = import_body(source)
         with self._client.stream(
             "POST",
             "/v1/import",
@@ -194,7 +105,7 @@ class AsyncRootExtras:
         timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> AsyncIterator[ExportRecord]:
         """As MemoryService.export: `async for record in client.export()`."""
-        state = _Export(cursor, limit)
+        state = ExportState(cursor, limit)
         failures = 0
         while not state.done:
             try:
@@ -202,7 +113,7 @@ class AsyncRootExtras:
                     "GET", "/v1/export", query=state.query(), options=RequestOptions(timeout=timeout)
                 ) as response:
                     async for line in response.aiter_lines():
-                        record = _record(line)
+                        record = export_record(line)
                         if record is not None:
                             for out in state.take(record):
                                 failures = 0
@@ -237,7 +148,7 @@ class AsyncRootExtras:
             body: BodyFactory = lambda: (None, stream())  # noqa: E731
             replayable = False
         else:
-            sync_body, replayable = _import_body(source)
+            sync_body, replayable = import_body(source)
 
             async def chunks() -> AsyncIterator[bytes]:
                 content = sync_body()[1]
