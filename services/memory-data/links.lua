@@ -25,16 +25,26 @@ local function unlink(mid, links, id, members)
   return true
 end
 
--- Before `id` (a tag or an entity) and its member zset are deleted: every member memory drops `id` from
--- its link set (`links_of(mid)` names it). Returns the member ids; the caller bumps their versions.
-local function unlink_members(id, members, links_of)
-  local mids = redis.call('ZRANGE', members, 0, -1)
-  for _, mid in ipairs(mids) do redis.call('SREM', links_of(mid), id) end
-  return mids
+-- Before `id` (a tag or an entity) goes: every member memory drops `id` from its link set (`links_of(mid)`
+-- names it) and, still stored (`memory_of(mid)`), gets its version bumped; the member zset goes too.
+-- Returns the ids of the memories whose version was bumped.
+local function drop_members(id, members, links_of, memory_of)
+  local touched = {}
+  for _, mid in ipairs(redis.call('ZRANGE', members, 0, -1)) do
+    redis.call('SREM', links_of(mid), id)
+    local memory = memory_of(mid)
+    if redis.call('EXISTS', memory) == 1 then
+      bump_version(memory)
+      touched[#touched + 1] = mid
+    end
+  end
+  redis.call('DEL', members)
+  return touched
 end
 
--- Before memory `mid` and its link set are deleted: it leaves the member zset of everything it links to
--- (`members_of(id)` names it).
-local function leave_members(mid, links, members_of)
+-- Before memory `mid` goes: it leaves the member zset of everything it links to (`members_of(id)` names
+-- it), and its link set `links` goes.
+local function drop_links(mid, links, members_of)
   for _, id in ipairs(redis.call('SMEMBERS', links)) do redis.call('ZREM', members_of(id), mid) end
+  redis.call('DEL', links)
 end

@@ -7,8 +7,7 @@ import { slot, type Space } from "../kit/space";
 import { defineLibrary } from "../kit/redis-functions";
 import { hashOfPairs } from "../kit/redis-replies";
 import type { TagRef } from "../contract/tags";
-import type { MemorySnapshot } from "../contract/events";
-import { snapshotOfHash } from "../memory-data/memory-hash";
+import { createMemoryDataReads, queueTagCount } from "../memory-data/reads";
 
 /**
  * The only code of the tags service that touches Redis (key names: memory-data/keyspace.ts; tag hash fields:
@@ -16,6 +15,8 @@ import { snapshotOfHash } from "../memory-data/memory-hash";
  * Every multi-key write is one Redis function (./lua, this library), so the tag, its name index and
  * both ends of a memory↔tag link never disagree, whatever runs concurrently or crashes. A refusal
  * (unknown tag or memory, taken name, a cap) rejects with the contract's error.
+ * The tags service owns the `t:` tag hashes and the `ti:` indexes: the links, a memory's version and its hash
+ * are memory-data's, changed only through its Lua (links.lua) and read through its reads.ts.
  */
 const tagsLibrary = await defineLibrary({
   name: "tags",
@@ -52,6 +53,7 @@ export interface TagRow {
 
 export function createTagStore(redis: RedisClient) {
   const call = tagsLibrary.on(redis);
+  const memoryData = createMemoryDataReads(redis);
 
   /** Tag hashes and member counts of many tags, read in one transaction; missing tags are null. */
   async function rows(space: Space, ids: string[]): Promise<(TagRow | null)[]> {
@@ -59,7 +61,7 @@ export function createTagStore(redis: RedisClient) {
     const ks = keyspace(space);
     const res = await execBatch(() => {
       const m = redis.multi();
-      for (const id of ids) m.hgetall(ks.tag(id)).zcard(ks.tagMembers(id));
+      for (const id of ids) queueTagCount(m.hgetall(ks.tag(id)), space, id);
       return m;
     });
     return ids.map((id, i) => {
@@ -111,15 +113,8 @@ export function createTagStore(redis: RedisClient) {
       return Object.entries(names).map(([lname, id]) => ({ id, lname, created: Number(createdOf[id] ?? 0) }));
     },
 
-    async counts(space: Space, ids: string[]): Promise<number[]> {
-      if (ids.length === 0) return [];
-      const ks = keyspace(space);
-      return (await execBatch(() => {
-        const p = redis.pipeline();
-        for (const id of ids) p.zcard(ks.tagMembers(id));
-        return p;
-      })) as number[];
-    },
+    /** Each tag's memory_count. */
+    counts: memoryData.tagCounts,
 
     async attach(space: Space, memoryId: string, tagIds: string[], cap: number): Promise<Attached> {
       const ks = keyspace(space);
@@ -157,34 +152,11 @@ export function createTagStore(redis: RedisClient) {
       return out;
     },
 
-    async tagIdsOf(space: Space, memoryIds: string[]): Promise<string[][]> {
-      if (memoryIds.length === 0) return [];
-      const ks = keyspace(space);
-      return (await execBatch(() => {
-        const p = redis.pipeline();
-        for (const id of memoryIds) p.smembers(ks.memoryTags(id));
-        return p;
-      })) as string[][];
-    },
+    /** The tag ids of each memory. */
+    tagIdsOf: memoryData.tagIdsOf,
 
     /** Each memory's snapshot, read with its link sets in one transaction; missing ones are left out. */
-    async snapshots(space: Space, memoryIds: string[]): Promise<MemorySnapshot[]> {
-      if (memoryIds.length === 0) return [];
-      const ks = keyspace(space);
-      const res = await execBatch(() => {
-        const m = redis.multi();
-        for (const id of memoryIds)
-          m.hgetall(ks.memory(id)).smembers(ks.memoryTags(id)).smembers(ks.memoryEntities(id));
-        return m;
-      });
-      const out: MemorySnapshot[] = [];
-      memoryIds.forEach((id, i) => {
-        const hash = res[3 * i] as Record<string, string>;
-        if (Object.keys(hash).length > 0)
-          out.push(snapshotOfHash(id, hash, res[3 * i + 1] as string[], res[3 * i + 2] as string[]));
-      });
-      return out;
-    },
+    snapshots: memoryData.snapshots,
   };
 }
 

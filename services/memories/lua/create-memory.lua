@@ -31,7 +31,7 @@ local function create_memory(a, at, max_depth, walk_max, limits)
   -- An import's creation time still to come is stored as now; the time asked for stays, so that the same line
   -- imported again is found to be this memory (import-probe.lua).
   if life.asked_created then push_all(fields, { 'created_asked', life.asked_created }) end
-  redis.call('HSET', K.memory(id), unpack(fields))
+  memory_write(K.memory(id), unpack(fields))
   if ext ~= '' then redis.call('HSET', K.ext, ext, id) end
   redis.call('ZADD', K.created, created, id)
   redis.call('ZADD', K.updated, at, id)

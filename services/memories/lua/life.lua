@@ -27,7 +27,7 @@ end
 -- Marks memory `old` replaced by `new`, which occurred at `occurred` (ms): a change of `old`.
 local function supersede(old, new, occurred)
   local key = K.memory(old)
-  redis.call('HSET', key, 'superseded_by', new, 'valid_to', occurred, 'updated_at', NOW)
+  memory_write(key, 'superseded_by', new, 'valid_to', occurred, 'updated_at', NOW)
   bump_version(key)
   redis.call('ZADD', K.updated, NOW, old)
 end
@@ -76,26 +76,26 @@ end
 -- of those two (false when there is none).
 local function begin_life(id, life)
   local key = K.memory(id)
-  redis.call('HSET', key, 'occurred_at', life.occurred)
+  memory_write(key, 'occurred_at', life.occurred)
   redis.call('ZADD', K.occurred, life.occurred, id)
   if life.expires ~= '' then
-    redis.call('HSET', key, 'expires_at', life.expires)
+    memory_write(key, 'expires_at', life.expires)
     redis.call('ZADD', K.expiring, life.expires, id)
   end
   local replaced, replacer = false, false
   if life.supersedes ~= '' then
-    redis.call('HSET', key, 'supersedes', life.supersedes)
+    memory_write(key, 'supersedes', life.supersedes)
     supersede(life.supersedes, id, life.occurred)
     replaced = read_memory(life.supersedes)
   end
   if life.replaced_by then
     local by = K.memory(life.replaced_by)
-    redis.call('HSET', by, 'supersedes', id, 'updated_at', NOW)
+    memory_write(by, 'supersedes', id, 'updated_at', NOW)
     bump_version(by)
     redis.call('ZADD', K.updated, NOW, life.replaced_by)
     -- This memory is new (version 1): it is written as replaced, not changed.
     local ended = redis.call('HGET', by, 'occurred_at') or redis.call('HGET', by, 'created_at')
-    redis.call('HSET', key, 'superseded_by', life.replaced_by, 'valid_to', ended)
+    memory_write(key, 'superseded_by', life.replaced_by, 'valid_to', ended)
     replacer = read_memory(life.replaced_by)
   end
   return replaced, replacer
@@ -117,8 +117,8 @@ local function unsupersede(id)
   if not old then return nil end
   local key = K.memory(old)
   if redis.call('HGET', key, 'superseded_by') ~= id then return nil end
-  redis.call('HDEL', key, 'superseded_by', 'valid_to')
-  redis.call('HSET', key, 'updated_at', NOW)
+  memory_clear(key, 'superseded_by', 'valid_to')
+  memory_write(key, 'updated_at', NOW)
   bump_version(key)
   redis.call('ZADD', K.updated, NOW, old)
   return old
@@ -141,8 +141,8 @@ end
 local function orphan_children(id, acc)
   for _, kid in ipairs(redis.call('ZRANGE', K.kids(id), 0, -1)) do
     local kkey = K.memory(kid)
-    redis.call('HDEL', kkey, 'parent')
-    redis.call('HSET', kkey, 'updated_at', NOW)
+    memory_clear(kkey, 'parent')
+    memory_write(kkey, 'updated_at', NOW)
     bump_version(kkey)
     redis.call('ZADD', K.updated, NOW, kid)
     redis.call('ZADD', K.roots, redis.call('ZSCORE', K.created, kid) or NOW, kid)
@@ -165,10 +165,9 @@ local function remove_memory(vid, acc)
   if f[3] then redis.call('ZREM', K.memory_nature(f[3]), vid) end
   if f[4] then redis.call('ZREM', K.kids(f[4]), vid) end
   if f[5] and redis.call('HGET', K.ext, f[5]) == vid then redis.call('HDEL', K.ext, f[5]) end
-  -- Links: both ends go, so tag memory_count and entity memory_count drop with the memory.
-  leave_members(vid, K.tags(vid), K.tagMembers)
-  leave_members(vid, K.ents(vid), K.entMembers)
-  redis.call('DEL', key, K.tags(vid), K.ents(vid), K.kids(vid))
+  -- The hash and both ends of its links go (memory-data), so tag and entity memory_count drop with it.
+  memory_drop(vid)
+  redis.call('DEL', K.kids(vid))
   push_all(acc.deleted, { vid, (tonumber(f[6]) or 0) + 1 })
 end
 

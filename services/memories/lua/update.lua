@@ -52,8 +52,8 @@ for _, f in ipairs(FIELDS) do
     if nv == '' then hdel[#hdel + 1] = f else push_all(hset, { f, nv }) end
   end
 end
-redis.call('HSET', key, unpack(hset))
-if #hdel > 0 then redis.call('HDEL', key, unpack(hdel)) end
+memory_write(key, unpack(hset))
+if #hdel > 0 then memory_clear(key, unpack(hdel)) end
 bump_version(key)
 storage_add(0, grown)
 redis.call('ZADD', K.updated, now, id)

@@ -1,6 +1,7 @@
 -- Attach tags to a memory, all or nothing: both link ends change together and the memory's version
 -- is bumped once, so memory_count (ZCARD of a tag's member zset) is exact at all times.
--- KEYS: memory hash, memory-tags set, then per tag: tag hash, tag member zset
+-- KEYS: `m:<id>` the memory hash, `m:<id>:tags` its tag set, then per tag: `t:<id>` the tag hash,
+--   `t:<id>:mems` its member zset
 -- ARGV: memory id, max tags per memory, then the (distinct) tag ids in KEYS order
 -- Returns { tags added, the memory's version (0 when none was added), every tag id now attached }.
 local mid, cap = ARGV[1], tonumber(ARGV[2])

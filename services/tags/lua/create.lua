@@ -1,5 +1,5 @@
 -- Create a tag and its indexes atomically; the name index makes uniqueness race-free.
--- KEYS: tag hash, names hash (lname -> id), by-created zset
+-- KEYS: `t:<id>` the tag hash, `ti:names` (lname -> id), `ti:created` (by creation)
 -- ARGV: id, name, lname, now ms, max tags,
 --   optional fields (JSON object: color, description; missing or null = none)
 local id, name, lname, now, cap = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])

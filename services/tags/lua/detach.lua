@@ -1,5 +1,5 @@
 -- Detach one tag from a memory: both link ends and the memory's version change together.
--- KEYS: memory hash, memory-tags set, tag hash, tag member zset
+-- KEYS: `m:<id>` the memory hash, `m:<id>:tags` its tag set, `t:<id>` the tag hash, `t:<id>:mems` its member zset
 -- ARGV: memory id, tag id
 -- Returns { 1 = removed | 0 = was not attached, the memory's version (0 when unchanged) }.
 if not memory_visible(KEYS[1], now_ms()) then return not_found('Memory') end

@@ -1,5 +1,5 @@
 -- Partial update of a tag; a rename moves its name index entry in the same step.
--- KEYS: tag hash, names hash (lname -> id), member zset
+-- KEYS: `t:<id>` the tag hash, `ti:names` (lname -> id), `t:<id>:mems` its member zset
 -- ARGV: id, now ms, patch (JSON object of the fields to change among name (with lname, its name key),
 --   color, description; null color / description = none)
 -- Returns { memory_count, the tag's hash as a flat list }.
