@@ -2,9 +2,10 @@ import DataLoader from "dataloader";
 import { getMemories, memoryAncestors, type Memory } from "../../services/contract/memories";
 import { getTags, type Tag } from "../../services/contract/tags";
 import { getEntities, type Entity } from "../../services/contract/entities";
-import { call, type GraphQLContext } from "./context";
+// The resolvers' `call` (./context), imported from its source: ./context holds these loaders, so not from there.
+import { type CallerContext, callOperation as call } from "../http/exchange/operation-call";
 
-type Ctx = Pick<GraphQLContext, "deps" | "identity" | "requestId">;
+type Ctx = Pick<CallerContext, "deps" | "identity" | "requestId">;
 
 /**
  * Per-request batch loaders: every `parent`, `tags` and `entities` of one level of a query becomes
