@@ -6,6 +6,7 @@ import { STREAMS } from "../contract/streams";
 import { createMemoryStore } from "./store";
 import { createChangePublisher } from "../memory-data/publisher";
 import { memoryBindings } from "./handlers/memories";
+import { threadBindings } from "./handlers/threads";
 import { entityBindings } from "./handlers/entities";
 import { portabilityBindings } from "./handlers/portability";
 import { createPortabilityStore } from "./store-portability";
@@ -39,6 +40,7 @@ await runService(
     return {
       bindings: [
         ...memoryBindings(deps),
+        ...threadBindings(deps),
         ...entityBindings(deps),
         ...portabilityBindings({ ...deps, port }),
         ...tenantBindings({ store: settings }),

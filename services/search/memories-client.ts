@@ -1,7 +1,7 @@
 import type { Caller } from "../contract/op";
 import type { Bus, CallContext } from "../kit/bus";
-import { getMemories, listMemories, memoryAncestors, memorySiblings, type Memory } from "../contract/memories";
-import { ServiceError } from "../contract/errors";
+import { getMemories, listMemories, type Memory } from "../contract/memories";
+import { memoryThreads, THREADS_MAX } from "../contract/threads";
 import { snapshotOfMemory, type MemorySnapshot } from "../contract/events";
 import { chunksOf } from "../kit/chunks";
 
@@ -10,6 +10,13 @@ type CallContextWithCaller = CallContext & { caller: Caller };
 
 const GET_MANY_MAX = 100;
 const PAGE = 100;
+
+/** A memory's thread as context shows it: ancestor ids (parent first, root last), siblings around it. */
+export interface Thread {
+  ancestors: string[];
+  before: Memory[];
+  after: Memory[];
+}
 
 /**
  * Reads of the memories service (the source of truth) over NATS, through its contract only: full
@@ -29,20 +36,23 @@ export function createMemoryReader(bus: Bus) {
   return {
     getMany,
 
-    /** Parent first, root last. A memory deleted meanwhile has none. */
-    async ancestors(on: CallContextWithCaller, id: string): Promise<string[]> {
-      try {
-        return (await bus.call(memoryAncestors, { id }, on)).ancestor_ids;
-      } catch (err) {
-        if (err instanceof ServiceError && err.code === "NOT_FOUND") return [];
-        throw err;
-      }
-    },
-
-    /** Up to `n` siblings of `m` just before it in its thread, and up to `n` just after (both in thread order). */
-    async neighbors(on: CallContextWithCaller, m: Memory, n: number): Promise<{ before: Memory[]; after: Memory[] }> {
-      if (n <= 0 || !m.parent_memory_id) return { before: [], after: [] };
-      return bus.call(memorySiblings, { id: m.id, count: n }, on);
+    /**
+     * The thread of each memory, in one call per 100: its ancestor ids (parent first, root last) and up to `n`
+     * siblings just before it and just after it (thread order). A root shown without a parent has no siblings
+     * read; a memory deleted meanwhile has no thread.
+     */
+    async threads(on: CallContextWithCaller, memories: Memory[], n: number): Promise<Thread[]> {
+      const items = memories.map((m) => ({ id: m.id, siblings: m.parent_memory_id ? Math.max(0, n) : 0 }));
+      const pages = await Promise.all(
+        chunksOf(items, THREADS_MAX).map((chunk) => bus.call(memoryThreads, { items: chunk }, on)),
+      );
+      return pages
+        .flatMap((page) => page.items)
+        .map((t) => ({
+          ancestors: t?.ancestor_ids ?? [],
+          before: t?.before ?? [],
+          after: t?.after ?? [],
+        }));
     },
 
     /** How many memories the caller's tenant has. */

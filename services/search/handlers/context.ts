@@ -7,7 +7,8 @@ import { checkRequest, filtersOf, type SearchDeps } from "./search";
 
 /**
  * `search.context`: the matches of a query, each with its thread (ancestors up to the root and the
- * siblings just before and after it, from the memories service), fitted into a token budget.
+ * siblings just before and after it, from the memories service), fitted into a token budget. The memories
+ * service is called at most three times whatever the number of matches: matches, their threads, ancestors.
  */
 export function contextBindings(deps: SearchDeps) {
   const context: Handler<typeof buildContext> = async (input, ctx) => {
@@ -34,16 +35,11 @@ export function contextBindings(deps: SearchDeps) {
       return memory ? [{ memory, score: r.score }] : [];
     });
 
-    const neighbors = input.neighbors ?? 1;
-    // Ancestors are always looked up: they name the thread (its root) a match belongs to.
-    const around = await Promise.all(
-      matches.map(async ({ memory }) => {
-        const [ancestors, near] = await Promise.all([
-          deps.reader.ancestors(on, memory.id),
-          deps.reader.neighbors(on, memory, neighbors),
-        ]);
-        return { ancestors, near };
-      }),
+    // Ancestors are always looked up: they name the thread (its root) a match belongs to. One call for all matches.
+    const around = await deps.reader.threads(
+      on,
+      matches.map((m) => m.memory),
+      input.neighbors ?? 1,
     );
     if (input.include_ancestors ?? true) {
       const missing = around.flatMap((a) => a.ancestors).filter((id) => !known.has(id));
@@ -51,7 +47,7 @@ export function contextBindings(deps: SearchDeps) {
     }
 
     const bundles: Bundle[] = matches.map(({ memory, score }, i) => {
-      const { ancestors, near } = around[i]!;
+      const { ancestors, before, after } = around[i]!;
       const thread = ancestors.at(-1) ?? memory.id;
       const piece = (m: Memory, role: Piece["role"], s: number | null = null): Piece => ({
         memory: m,
@@ -65,7 +61,7 @@ export function contextBindings(deps: SearchDeps) {
           (input.include_ancestors ?? true)
             ? ancestors.flatMap((id) => (known.has(id) ? [piece(known.get(id)!, "ancestor")] : []))
             : [],
-        neighbors: [...near.before, ...near.after].map((m) => piece(m, "neighbor")),
+        neighbors: [...before, ...after].map((m) => piece(m, "neighbor")),
       };
     });
 
