@@ -5,11 +5,13 @@ import { slot, type Space } from "../kit/space";
  * cluster slot (kit/space.ts), so Lua scripts that update a record and its indexes (or a link and
  * both of its ends) stay atomic on a cluster.
  *
- * Ownership: the memories service writes `m:`/`mi:`/`e:`/`ei:` keys, the tags service `t:`/`ti:` keys.
- * The link sets (`m:…:tags` ↔ `t:…:mems`, `m:…:ents` ↔ `e:…:mems`) and a memory's version `v` change
- * only through links.lua, which updates both ends of a link at once: that is where a script of one
- * service touches the other's keys, because a link half-written on one side would break `memory_count`
- * and filters. keyspace.lua names the same keys in Lua, for functions that meet ids as they run.
+ * Names are not ownership: each family has one owner module (docs/architecture.md, "Data ownership", checked by
+ * test/codebase/key-ownership.test.ts). The memory hash (its version `v` included) and the link sets
+ * (`m:…:tags` ↔ `t:…:mems`, `m:…:ents` ↔ `e:…:mems`) are memory-data's: the memories and tags functions write
+ * them only through its Lua (memory-record.lua, links.lua), which changes both ends of a link at once, since a
+ * link half-written on one side would break `memory_count` and filters. `mi:`, `e:`, `ei:` and `m:…:kids` are
+ * the memories service's, `t:` and `ti:` the tags service's. keyspace.lua names the same keys in Lua, for
+ * functions that meet ids as they run.
  */
 export const keyspace = (s: Space) => {
   const t = slot(s);

@@ -1,6 +1,6 @@
 -- Claims up to `max` spaces whose look is due, for `lease` ms: another sweeper skips them meanwhile, and
 -- a sweeper that dies leaves them due again when the lease ends.
--- KEYS: 1 the registry's due zset, 2 its gen hash. ARGV: max, lease (ms)
+-- KEYS: `sweep:{expiry}:due` the registry's due zset, `sweep:{expiry}:gen` its gen hash. ARGV: max, lease (ms)
 -- Returns { space, gen at the claim, ... }.
 local now = now_ms()
 local out = {}

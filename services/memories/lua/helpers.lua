@@ -8,7 +8,7 @@
 -- The keys of a call. Every function declares the tenant's index keys, in this order:
 --   KEYS[1] mi:{t:e}:created, [2] mi:{t:e}:updated, [3] mi:{t:e}:roots, [4] mi:{t:e}:ext,
 --   [5] ei:{t:e}:names, [6] ei:{t:e}:created, [7] mi:{t:e}:occurred, [8] mi:{t:e}:expiring,
---   [9] the tenant's settings (services/tenant-settings/), [10] mi:{t:e}:storage (quota.lua)
+--   [9] tenant:{t:e}:settings (services/tenant-settings/), [10] mi:{t:e}:storage (quota.lua)
 -- (list.lua adds its filter sets after them). Keys of single records (a memory, its link sets, a tag,
 -- an entity) are built from the ids met while running (keyspace.lua), in the slot of KEYS[1].
 local INDEX_KEYS = 10
