@@ -1,7 +1,8 @@
 import type { RedisClient } from "../kit/redis-functions";
 import { scanKeys } from "../kit/redis-scan";
-import { slot, type Space } from "../kit/space";
+import type { Space } from "../kit/space";
 import { keyspace } from "../memory-data/keyspace";
+import { createMemoryDataReads } from "../memory-data/reads";
 import { settingsKey } from "../tenant-settings/settings";
 
 /** What a tenant environment stores: memories, and bytes of their content + metadata (lua/quota.lua). */
@@ -13,12 +14,7 @@ export interface StorageCount {
 /** A space's counters with the space. */
 export type SpaceStorage = StorageCount & { space: Space };
 
-/** A memory record's key, not one of its link sets (`m:{t:e}:<id>:tags` …): ids hold no ':'. */
-const MEMORY_KEY = /^m:\{[^}]*\}:[^:]+$/;
 const SPACE_OF_STORAGE = /^mi:\{(.+):(live|test)\}:storage$/;
-
-/** Glob-escapes a key prefix for SCAN MATCH. */
-const globEscape = (s: string) => s.replace(/[*?[\]\\{}]/g, "\\$&");
 
 const countOf = (fields: (string | null)[]): StorageCount => ({
   memories: Number(fields[0] ?? 0),
@@ -45,21 +41,7 @@ export function createStorageStore(redis: RedisClient) {
      * counters hold when nothing writes meanwhile. For tests and the admin tool (cli/storage.ts).
      */
     async recount(space: Space): Promise<StorageCount> {
-      const out: StorageCount = { memories: 0, bytes: 0 };
-      for await (const keys of scanKeys(redis, `m:${globEscape(slot(space))}:*`)) {
-        const records = keys.filter((k) => MEMORY_KEY.test(k));
-        if (records.length === 0) continue;
-        // One slot (the space's hash tag): one pipeline, on a cluster too.
-        const p = redis.pipeline();
-        for (const k of records) p.hstrlen(k, "content").hstrlen(k, "metadata");
-        const lengths = (await p.exec()) ?? [];
-        for (const [err, n] of lengths) {
-          if (err) throw err;
-          out.bytes += Number(n);
-        }
-        out.memories += records.length;
-      }
-      return out;
+      return createMemoryDataReads(redis).recordSizes(space);
     },
 
     /** Sets the counters of `space` (the admin tool, after a recount of a quiet space); none kept for an empty one. */

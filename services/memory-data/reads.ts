@@ -1,10 +1,17 @@
 import type { ChainableCommander } from "ioredis";
 import type { MemorySnapshot } from "../contract/events";
 import type { RedisClient } from "../kit/redis-functions";
+import { scanKeys } from "../kit/redis-scan";
 import { execBatch } from "../kit/slot-moves";
-import type { Space } from "../kit/space";
+import { slot, type Space } from "../kit/space";
 import { keyspace } from "./keyspace";
 import { snapshotOfHash } from "./memory-hash";
+
+/** A memory record's key, not one of its link sets (`m:{t:e}:<id>:tags` …): ids hold no ':'. */
+const MEMORY_KEY = /^m:\{[^}]*\}:[^:]+$/;
+
+/** Glob-escapes a key prefix for SCAN MATCH. */
+const globEscape = (s: string) => s.replace(/[*?[\]\\{}]/g, "\\$&");
 
 /**
  * What another module reads of memory-data's keys (the memory hash, the link sets) from TypeScript. Only
@@ -51,6 +58,27 @@ export function createMemoryDataReads(redis: RedisClient) {
         if (Object.keys(hash).length > 0)
           out.push(snapshotOfHash(id, hash, res[3 * i + 1] as string[], res[3 * i + 2] as string[]));
       });
+      return out;
+    },
+
+    /**
+     * The memory records of `space` and the bytes of their content + metadata, counted from the hashes themselves
+     * (SCAN over the space's keys, every primary).
+     */
+    async recordSizes(space: Space): Promise<{ memories: number; bytes: number }> {
+      const out = { memories: 0, bytes: 0 };
+      for await (const keys of scanKeys(redis, `m:${globEscape(slot(space))}:*`)) {
+        const records = keys.filter((k) => MEMORY_KEY.test(k));
+        if (records.length === 0) continue;
+        // One slot (the space's hash tag): one pipeline, on a cluster too.
+        const p = redis.pipeline();
+        for (const k of records) p.hstrlen(k, "content").hstrlen(k, "metadata");
+        for (const [err, n] of (await p.exec()) ?? []) {
+          if (err) throw err;
+          out.bytes += Number(n);
+        }
+        out.memories += records.length;
+      }
       return out;
     },
   };
