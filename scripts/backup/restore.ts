@@ -1,0 +1,77 @@
+import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { connect } from "nats";
+import { DEFAULT_DATA_DIR, isRunning, readStackRecord } from "../../services/kit/local-stack";
+import { OperatorError, operatorArgs, runOperatorCommand } from "../../services/kit/operator";
+import { startNats } from "../stack/infra";
+import { restoreStream, rewindConsumers } from "./jetstream-snapshot";
+import { firstMismatch, readManifest } from "./manifest";
+import { rdbToAofDir } from "./redis-snapshot";
+
+/**
+ * `npm run restore -- DIR`: puts a backup (`npm run backup`) into the DATA_DIR of a stopped stack, which then
+ * starts with `npm start` as it was at the backup's point. Checksums are verified before anything is touched;
+ * what DATA_DIR held is moved aside (DATA_DIR/replaced-<time>/), never deleted. JetStream's streams go back
+ * through a NATS server started on DATA_DIR for the purpose, and EVENTS' consumers are moved back to the
+ * positions they had at the point (backup.ts says why).
+ */
+const usage = "usage: npm run restore -- BACKUP_DIR   (into DATA_DIR, default ./.data, of a stopped stack)";
+const { positionals } = operatorArgs({ allowPositionals: true, options: {} }, usage);
+
+await runOperatorCommand(async () => {
+  const from = positionals[0] ? resolve(positionals[0]) : null;
+  if (!from) throw new OperatorError(usage);
+  const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : DEFAULT_DATA_DIR;
+  const record = readStackRecord(dataDir);
+  if (record && isRunning(record)) {
+    throw new OperatorError(
+      `The stack of DATA_DIR=${dataDir} is running (pid ${record.pid}): stop it (Ctrl-C) before restoring into it.`,
+    );
+  }
+  let manifest: ReturnType<typeof readManifest>;
+  try {
+    manifest = readManifest(from);
+  } catch (err) {
+    throw new OperatorError((err as Error).message);
+  }
+  const mismatch = await firstMismatch(from, manifest);
+  if (mismatch) throw new OperatorError(`Backup ${from} is damaged: ${mismatch}; nothing was changed.`);
+
+  const started = Date.now();
+  const aside = join(dataDir, `replaced-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+  const moved: string[] = [];
+  for (const path of ["redis/appendonlydir", "redis/dump.rdb", "nats/jetstream", "admin-key"]) {
+    if (!existsSync(join(dataDir, path))) continue;
+    mkdirSync(join(aside, path, ".."), { recursive: true });
+    renameSync(join(dataDir, path), join(aside, path));
+    moved.push(path);
+  }
+  mkdirSync(join(dataDir, "redis"), { recursive: true });
+  rdbToAofDir(join(from, "redis/dump.rdb"), join(dataDir, "redis"));
+  if (manifest.files.some((f) => f.path === "admin-key")) {
+    copyFileSync(join(from, "admin-key"), join(dataDir, "admin-key"));
+    chmodSync(join(dataDir, "admin-key"), 0o600);
+  }
+
+  const nats = await startNats({ dataDir });
+  const rewound: string[] = [];
+  try {
+    const nc = await connect({ servers: nats.url, name: "restore" });
+    try {
+      for (const [name, stream] of Object.entries(manifest.streams)) {
+        await restoreStream(nc, name, stream, join(from, stream.file));
+        if (stream.ack_floors_at_point) rewound.push(...(await rewindConsumers(nc, name, stream.ack_floors_at_point)));
+      }
+    } finally {
+      await nc.close();
+    }
+  } finally {
+    await nats.stop();
+  }
+  process.stdout.write(
+    `restored the backup of ${manifest.point} into ${dataDir} in ${Date.now() - started} ms` +
+      (moved.length > 0 ? `; what it held is in ${aside}` : "") +
+      (rewound.length > 0 ? `; consumers replaying: ${rewound.join(", ")}` : "") +
+      "\nstart it with `npm start`\n",
+  );
+});
