@@ -1,6 +1,6 @@
 import type { ChainableCommander } from "ioredis";
 import type { MemorySnapshot } from "../contract/events";
-import type { RedisClient } from "../kit/redis-functions";
+import type { RedisClient } from "../kit/redis-client";
 import { scanKeys } from "../kit/redis-scan";
 import { execBatch } from "../kit/slot-moves";
 import { slot, type Space } from "../kit/space";

@@ -1,5 +1,5 @@
 import { globLiteral, unlinkMatching } from "../kit/redis-scan";
-import type { RedisClient } from "../kit/redis-functions";
+import type { RedisClient } from "../kit/redis-client";
 import { execBatch } from "../kit/slot-moves";
 import { keyspace } from "../memory-data/keyspace";
 import { MEMORY_DATA_LUA } from "../memory-data/lua";
