@@ -7,12 +7,12 @@ import { indexResponse } from "./http/envelope/index-page";
 import { checkReadiness } from "./http/observability/health";
 import { methodTable } from "./http/envelope/methods";
 import { requestIdOf } from "./http/exchange/request-id";
-import { handleRest } from "./rest/handle";
+import { restHandler } from "./rest/handle";
 import { graphqlHandler } from "./graphql/handle";
 import { GRAPHQL_PATH } from "./graphql/yoga";
 import { MCP_PATH, mcpHandler } from "./mcp/handle";
 import { restRoutes } from "./rest/routes";
-import { portabilityRoutes } from "./portability/routes";
+import { portabilityHandler, portabilityRoutes } from "./portability/routes";
 import { sessionRoutes } from "./session/routes";
 import { pageResponder, webRoutes } from "./web/routes";
 
@@ -38,32 +38,28 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
       return { status: r.ready ? "ready" : "not ready", checks: r.checks };
     });
 
+  // Every API surface runs in the one request frame (http/exchange): each adapter only translates its protocol.
+  const rest = restRoutes.map((r) => {
+    const handle = restHandler(deps, r);
+    return {
+      r,
+      handler: ({ request, params }: { request: Request; params: Record<string, string> }) => handle(request, params),
+    };
+  });
   for (const prefix of API_PREFIXES) {
-    for (const r of restRoutes) {
-      const handler = ({ request, params }: { request: Request; params: Record<string, string> }) =>
-        handleRest(deps, r, request, params);
-      app.route(r.method, prefix + r.path, handler, { parse: "none" });
-    }
+    for (const { r, handler } of rest) app.route(r.method, prefix + r.path, handler, { parse: "none" });
   }
-
   // Export, import and erase: streamed bodies, beyond the one-call REST adapter (portability/).
+  const streamed = portabilityRoutes.map((r) => ({ r, handler: portabilityHandler(deps, r) }));
   for (const prefix of API_PREFIXES) {
-    for (const r of portabilityRoutes) {
-      const handler = ({ request }: { request: Request }) =>
-        r.serve(deps, request).then((res) => settleConnection(request, res));
-      app.route(r.method, prefix + r.path, handler, { parse: "none" });
+    for (const { r, handler } of streamed) {
+      app.route(r.method, prefix + r.path, ({ request }: { request: Request }) => handler(request), { parse: "none" });
     }
   }
-
-  // GraphQL: its own handler (same guard, usage and envelope for 401/429), never the REST adapter.
   const graphql = graphqlHandler(deps, state, pages.graphiql);
-  const graphqlRoute = ({ request }: { request: Request }) =>
-    graphql(request).then((res) => settleConnection(request, res));
-  app.all(GRAPHQL_PATH, graphqlRoute, { parse: "none" });
-  // MCP: a third adapter over the contract, behind the same guard.
+  app.all(GRAPHQL_PATH, ({ request }: { request: Request }) => graphql(request), { parse: "none" });
   const mcp = mcpHandler(deps);
-  const mcpRoute = ({ request }: { request: Request }) => mcp(request).then((res) => settleConnection(request, res));
-  app.all(MCP_PATH, mcpRoute, { parse: "none" });
+  app.all(MCP_PATH, ({ request }: { request: Request }) => mcp(request), { parse: "none" });
   // Unknown routes, and anything thrown outside a handler: the same envelope, never HTML or a stack.
   const allowedOn = methodTable(app.routes);
   const fallbackResponse = async (code: unknown, request: Request): Promise<Response> => {

@@ -2,37 +2,21 @@ import { shouldRenderGraphiQL } from "graphql-yoga";
 import { ServiceError } from "../../services/contract/errors";
 import { getMemory } from "../../services/contract/memories";
 import type { Caller } from "../../services/contract/op";
-import { errorFields } from "../../services/kit/log";
 import type { GatewayDeps } from "../deps";
-import { readJsonObject } from "../http/body/body";
+import { settleConnection } from "../http/body/body";
+import { type Exchange, exchange, jsonBody, type Surface } from "../http/exchange/exchange";
+import { underIdempotencyKey } from "../http/idempotency/keyed";
 import { checkJsonQueryParams } from "../http/body/json-depth";
 import { errorResponse } from "../http/envelope/envelope";
 import { verifyHash } from "../http/auth/auth";
-import { requestIdOf } from "../http/exchange/request-id";
 import { sessionIdOf } from "../session/cookie";
 import { requestErrorResponse } from "./errors";
 import { createEventHub } from "./events";
 import { createLoaders } from "./loaders";
 import { acceptable, jsonMediaType, SERVED_TYPES, STREAM_TYPES } from "./media";
-import { createGraphqlServer } from "./yoga";
+import { createGraphqlServer, GRAPHQL_PATH } from "./yoga";
 import { fingerprintOf, idempotencyKeyOf } from "../http/idempotency/key";
-import type { Claim, Claimed } from "../http/idempotency/idempotency";
-import type { Identity } from "../http/auth/identity";
 import { getOperationAST, parse } from "graphql";
-
-/** A mutation's Idempotency-Key claimed (or its kept answer); null without a key or for other operations. */
-async function claimMutation(
-  deps: GatewayDeps,
-  request: Request,
-  params: Record<string, unknown>,
-  admitted: { identity: Identity; headers: Record<string, string> },
-  requestId: string,
-): Promise<Claim | null> {
-  const key = idempotencyKeyOf(request);
-  if (key === null || !isMutation(params)) return null;
-  const fingerprint = fingerprintOf("POST /graphql", [params.query, params.variables, params.operationName]);
-  return deps.idempotency.claim(admitted.identity.caller, key, fingerprint, requestId, admitted.headers);
-}
 
 /**
  * Whether a POST's document runs a mutation: the only GraphQL requests an Idempotency-Key applies to (on a
@@ -65,12 +49,12 @@ const notAcceptable = (message: string, allowed: string[]) =>
   new ServiceError("NOT_ACCEPTABLE", message, { field: "accept", constraint: "enum", allowed });
 
 /**
- * The /graphql endpoint: the same guard as REST (one admission, so one count against the rate limit
- * per HTTP request, subscriptions included), REST's JSON envelope for 401/403/429, then yoga with a
- * per-request context (identity, request id, DataLoaders). A POST body is read here with REST's size
- * limit. The credential is a Bearer key or, without an Authorization header, the dashboard's session
- * cookie (whose POSTs carry its CSRF token). GraphiQL's page is served without a key; its queries carry the
- * session (cookie and token) or a key typed into the page.
+ * The /graphql endpoint, in the one request frame (http/exchange): the same guard as REST (one admission, so one
+ * count against the rate limit per HTTP request, subscriptions included), REST's JSON envelope for 401/403/429,
+ * usage and metrics; then yoga with a per-request context (identity, request id, DataLoaders). A POST body is read
+ * here with REST's size limit. The credential is a Bearer key or, without an Authorization header, the dashboard's
+ * session cookie (whose POSTs carry its CSRF token). GraphiQL's page is served without a key; its queries carry
+ * the session (cookie and token) or a key typed into the page.
  */
 export function graphqlHandler(
   deps: GatewayDeps,
@@ -85,56 +69,58 @@ export function graphqlHandler(
     );
   const hub = createEventHub(deps.nc, deps.log, () => state.stopping, recheck, canSee);
   const yoga = createGraphqlServer(deps, hub);
-  const admit = (request: Request, requestId: string) => {
+
+  /** yoga's answer, with the gateway's headers; `keyed`: a mutation whose answer is kept for its key. */
+  const execute = async (ex: Exchange, params: Record<string, unknown> | undefined, keyed: boolean) => {
+    const base = { deps, identity: ex.identity, requestId: ex.requestId, keyed };
+    let res = await yoga.handleRequest(ex.request, { ...base, params, loaders: createLoaders(base) });
+    // A subscription asked for as one JSON document: yoga answers 406 without a body.
+    if (res.status === 406) {
+      res = errorResponse(notAcceptable("A subscription is answered as a stream", STREAM_TYPES), ex.requestId);
+    }
+    return withHeaders(res, { ...ex.headers, "X-Request-Id": ex.requestId });
+  };
+
+  const run = async (ex: Exchange): Promise<Response> => {
+    const { request } = ex;
+    if (!acceptable(request)) {
+      // Refused before anything runs: yoga would execute the operation, then find no media type for it.
+      const message = `Accept names no media type /graphql answers with: ${SERVED_TYPES.join(", ")}`;
+      return errorResponse(notAcceptable(message, SERVED_TYPES), ex.requestId, ex.headers);
+    }
+    const params = request.method === "POST" ? await jsonBody(ex) : undefined;
+    if (!params) checkJsonQueryParams(request.url, ["variables", "extensions"]); // GET: JSON in the URL
+    const key = params ? idempotencyKeyOf(request) : null;
+    if (key === null || !isMutation(params!)) return execute(ex, params, false);
+    const fingerprint = fingerprintOf("POST /graphql", [params!.query, params!.variables, params!.operationName]);
+    return underIdempotencyKey(ex, { key, fingerprint, keeps: keptAnswer }, () => execute(ex, params, true));
+  };
+
+  const admit = (_deps: GatewayDeps, request: Request, requestId: string) => {
     const sessionId = request.headers.has("authorization") ? null : sessionIdOf(request);
     return sessionId ? deps.sessions.admit(request, sessionId, requestId) : deps.guard.admit(request, requestId);
   };
-  const handle = async (request: Request): Promise<Response> => {
-    if (shouldRenderGraphiQL(request)) return graphiqlPage(request);
-    const requestId = requestIdOf(request);
-    const admission = await admit(request, requestId);
-    let res: Response;
-    if (!admission.ok) res = errorResponse(admission.error, requestId, admission.headers);
-    else if (!acceptable(request)) {
-      // Refused before anything runs: yoga would execute the operation, then find no media type for it.
-      const message = `Accept names no media type /graphql answers with: ${SERVED_TYPES.join(", ")}`;
-      res = errorResponse(notAcceptable(message, SERVED_TYPES), requestId, admission.headers);
-    } else {
-      let claimed: Claimed | null = null;
-      try {
-        const params =
-          request.method === "POST" ? await readJsonObject(request, deps.config.BODY_LIMIT_BYTES) : undefined;
-        if (!params) checkJsonQueryParams(request.url, ["variables", "extensions"]); // GET: JSON in the URL
-        const claim = params ? await claimMutation(deps, request, params, admission, requestId) : null;
-        if (claim && "replay" in claim) res = claim.replay;
-        else {
-          claimed = claim;
-          const base = { deps, identity: admission.identity, requestId, keyed: claim !== null };
-          res = await yoga.handleRequest(request, { ...base, params, loaders: createLoaders(base) });
-          // A subscription asked for as one JSON document: yoga answers 406 without a body.
-          if (res.status === 406) {
-            res = errorResponse(notAcceptable("A subscription is answered as a stream", STREAM_TYPES), requestId);
-          }
-          res = withHeaders(res, { ...admission.headers, "X-Request-Id": requestId });
-        }
-      } catch (err) {
-        if (err instanceof ServiceError) {
-          res = requestErrorResponse(err, requestId, admission.headers, jsonMediaType(request));
-        } else {
-          deps.log.error("unexpected graphql gateway error", { request_id: requestId, ...errorFields(err) });
-          res = errorResponse(
-            new ServiceError("INTERNAL_ERROR", "An unexpected error occurred"),
-            requestId,
-            admission.headers,
-          );
-        }
-      }
-      // Field errors are kept (other fields may have run); a whole request answered 5xx or 429 is not.
-      if (claimed) res = await claimed.finish(res, res.status < 500 && res.status !== 429);
-    }
-    const caller = admission.identity?.caller;
-    if (caller) deps.usage.record(caller, `${request.method === "GET" ? "GET" : "POST"} /graphql`, res.status);
-    return res;
+  const surface = (method: "GET" | "POST"): Surface => ({
+    method,
+    route: GRAPHQL_PATH,
+    usage: `${method} ${GRAPHQL_PATH}`,
+    admit,
+    fail: graphqlFailure,
+  });
+  const GET = surface("GET");
+  const POST = surface("POST");
+  return (request: Request): Response | Promise<Response> => {
+    if (shouldRenderGraphiQL(request)) return settleConnection(request, graphiqlPage(request));
+    return exchange(deps, request.method === "GET" ? GET : POST, request, run, undefined);
   };
-  return handle;
+}
+
+/** Field errors are kept (other fields may have run); a whole request answered 5xx or 429 is not. */
+const keptAnswer = (res: Response) => res.status < 500 && res.status !== 429;
+
+/** A refusal in the GraphQL response format (errors.ts); anything else is REST's 500 envelope. */
+function graphqlFailure(err: unknown, ex: Exchange): Response {
+  if (err instanceof ServiceError)
+    return requestErrorResponse(err, ex.requestId, ex.headers, jsonMediaType(ex.request));
+  return errorResponse(new ServiceError("INTERNAL_ERROR", "An unexpected error occurred"), ex.requestId, ex.headers);
 }

@@ -1,8 +1,8 @@
 import * as streamable from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { ServiceError, toServiceError } from "../../services/contract/errors";
-import { errorFields } from "../../services/kit/log";
+import { ServiceError } from "../../services/contract/errors";
 import type { GatewayDeps } from "../deps";
-import { readJsonObject } from "../http/body/body";
+import { settleConnection } from "../http/body/body";
+import { type Exchange, exchange, jsonBody, type Surface } from "../http/exchange/exchange";
 import { errorResponse } from "../http/envelope/envelope";
 import { requestIdOf } from "../http/exchange/request-id";
 import { createMcpServer } from "./server";
@@ -20,46 +20,38 @@ function usageLabel(body: Record<string, unknown> | undefined): string {
 }
 
 /**
- * The Streamable HTTP endpoint of the MCP adapter. It passes REST's door first (the same guard, so the
- * same key, rate limit and usage accounting; 401/429 in the REST envelope), then runs one stateless MCP
- * server for the request: no session lives in a replica, so any replica can answer any request. Answers
- * are plain JSON (no SSE stream), and GET/DELETE, which only sessions use, are 405.
+ * The Streamable HTTP endpoint of the MCP adapter, in the one request frame (http/exchange): REST's door (the same
+ * guard, so the same key, rate limit, usage accounting and metrics; 401/429 in the REST envelope), then one
+ * stateless MCP server for the request: no session lives in a replica, so any replica can answer any request.
+ * Answers are plain JSON (no SSE stream), and GET/DELETE, which only sessions use, are 405.
  */
 export function mcpHandler(deps: GatewayDeps) {
-  return async (request: Request): Promise<Response> => {
-    const started = performance.now();
-    const requestId = requestIdOf(request);
+  return (request: Request): Response | Promise<Response> => {
     if (request.method !== "POST") {
       const error = new ServiceError("METHOD_NOT_ALLOWED", `${request.method} is not allowed here; allowed: POST`, {
         allowed: ["POST"],
       });
-      return errorResponse(error, requestId, { Allow: "POST" });
+      return settleConnection(request, errorResponse(error, requestIdOf(request), { Allow: "POST" }));
     }
-    const admission = await deps.guard.admit(request, requestId);
-    let body: Record<string, unknown> | undefined;
-    let res: Response;
-    if (!admission.ok) res = errorResponse(admission.error, requestId, admission.headers);
-    else {
-      try {
-        body = await readJsonObject(request, deps.config.BODY_LIMIT_BYTES);
-        const transport = new streamable.WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
-        const server = createMcpServer({ deps, identity: admission.identity, requestId });
-        await server.connect(transport);
-        try {
-          res = await transport.handleRequest(request, { parsedBody: body });
-        } finally {
-          await server.close();
-        }
-        for (const [k, v] of Object.entries({ ...admission.headers, "X-Request-Id": requestId })) res.headers.set(k, v);
-      } catch (err) {
-        if (!(err instanceof ServiceError))
-          deps.log.error("unexpected mcp gateway error", { request_id: requestId, ...errorFields(err) });
-        res = errorResponse(toServiceError(err), requestId, admission.headers);
-      }
-    }
-    const caller = admission.identity?.caller;
-    if (caller) deps.usage.record(caller, usageLabel(body), res.status);
-    deps.metrics.observeHttp("POST", MCP_PATH, res.status, (performance.now() - started) / 1000);
-    return res;
+    return exchange(deps, SURFACE, request, runMcp, undefined);
   };
+}
+
+const SURFACE: Surface = { method: "POST", route: MCP_PATH, usage: "MCP" };
+
+/** One JSON-RPC message, answered by a server made for this request. */
+async function runMcp(ex: Exchange): Promise<Response> {
+  const body = await jsonBody(ex);
+  ex.usage = usageLabel(body);
+  const transport = new streamable.WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+  const server = createMcpServer({ deps: ex.deps, identity: ex.identity, requestId: ex.requestId });
+  await server.connect(transport);
+  let res: Response;
+  try {
+    res = await transport.handleRequest(ex.request, { parsedBody: body });
+  } finally {
+    await server.close();
+  }
+  for (const [k, v] of Object.entries({ ...ex.headers, "X-Request-Id": ex.requestId })) res.headers.set(k, v);
+  return res;
 }

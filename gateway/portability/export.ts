@@ -2,8 +2,7 @@ import { exportPage } from "../../services/contract/portability";
 import { coerceQuery } from "../../services/contract/validation";
 import { toServiceError } from "../../services/contract/errors";
 import { parseQuery } from "../http/body/query";
-import type { GatewayDeps } from "../deps";
-import { streamRoute, type Admitted } from "./admit";
+import type { Exchange } from "../http/exchange/exchange";
 
 export const NDJSON_HEADERS = { "Content-Type": "application/x-ndjson; charset=utf-8" };
 const encoder = new TextEncoder();
@@ -15,15 +14,10 @@ const line = (x: unknown) => `${JSON.stringify(x)}\n`;
  * `{"type":"cursor"}` line says where `?cursor=` goes on; the last line is `{"type":"end"}` with the counts this
  * answer wrote. A failure after the first page is an `{"type":"error"}` line (the status is sent already).
  */
-export function exportRoute(deps: GatewayDeps, request: Request): Promise<Response> {
-  return streamRoute(deps, request, { method: "GET", path: "/export", scope: "admin" }, (admitted) =>
-    serveExport(deps, request, admitted),
-  );
-}
-
-async function serveExport(deps: GatewayDeps, request: Request, admitted: Admitted): Promise<Response> {
+export async function serveExport(ex: Exchange): Promise<Response> {
+  const { deps, request } = ex;
   const input = exportPage.validate(coerceQuery(exportPage.input, parseQuery(request.url)));
-  const ctx = { requestId: admitted.requestId, caller: admitted.caller };
+  const ctx = { requestId: ex.requestId, caller: ex.caller };
   const fetchPage = (cursor: string | undefined) =>
     deps.bus.call(exportPage, { limit: input.limit, ...(cursor ? { cursor } : {}) }, ctx, { timeoutMs: 30_000 });
   // The first page before the status: a bad cursor is a 400, not a broken stream.
@@ -54,6 +48,6 @@ async function serveExport(deps: GatewayDeps, request: Request, admitted: Admitt
     },
   });
   return new Response(body, {
-    headers: { ...NDJSON_HEADERS, ...admitted.headers, "X-Request-Id": admitted.requestId },
+    headers: { ...NDJSON_HEADERS, ...ex.headers, "X-Request-Id": ex.requestId },
   });
 }

@@ -9,9 +9,9 @@ import {
 } from "../../services/contract/portability";
 import { ServiceError, toServiceError, validationError } from "../../services/contract/errors";
 import type { Caller } from "../../services/contract/op";
+import type { Exchange } from "../http/exchange/exchange";
 import { rawSuccessResponse, roundMs } from "../http/envelope/envelope";
 import type { GatewayDeps } from "../deps";
-import { streamRoute, type Admitted } from "./admit";
 import { idempotencyKeyOf } from "../http/idempotency/key";
 import { checkJsonDepth } from "../http/body/json-depth";
 import { surrogateRefusal } from "../http/body/body";
@@ -32,11 +32,9 @@ type Pending = { line: number; record: { type: RecordType } & Record<string, unk
  * is checked alone: a bad line is reported with its number and the rest goes on. The answer, once the body
  * has been read to its end, is the report: counts and at most 1000 errors, by line.
  */
-export function importRoute(deps: GatewayDeps, request: Request): Promise<Response> {
-  return streamRoute(deps, request, { method: "POST", path: "/import", scope: "admin" }, (admitted) => {
-    const key = idempotencyKeyOf(request);
-    return key === null ? serveImport(deps, request, admitted) : serveKeyedImport(deps, request, admitted, key);
-  });
+export function serveImport(ex: Exchange): Promise<Response> {
+  const key = idempotencyKeyOf(ex.request);
+  return key === null ? importLines(ex) : serveKeyedImport(ex, key);
 }
 
 /**
@@ -45,13 +43,9 @@ export function importRoute(deps: GatewayDeps, request: Request): Promise<Respon
  * that ends in an error (its body cut short, a failure) frees its key rather than keep that answer: importing
  * is idempotent by itself, so the retry runs and reports what went in before as existing.
  */
-async function serveKeyedImport(
-  deps: GatewayDeps,
-  request: Request,
-  admitted: Admitted,
-  key: string,
-): Promise<Response> {
-  const claim = await deps.idempotency.claimStreamed(admitted.caller, key, admitted.requestId, admitted.headers);
+async function serveKeyedImport(ex: Exchange, key: string): Promise<Response> {
+  const { deps, request } = ex;
+  const claim = await deps.idempotency.claimStreamed(ex.caller, key, ex.requestId, ex.headers);
   const hash = new Bun.CryptoHasher("sha256").update("POST /import\n");
   const read = (chunk: Uint8Array) => hash.update(chunk);
   if ("kept" in claim) {
@@ -59,7 +53,7 @@ async function serveKeyedImport(
     return claim.kept(hash.digest("hex"));
   }
   try {
-    const res = await serveImport(deps, request, admitted, read);
+    const res = await importLines(ex, read);
     return await claim.finish(res, true, hash.digest("hex"));
   } catch (err) {
     await claim.finish(new Response(null), false, "");
@@ -67,15 +61,10 @@ async function serveKeyedImport(
   }
 }
 
-async function serveImport(
-  deps: GatewayDeps,
-  request: Request,
-  admitted: Admitted,
-  read?: (chunk: Uint8Array) => void,
-): Promise<Response> {
-  const started = performance.now();
+/** Reads the body's lines, sends them on in chunks, and answers the report. */
+async function importLines(ex: Exchange, read?: (chunk: Uint8Array) => void): Promise<Response> {
   const report = newReport();
-  const send = chunkSender(deps, admitted.caller, admitted.requestId, report);
+  const send = chunkSender(ex.deps, ex.caller, ex.requestId, report);
   let pending: Pending[] = [];
   let pendingBytes = 0;
   const flying = new InFlight();
@@ -85,7 +74,7 @@ async function serveImport(
     pendingBytes = 0;
     if (chunk.length > 0) await flying.send(chunk, () => send(chunk));
   };
-  for await (const { line, text, refused } of linesOf(request, read)) {
+  for await (const { line, text, refused } of linesOf(ex.request, read)) {
     if (refused === null && text.trim() === "") continue;
     report.lines++;
     const record = refused ?? parseLine(text);
@@ -104,8 +93,8 @@ async function serveImport(
   await flying.settled();
   report.errors.sort((a, b) => a.line - b.line);
   const data = new TextEncoder().encode(JSON.stringify(report));
-  const meta = { request_id: admitted.requestId, latency_ms: roundMs(performance.now() - started) };
-  return rawSuccessResponse(data, meta, admitted.headers);
+  const meta = { request_id: ex.requestId, latency_ms: roundMs(performance.now() - ex.started) };
+  return rawSuccessResponse(data, meta, ex.headers);
 }
 
 /** Chunks of memories sent at once at most, when none names a memory of another. */
