@@ -22,11 +22,16 @@ import { persistence, rdbPath, startSave, waitNoChild, waitSaved, withWritesPaus
  * after the point is delivered again, and both readers (search indexer, webhooks dispatcher) apply an event
  * twice as once (by memory version; by delivery id).
  *
- * Where: the stack `npm start` runs (DATA_DIR or the checkout's latest), or REDIS_URL and NATS_URL; the RDB is
- * read where Redis writes it (`CONFIG GET dir`), or from --redis-dir when Redis' disk is mounted elsewhere here.
+ * Where: the stack `npm start` runs (DATA_DIR or the checkout's latest), or REDIS_URL and NATS_URL. The RDB is
+ * read where Redis writes it (`CONFIG GET dir`), or from --redis-dir when Redis' disk is mounted elsewhere here,
+ * or fetched by --rdb-command (`{}` is where to put it: `docker compose cp redis:/data/dump.rdb {}`,
+ * `kubectl cp redis-0:/data/dump.rdb {}`) when it is on another machine.
  */
-const usage = "usage: npm run backup -- --out DIR [--redis-dir DIR]";
-const { values } = operatorArgs({ options: { out: { type: "string" }, "redis-dir": { type: "string" } } }, usage);
+const usage = 'usage: npm run backup -- --out DIR [--redis-dir DIR | --rdb-command "CMD {}"]';
+const { values } = operatorArgs(
+  { options: { out: { type: "string" }, "redis-dir": { type: "string" }, "rdb-command": { type: "string" } } },
+  usage,
+);
 
 await runOperatorCommand(async () => {
   if (!values.out) throw new OperatorError(usage);
@@ -78,13 +83,7 @@ await runOperatorCommand(async () => {
     await snap(STREAMS.EVENTS.name, eventFloors);
     await waitSaved(redis, savesBefore);
 
-    const rdb = values["redis-dir"]
-      ? join(resolve(values["redis-dir"]), basename(await rdbPath(redis)))
-      : await rdbPath(redis);
-    if (!existsSync(rdb)) {
-      throw new OperatorError(`Redis wrote its snapshot to ${rdb}, which is not on this machine: set --redis-dir`);
-    }
-    copyFileSync(rdb, join(out, "redis/dump.rdb"));
+    await copyRdb(redis, join(out, "redis/dump.rdb"));
     const paths = ["redis/dump.rdb", ...Object.values(streams).map((s) => s.file)];
     if (stack?.admin_key_file && existsSync(stack.admin_key_file)) {
       copyFileSync(stack.admin_key_file, join(out, "admin-key"));
@@ -113,6 +112,26 @@ await runOperatorCommand(async () => {
     await nc.close();
   }
 });
+
+/** Brings the RDB that BGSAVE just wrote to `dest`, from wherever Redis wrote it. */
+async function copyRdb(redis: Redis, dest: string): Promise<void> {
+  if (values["rdb-command"]) {
+    const command = values["rdb-command"].replaceAll("{}", `'${dest.replaceAll("'", "'\\''")}'`);
+    const r = Bun.spawnSync(["sh", "-c", command], { stdout: "ignore", stderr: "pipe" });
+    if (r.exitCode !== 0 || !existsSync(dest)) {
+      throw new OperatorError(`--rdb-command failed (${r.exitCode}): ${r.stderr.toString().trim().split("\n")[0]}`);
+    }
+    return;
+  }
+  const written = await rdbPath(redis);
+  const rdb = values["redis-dir"] ? join(resolve(values["redis-dir"]), basename(written)) : written;
+  if (!existsSync(rdb)) {
+    throw new OperatorError(
+      `Redis wrote its snapshot to ${rdb}, which is not on this machine: set --redis-dir or --rdb-command`,
+    );
+  }
+  copyFileSync(rdb, dest);
+}
 
 function appVersion(): string {
   const pkg = JSON.parse(readFileSync(resolve(import.meta.dir, "../../package.json"), "utf8")) as { version: string };

@@ -72,6 +72,6 @@ await runOperatorCommand(async () => {
     `restored the backup of ${manifest.point} into ${dataDir} in ${Date.now() - started} ms` +
       (moved.length > 0 ? `; what it held is in ${aside}` : "") +
       (rewound.length > 0 ? `; consumers replaying: ${rewound.join(", ")}` : "") +
-      "\nstart it with `npm start`\n",
+      `\nstart it with \`${dataDir === DEFAULT_DATA_DIR ? "" : `DATA_DIR=${dataDir} `}npm start\`\n`,
   );
 });
