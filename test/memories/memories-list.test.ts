@@ -276,7 +276,7 @@ describe("GET /v1/memories: large pages", () => {
       for (const h of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Request-Id"])
         expect(large.headers.get(h)).toBeTruthy();
       expect(large.headers.get("Content-Type")).toBe("application/json; charset=utf-8");
-      // The large page goes out as one chunk (headers and body in one send; see gateway/http/envelope.ts).
+      // The large page goes out as one chunk (headers and body in one send; see gateway/http/envelope/envelope.ts).
       expect(large.headers.get("Transfer-Encoding")).toBe("chunked");
       const small = await own.get("/v1/memories?limit=1");
       expect(Number(small.headers.get("Content-Length"))).toBeGreaterThan(0);
