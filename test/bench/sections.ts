@@ -4,6 +4,7 @@ import { fmt, medianOf } from "./load";
 import { memoriesSection } from "./memories";
 import { graphqlSection } from "./graphql";
 import { searchSection } from "./search";
+import { contextSection } from "./context";
 import { mcpSection } from "./mcp";
 import { webhooksSection } from "./webhooks";
 import { tokensSection } from "./tokens";
@@ -49,6 +50,7 @@ export const benchSections: BenchSection[] = [
   ingestSection,
   graphqlSection,
   searchSection,
+  contextSection,
   mcpSection,
   webhooksSection,
   tokensSection,
