@@ -40,7 +40,7 @@ export interface Caller {
   scopes: Scope[];
   /** The bootstrap admin key: the only one that may mint keys in other tenants. */
   root?: boolean;
-  /** The key's plan: what the tenant's storage quotas default to (services/memories/quota.ts). */
+  /** The key's plan: what the tenant's storage quotas default to (services/memories/storage/quota.ts). */
   plan?: Plan;
   /**
    * Set when the request carries a browser token minted by `keyId`: its id, and what it may reach

@@ -1,28 +1,22 @@
-import { Type as T } from "@sinclair/typebox";
 import { runService } from "../kit/runtime";
-import { loadServiceConfig } from "../kit/config";
 import { ensureStream } from "../kit/streams";
 import { STREAMS } from "../contract/streams";
-import { createMemoryStore } from "./store";
 import { createChangePublisher } from "../memory-data/publisher";
+import { tenantBindings } from "../tenant-settings/handlers";
+import { createTenantSettingsStore } from "../tenant-settings/store";
+import { loadMemoriesConfig } from "./config";
+import { createMemoryStore } from "./store";
+import { createPortabilityStore } from "./portability";
+import { createStorageStore } from "./storage";
+import { startSweeper } from "./expiry";
 import { memoryBindings } from "./handlers/memories";
 import { threadBindings } from "./handlers/threads";
 import { entityBindings } from "./handlers/entities";
 import { portabilityBindings } from "./handlers/portability";
-import { createPortabilityStore } from "./store-portability";
 import { eraseBindings } from "./handlers/erase";
-import { tenantBindings } from "../tenant-settings/handlers";
-import { createTenantSettingsStore } from "../tenant-settings/store";
-import { startSweeper } from "./expiry/sweeper";
-import { QuotaConfig } from "./quota";
-import { createStorageStore } from "./storage-store";
 import { storageBindings } from "./handlers/storage";
 
-const config = loadServiceConfig({
-  /** Pause between two ticks of the expiry sweeper (expiry/sweeper.ts). */
-  EXPIRY_SWEEP_INTERVAL_MS: T.Integer({ minimum: 50, maximum: 60_000, default: 1000 }),
-  ...QuotaConfig,
-});
+const config = loadMemoriesConfig();
 
 await runService(
   { name: "memories", version: "1.0.0", description: "Memories, their hierarchy and entities; tenant settings" },

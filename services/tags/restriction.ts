@@ -10,7 +10,7 @@ const forbidden = (message: string, field: string) =>
 /**
  * A browser token's restriction in the tags service: tags themselves are readable, but a link touches only
  * a memory inside the restriction. The memories service decides what is inside (its `memories.get` answers
- * 404 for the token otherwise), so the rule lives once, in services/memories/restriction.ts.
+ * 404 for the token otherwise), so the rule lives once, in services/memories/memory/restriction.ts.
  */
 export function linkRestriction(bus: Bus) {
   return async (ctx: HandlerContext, memoryId: string, detaching?: string): Promise<void> => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { keysMatching, stackRedis, testStack } from "../harness";
 import { apiClient, newTenant } from "../api";
 import type { RedisClient } from "../../services/kit/redis-functions";
-import { ERASE_PROGRESS } from "../../services/memories/store-portability";
+import { ERASE_PROGRESS } from "../../services/memories/portability";
 import { exportLines, portTenant, seed } from "./portability-helpers";
 import { gqlClient } from "../graphql/graphql-helpers";
 

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { stackRedis, testStack } from "../harness";
 import { newTenant } from "../api";
 import { runProcess } from "../process-helpers";
-import { createStorageStore } from "../../services/memories/storage-store";
+import { createStorageStore } from "../../services/memories/storage";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const stack = await testStack();

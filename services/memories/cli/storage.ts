@@ -2,7 +2,7 @@ import { connectRedis, redisReady } from "../../kit/connect";
 import { createLogger } from "../../kit/log";
 import { operatorArgs, runOperatorCommand, stackTarget } from "../../kit/operator";
 import type { Space } from "../../kit/space";
-import { createStorageStore } from "../storage-store";
+import { createStorageStore } from "../storage";
 
 /**
  * `npm run storage -- recount --tenant <id> [--env live|test] [--fix]`: counts a tenant environment's memories and

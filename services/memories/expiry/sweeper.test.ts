@@ -6,7 +6,7 @@ import type { Space } from "../../kit/space";
 import { EXPIRY_REGISTRY } from "../../memory-data/keyspace";
 import type { ChangePublisher, MemoryChange } from "../../memory-data/publisher";
 import { createMemoryStore, type MemoryStore } from "../store";
-import { fields } from "../store.fixture";
+import { fields } from "../store/store.fixture";
 import { startSweeper } from "./sweeper";
 
 /** The sweeper's ticks against a real, private Redis, with a publisher that records what it is given. */

@@ -4,7 +4,7 @@ import { errorFields, type Logger } from "../../kit/log";
 import type { Space } from "../../kit/space";
 import type { ChangePublisher } from "../../memory-data/publisher";
 import type { MemoryStore } from "../store";
-import { removalChanges } from "../handlers/memories";
+import { removalChanges } from "../memory";
 
 export interface SweeperOptions {
   /** Pause between ticks. */

@@ -12,12 +12,12 @@ import { notFound } from "../../contract/errors";
 import type { Entity } from "../../contract/entities";
 import type { Restriction } from "../../contract/op";
 import { bind, type Handler, type HandlerContext } from "../../kit/handler";
-import type { EntityFields } from "../store";
-import type { MemoryRow } from "../record";
+import type { EntityFields } from "../entity";
+import type { MemoryRow } from "../store";
 import { snapshotOfMemory } from "../../contract/events";
 import { spaceOf } from "../../kit/space";
 import type { MemoriesDeps } from "./memories";
-import { restrictionChecks, restrictionOf } from "../restriction";
+import { restrictionChecks, restrictionOf } from "../memory";
 
 const unique = (ids: string[]) => [...new Set(ids)];
 

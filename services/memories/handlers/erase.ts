@@ -6,7 +6,7 @@ import { eraseStepBinding } from "../../kit/erase-step";
 import { bind, callerOf, type Handler } from "../../kit/handler";
 import type { Space } from "../../kit/space";
 import type { TenantSettingsStore } from "../../tenant-settings/store";
-import type { PortabilityStore } from "../store-portability";
+import type { PortabilityStore } from "../portability";
 
 export interface EraseDeps {
   port: PortabilityStore;
@@ -51,7 +51,7 @@ export function eraseHandlers(deps: EraseDeps) {
   };
 
   /**
-   * Steps in ERASE_STEPS order, each called until it is done, the step reached kept (store-portability.ts) so an
+   * Steps in ERASE_STEPS order, each called until it is done, the step reached kept (portability/store.ts) so an
    * erase cut short goes on from there. A write in flight when its service's step ran (an index update, an event
    * the search indexer had not applied yet) can land after it: the space is scanned again, and while anything is
    * left under its hash tag the data steps run again, a few times, after a pause.

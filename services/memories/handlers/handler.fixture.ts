@@ -4,7 +4,7 @@ import { createLogger } from "../../kit/log";
 import type { MemoryStore } from "../store";
 import type { ChangePublisher, MemoryChange } from "../../memory-data/publisher";
 import { snapshotOfMemory } from "../../contract/events";
-import type { MemoryRow } from "../record";
+import type { MemoryRow } from "../store";
 import { memoryFixture } from "../../contract/memory.fixture";
 import { memoryHandlers } from "./memories";
 

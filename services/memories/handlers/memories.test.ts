@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { ServiceError } from "../../contract/errors";
 import { codeOf, ctx, row, setup, snapshot } from "./handler.fixture";
-import { NO_PLAN_QUOTAS } from "../quota";
+import { NO_PLAN_QUOTAS } from "../storage";
 import { storageLimitsOf } from "./memories";
 
 describe("memory handlers", () => {

@@ -16,46 +16,34 @@ import {
 import { notFound, ServiceError, validationError } from "../../contract/errors";
 import { bind, type Handler, type HandlerContext } from "../../kit/handler";
 import { spaceOf } from "../../kit/space";
-import type { Created, MemoryFields, MemoryPatch, MemoryStore, NewMemory } from "../store";
-import type { MemoryRow, Removal } from "../record";
-import type { ChangePublisher, MemoryChange } from "../../memory-data/publisher";
-import { snapshotOfMemory, type DeleteReason } from "../../contract/events";
-import { NO_PLAN_QUOTAS, planStorageLimits, type QuotaSettings } from "../quota";
-import { restrictionChecks, restrictionOf } from "../restriction";
+import type { MemoryFields, MemoryRow, MemoryStore } from "../store";
+import type { ChangePublisher } from "../../memory-data/publisher";
+import { NO_PLAN_QUOTAS, planStorageLimits, type QuotaSettings } from "../storage";
+import {
+  createdChanges,
+  removalChanges,
+  restrictionChecks,
+  restrictionOf,
+  updatedChange,
+  type Created,
+  type MemoryDraft,
+  type MemoryPatch,
+} from "../memory";
+import { registerEarliestExpiry } from "../expiry";
 
 export interface MemoriesDeps {
   store: MemoryStore;
   changes: ChangePublisher;
   newId?: () => string;
-  /** The limits of the plans an operator configures (quota.ts); absent: none. */
+  /** The limits of the plans an operator configures (storage/quota.ts); absent: none. */
   quotas?: QuotaSettings;
 }
 
 /** Store field names → the API's, for the `changed` list of events. */
 const API_FIELD: Record<string, string> = { parent: "parent_memory_id" };
 
-/** The event of a memory a write changed besides its own (superseded, orphaned, made the latest again). */
-const updated = (row: MemoryRow, changed: string[]): MemoryChange => ({
-  type: "updated",
-  memory: snapshotOfMemory(row.memory, row.version),
-  changed,
-});
-
-/** The events of a removal (a delete, or the sweeper's purge): its deletions, then the memories it changed. */
-export const removalChanges = (removal: Removal, reason: DeleteReason): MemoryChange[] => [
-  ...removal.deleted.map((d) => ({ type: "deleted" as const, id: d.id, version: d.version, reason })),
-  ...removal.updates.map((u) => updated(u.row, u.changed)),
-];
-
-/** The events of a create: the memory, and the memory it superseded. */
-const createdChanges = (row: Created): MemoryChange[] => {
-  const changes: MemoryChange[] = [{ type: "created", memory: snapshotOfMemory(row.memory, row.version) }];
-  if (row.superseded) changes.push(updated(row.superseded, ["superseded_by", "valid_to"]));
-  return changes;
-};
-
 /** A create's input as the store takes it (defaults filled); refuses what the schema cannot say. */
-function newMemory(input: CreateMemoryInput, id: string, parent: string | null): NewMemory {
+function draftOf(input: CreateMemoryInput, id: string, parent: string | null): MemoryDraft {
   if (input.expires_at !== undefined && input.ttl_seconds !== undefined)
     throw validationError("ttl_seconds", "exclusive", "Give expires_at or ttl_seconds, not both");
   const fields: MemoryFields = {
@@ -102,20 +90,12 @@ export function memoryHandlers(deps: MemoriesDeps) {
   const limitsOf = (ctx: HandlerContext) => storageLimitsOf(ctx, deps);
   const restricted = restrictionChecks(deps.store);
 
-  /**
-   * The sweeper learns of a memory's expiry from its writer (expiry/sweeper.ts). The write has committed
-   * whatever happens here: a failure is logged, and the sweeper's walk over the spaces finds it later.
-   */
-  async function registerExpiry(ctx: Parameters<Handler<typeof createMemory>>[1], expiresAt: string | null) {
-    if (expiresAt === null) return;
-    await deps.store
-      .registerExpiry(spaceOf(ctx), Date.parse(expiresAt))
-      .catch((err) => ctx.log.error("expiry not registered", { message: (err as Error).message }));
-  }
+  const registerExpiry = (ctx: HandlerContext, ...expiries: (string | null)[]) =>
+    registerEarliestExpiry(deps.store, ctx, spaceOf(ctx), expiries);
 
   const create: Handler<typeof createMemory> = async (input, ctx) => {
     const space = spaceOf(ctx);
-    const asked = newMemory(input, newId(), input.parent_memory_id ?? null);
+    const asked = draftOf(input, newId(), input.parent_memory_id ?? null);
     const { id, fields, life } = await restricted.forCreate(space, restrictionOf(ctx), asked);
     const row = await deps.store.createMemory(
       space,
@@ -141,7 +121,7 @@ export function memoryHandlers(deps: MemoriesDeps) {
     const ids = items.map(() => newId());
     const refs: (number | undefined)[] = [];
     const results: (Created | ServiceError)[] = [];
-    const todo: NewMemory[] = [];
+    const todo: MemoryDraft[] = [];
     const at: number[] = [];
     const space = spaceOf(ctx);
     const r = restrictionOf(ctx);
@@ -150,7 +130,7 @@ export function memoryHandlers(deps: MemoriesDeps) {
     for (const [i, raw] of items.entries()) {
       try {
         const { parent_ref, ...item } = validateMemoryItem(raw);
-        const asked = newMemory(item, ids[i]!, parentOf(item, parent_ref, i, ids, results));
+        const asked = draftOf(item, ids[i]!, parentOf(item, parent_ref, i, ids, results));
         const parent = parent_ref === undefined ? asked.fields.parent : checkedParent[parent_ref]!;
         todo.push(await restricted.forCreate(space, r, asked, parent));
         checkedParent[i] = parent;
@@ -169,8 +149,7 @@ export function memoryHandlers(deps: MemoriesDeps) {
     });
     const rows = results.filter((r): r is Created => !(r instanceof ServiceError));
     await deps.changes.committed(ctx, rows.flatMap(createdChanges));
-    const expiries = rows.flatMap((r) => (r.memory.expires_at ? [r.memory.expires_at] : []));
-    if (expiries.length > 0) await registerExpiry(ctx, expiries.sort()[0]!);
+    await registerExpiry(ctx, ...rows.map((r) => r.memory.expires_at));
     return {
       items: results.map((r) => (r instanceof ServiceError ? { error: r.toBody() } : { data: r.memory })),
       created: rows.length,
@@ -211,8 +190,8 @@ export function memoryHandlers(deps: MemoriesDeps) {
     if (metadata !== undefined) patch.metadata = metadata;
     const result = await deps.store.updateMemory(space, id, patch, MAX_HIERARCHY_DEPTH, limitsOf(ctx));
     const changed = result.changed.map((f) => API_FIELD[f] ?? f);
-    const changes = [updated(result.row, changed)];
-    if (result.superseded) changes.push(updated(result.superseded, ["valid_to"]));
+    const changes = [updatedChange(result.row, changed)];
+    if (result.superseded) changes.push(updatedChange(result.superseded, ["valid_to"]));
     await deps.changes.committed(ctx, changes);
     if (changed.includes("expires_at")) await registerExpiry(ctx, result.row.memory.expires_at);
     return (await restricted.shown(space, result.row, r)).memory;

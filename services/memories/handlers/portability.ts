@@ -10,14 +10,14 @@ import {
 } from "../../contract/portability";
 import { MAX_HIERARCHY_DEPTH } from "../../contract/memories";
 import { ServiceError, toServiceError, validationError } from "../../contract/errors";
-import { snapshotOfMemory } from "../../contract/events";
 import { bind, type Handler } from "../../kit/handler";
 import { slot, spaceOf, type Space } from "../../kit/space";
 import { chunksOf } from "../../kit/chunks";
 import type { MemoryChange } from "../../memory-data/publisher";
-import { ExportPosition, type PortabilityStore } from "../store-portability";
+import { ExportPosition, type PortabilityStore } from "../portability";
 import { compileValidator } from "../../contract/validation";
-import type { NewMemory } from "../store";
+import { createdChanges, type MemoryDraft } from "../memory";
+import { registerEarliestExpiry } from "../expiry";
 import { type MemoriesDeps, storageLimitsOf } from "./memories";
 
 /** Memories an import writes per function call: large enough to spare round trips, small enough not to hold
@@ -61,6 +61,14 @@ const failed = (line: number, err: unknown): LineResult => {
 const detailsOf = (e: ServiceError) => (e.details ? { details: e.details as Record<string, unknown> } : {});
 const isTaken = (err: unknown, field: string) =>
   err instanceof ServiceError && err.details?.field === field && err.details?.constraint === "unique";
+
+/** A memory an import created: its line, its id here, its record, and its expiry as stored. */
+interface Imported {
+  line: number;
+  id: string;
+  record: MemoryRecord;
+  expiresAt: string | null;
+}
 
 export function portabilityHandlers(deps: PortabilityDeps) {
   const newId = deps.newId ?? (() => crypto.randomUUID());
@@ -114,10 +122,10 @@ export function portabilityHandlers(deps: PortabilityDeps) {
     };
     const exists = (id: string) => here.has(id) || known.get(resolve(id)) != null;
 
-    const created: { line: number; id: string; record: MemoryRecord }[] = [];
+    const created: Imported[] = [];
     const changes: MemoryChange[] = [];
     const answers: (LineResult | Promise<LineResult>)[] = [];
-    const toCreate: { line: number; record: MemoryRecord; item: NewMemory; at: number }[] = [];
+    const toCreate: { line: number; record: MemoryRecord; item: MemoryDraft; at: number }[] = [];
     for (const { line, record: r } of valid) {
       if (r.type === "entity") {
         answers.push(importEntity(space, line, r, takenEntity.has(r.id)));
@@ -165,36 +173,24 @@ export function portabilityHandlers(deps: PortabilityDeps) {
         answers[at] = isTaken(outcome, "external_id") ? { line, status: "exists" } : failed(line, outcome);
         return;
       }
-      changes.push({ type: "created", memory: snapshotOfMemory(outcome.memory, outcome.version) });
-      if (outcome.superseded) {
-        const snapshot = snapshotOfMemory(outcome.superseded.memory, outcome.superseded.version);
-        changes.push({ type: "updated", memory: snapshot, changed: ["superseded_by", "valid_to"] });
-      }
-      if (outcome.replacedBy) {
-        const snapshot = snapshotOfMemory(outcome.replacedBy.memory, outcome.replacedBy.version);
-        changes.push({ type: "updated", memory: snapshot, changed: ["supersedes"] });
-      }
-      created.push({ line, id: item.id, record });
+      changes.push(...createdChanges(outcome));
+      created.push({ line, id: item.id, record, expiresAt: outcome.memory.expires_at });
     });
     const results = await Promise.all(answers);
     await linkAll(space, created, results, changes);
     results.push(...refused);
     await deps.changes.committed(ctx, changes);
-    const expiries = created.flatMap((c) => (c.record.expires_at ? [Date.parse(c.record.expires_at)] : []));
-    if (expiries.length > 0)
-      await deps.store
-        .registerExpiry(space, Math.min(...expiries))
-        .catch((err) => ctx.log.error("expiry not registered", { message: (err as Error).message }));
+    await registerEarliestExpiry(
+      deps.store,
+      ctx,
+      space,
+      created.map((c) => c.expiresAt),
+    );
     return { results };
   };
 
   /** Tags and entities of the memories just created, by name; the `created` event carries them. */
-  async function linkAll(
-    space: Space,
-    created: { line: number; id: string; record: MemoryRecord }[],
-    results: LineResult[],
-    changes: MemoryChange[],
-  ) {
+  async function linkAll(space: Space, created: Imported[], results: LineResult[], changes: MemoryChange[]) {
     const withLinks = created.filter((c) => c.record.tags.length + c.record.entities.length > 0);
     const answers = await deps.port.linkByName(
       space,

@@ -2,8 +2,8 @@ import { getLargestSpaces, getStorageUsage } from "../../contract/usage";
 import { bind, type Handler } from "../../kit/handler";
 import { spaceOf } from "../../kit/space";
 import { quotaOverrideOf } from "../../tenant-settings/settings";
-import type { StorageStore } from "../storage-store";
-import type { QuotaSettings } from "../quota";
+import type { StorageStore } from "../storage";
+import type { QuotaSettings } from "../storage";
 import { storageLimitsOf } from "./memories";
 
 export interface StorageDeps {

@@ -3,7 +3,7 @@ import type { Restriction } from "../../contract/caller";
 import type { HandlerContext } from "../../kit/handler";
 import { createLogger } from "../../kit/log";
 import type { ChangePublisher } from "../../memory-data/publisher";
-import { memoryStoreFixture, space } from "../store.fixture";
+import { memoryStoreFixture, space } from "../store/store.fixture";
 import { memoryHandlers } from "./memories";
 import { threadBindings } from "./threads";
 

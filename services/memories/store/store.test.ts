@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { keyspace } from "../memory-data/keyspace";
-import { ServiceError, type ErrorBody } from "../contract/errors";
-import { createMemoryStore, emptyTablesAsLists } from "./store";
+import { keyspace } from "../../memory-data/keyspace";
+import { ServiceError, type ErrorBody } from "../../contract/errors";
+import { createMemoryStore, emptyTablesAsLists } from "./";
 import { fields, memoryStoreFixture, space } from "./store.fixture";
 
 /** The store's function library, its create and reads, and its refusals, against a real, private Redis. */

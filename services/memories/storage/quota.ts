@@ -1,5 +1,5 @@
 import { Type as T, type Static } from "@sinclair/typebox";
-import type { Plan } from "../contract/keys";
+import type { Plan } from "../../contract/keys";
 
 /** A tenant environment's storage limits: memories stored and bytes of their content + metadata; 0 = none. */
 export interface StorageLimits {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { ServiceError } from "../contract/errors";
-import { fields, memoryStoreFixture, space } from "./store.fixture";
+import { ServiceError } from "../../contract/errors";
+import { fields, memoryStoreFixture, space } from "../store/store.fixture";
 
 /** What the store tells a restricted caller's checks: the memories a write will modify besides its own. */
 const fx = memoryStoreFixture("memories-store-restriction");

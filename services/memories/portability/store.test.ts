@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { memoryStoreFixture, space, fields } from "./store.fixture";
-import { createPortabilityStore, EXPORT_PAGE_BYTES, type ExportPosition } from "./store-portability";
-import type { Space } from "../kit/space";
-import type { ExportRecord } from "../contract/portability";
+import { memoryStoreFixture, space, fields } from "../store/store.fixture";
+import { createPortabilityStore, EXPORT_PAGE_BYTES, type ExportPosition } from "./store";
+import type { Space } from "../../kit/space";
+import type { ExportRecord } from "../../contract/portability";
 
 const fx = memoryStoreFixture("store-portability");
 const port = () => createPortabilityStore(fx.redis);

@@ -1,6 +1,6 @@
-import type { Memory } from "../contract/memories";
-import type { Entity } from "../contract/entities";
-import { hashOfPairs } from "../kit/redis-replies";
+import type { Memory } from "../../contract/memories";
+import type { Entity } from "../../contract/entities";
+import { hashOfPairs } from "../../kit/redis-replies";
 import {
   isoOfMs,
   memoryOf,
@@ -8,9 +8,9 @@ import {
   readMemoryHash,
   type Lifecycle,
   type MemoryFields,
-} from "../memory-data/memory-hash";
+} from "../../memory-data/memory-hash";
 
-export type { MemoryFields } from "../memory-data/memory-hash";
+export type { MemoryFields } from "../../memory-data/memory-hash";
 
 /** A memory as read from Redis: the public shape plus its version counter `v`. */
 export interface MemoryRow {
@@ -49,7 +49,7 @@ export type CreatedReply = [string, string, string, string, string, ReadMemoryRe
  * The row of a memory just created (version 1, no tags or entities yet), from its fields and create's reply;
  * `replacedBy`: the memory that replaces it (an import's), whose occurred_at ends it.
  */
-export function newMemoryRow(id: string, f: MemoryFields, reply: CreatedReply, replacedBy?: MemoryRow): MemoryRow {
+export function rowOfCreateReply(id: string, f: MemoryFields, reply: CreatedReply, replacedBy?: MemoryRow): MemoryRow {
   const [createdMs, updatedMs, occurredMs, expiresMs, supersedes] = reply;
   const lifecycle: Lifecycle = {
     occurredAt: isoOfMs(occurredMs),

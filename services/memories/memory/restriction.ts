@@ -1,9 +1,9 @@
-import { notFound } from "../contract/errors";
-import { MAX_HIERARCHY_DEPTH, MEMORY_LINK_FIELDS, type Memory } from "../contract/memories";
-import type { Restriction } from "../contract/op";
-import type { Space } from "../kit/space";
-import type { MemoryRow } from "./record";
-import type { MemoryFilter, MemoryStore } from "./store";
+import { notFound } from "../../contract/errors";
+import { MAX_HIERARCHY_DEPTH, MEMORY_LINK_FIELDS, type Memory } from "../../contract/memories";
+import type { Restriction } from "../../contract/op";
+import type { Space } from "../../kit/space";
+import type { MemoryRow } from "../store/record";
+import type { MemoryFilter, MemoryStore } from "../store";
 import { restrictedWrites } from "./restriction-writes";
 
 /** Memories a restricted list reads from the store per step. */
@@ -16,7 +16,7 @@ const SCAN_PAGE = 500;
  * memories do not exist for the token (404, null, left out, and never named by a memory it reads); writes
  * keep memories inside and change no memory outside (restriction-writes.ts).
  */
-export { restrictionOf } from "../kit/handler";
+export { restrictionOf } from "../../kit/handler";
 
 /** What needs no other memory: metadata and tags. */
 function matchesOwnFields(m: Memory, r: Restriction): boolean {

@@ -1,4 +1,4 @@
-import { newMemoryRow, parseMemory, type CreatedReply, type MemoryFields, type MemoryRow } from "./record";
+import { rowOfCreateReply, parseMemory, type CreatedReply, type MemoryFields, type MemoryRow } from "../store/record";
 
 /** A memory to create as the create functions take it (lua/create-memory.lua), and the row of their answer. */
 
@@ -27,7 +27,7 @@ export interface NewLife {
 export const msOf = (iso: string) => String(Date.parse(iso));
 
 /** A memory to create: its id, fields and life. */
-export interface NewMemory {
+export interface MemoryDraft {
   id: string;
   fields: MemoryFields;
   life: NewLife;
@@ -40,7 +40,7 @@ export interface NewMemory {
 export type Created = MemoryRow & { superseded?: MemoryRow; replacedBy?: MemoryRow };
 
 /** create_memory's fields of one memory (lua/create-memory.lua). */
-export function createArgs({ id, fields: f, life }: NewMemory): string[] {
+export function createArgs({ id, fields: f, life }: MemoryDraft): string[] {
   const spec: Record<string, unknown> = {};
   if (life.occurred_at !== undefined) spec.occurred_at = msOf(life.occurred_at);
   if (life.expires_at !== undefined) spec.expires_at = life.expires_at === null ? null : msOf(life.expires_at);
@@ -65,10 +65,10 @@ export function createArgs({ id, fields: f, life }: NewMemory): string[] {
 }
 
 /** The row of a memory from create_memory's answer. */
-export function created({ id, fields }: NewMemory, reply: CreatedReply): Created {
+export function createdRow({ id, fields }: MemoryDraft, reply: CreatedReply): Created {
   const superseded = parseMemory(reply[5]);
   const replacedBy = parseMemory(reply[6]);
-  const row: Created = newMemoryRow(id, fields, reply, replacedBy ?? undefined);
+  const row: Created = rowOfCreateReply(id, fields, reply, replacedBy ?? undefined);
   if (superseded) row.superseded = superseded;
   if (replacedBy) row.replacedBy = replacedBy;
   return row;

@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { ServiceError } from "../contract/errors";
-import { keyspace } from "../memory-data/keyspace";
-import type { Space } from "../kit/space";
-import { settingsKey } from "../tenant-settings/settings";
-import { fields, memoryStoreFixture, space } from "./store.fixture";
-import { createStorageStore } from "./storage-store";
+import { ServiceError } from "../../contract/errors";
+import { keyspace } from "../../memory-data/keyspace";
+import type { Space } from "../../kit/space";
+import { settingsKey } from "../../tenant-settings/settings";
+import { fields, memoryStoreFixture, space } from "../store/store.fixture";
+import { createStorageStore } from "./store";
 import type { StorageLimits } from "./quota";
 
 /**

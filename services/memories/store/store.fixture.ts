@@ -1,14 +1,14 @@
 import { beforeAll } from "bun:test";
 import type Redis from "ioredis";
-import { privateRedis } from "../../scripts/stack/redis.fixture";
-import { keyspace } from "../memory-data/keyspace";
-import type { Space } from "../kit/space";
-import { createMemoryStore, type MemoryStore } from "./store";
+import { privateRedis } from "../../../scripts/stack/redis.fixture";
+import { keyspace } from "../../memory-data/keyspace";
+import type { Space } from "../../kit/space";
+import { createMemoryStore, type MemoryStore } from "./";
 import type { MemoryRow } from "./record";
 
 /**
- * Shared by the store's tests (store.test.ts, store-list.test.ts): the store against a real, private
- * Redis. The parts the tags service writes (tag hashes and link sets) are seeded here directly.
+ * Shared by the store's tests (store.test.ts, and the features' tests: memory/list.test.ts...): the store against a
+ * real, private Redis. The parts the tags service writes (tag hashes and link sets) are seeded here directly.
  */
 let n = 0;
 export const space = (): Space => ({ tenant: `store${++n}`, env: "live" });

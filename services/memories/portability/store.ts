@@ -1,17 +1,16 @@
 import { Type as T, type Static } from "@sinclair/typebox";
-import { Uuid } from "../contract/common";
-import { MAX_HIERARCHY_DEPTH } from "../contract/memories";
-import type { RedisClient } from "../kit/redis-functions";
-import { slot, type Space } from "../kit/space";
-import { EXPIRY_REGISTRY, foldName, keyspace } from "../memory-data/keyspace";
-import { globLiteral, scanKeys, unlinkMatching } from "../kit/redis-scan";
-import { hashOfPairs } from "../kit/redis-replies";
-import { isoOfMs } from "../memory-data/memory-hash";
-import type { ExportRecord, MemoryRecord } from "../contract/portability";
-import type { ENTITY_TYPES } from "../contract/entities";
-import { memoriesLibrary } from "./library";
-import { emptyTablesAsLists, indexKeys } from "./store";
-import { parseEntity, parseMemory, type MemoryRow, type ReadEntityReply, type ReadMemoryReply } from "./record";
+import { Uuid } from "../../contract/common";
+import { MAX_HIERARCHY_DEPTH } from "../../contract/memories";
+import type { RedisClient } from "../../kit/redis-functions";
+import { slot, type Space } from "../../kit/space";
+import { EXPIRY_REGISTRY, foldName, keyspace } from "../../memory-data/keyspace";
+import { globLiteral, scanKeys, unlinkMatching } from "../../kit/redis-scan";
+import { hashOfPairs } from "../../kit/redis-replies";
+import { isoOfMs } from "../../memory-data/memory-hash";
+import type { ExportRecord, MemoryRecord } from "../../contract/portability";
+import type { ENTITY_TYPES } from "../../contract/entities";
+import { memoriesCaller } from "../store/call";
+import { parseEntity, parseMemory, type MemoryRow, type ReadEntityReply, type ReadMemoryReply } from "../store/record";
 
 /**
  * Stored bytes one export page holds at most (past one record): a page is one NATS message (8 MB at most), and
@@ -130,10 +129,11 @@ export const ERASE_PROGRESS = "erase:{erase}:progress";
 
 /**
  * The memories service's Redis calls for export and import (services/contract/portability.ts), through the same
- * function library as its other writes: an import creates each memory with `create` (store.ts), like the API.
+ * function library as its other writes: an import creates each memory with `create-batch` (memory/store.ts), as
+ * the API does.
  */
 export function createPortabilityStore(redis: RedisClient) {
-  const call = memoriesLibrary.on(redis);
+  const call = memoriesCaller(redis);
 
   return {
     /** Up to `max` records after `from` (null: the start); `next` null when the export is complete. */
@@ -142,9 +142,8 @@ export function createPortabilityStore(redis: RedisClient) {
       from: ExportPosition | null,
       max: number,
     ): Promise<{ records: ExportRecord[]; next: ExportPosition | null }> {
-      const keys = [...indexKeys(space), keyspace(space).tagsByCreated];
       const args = [from === null ? "" : JSON.stringify(from), max, EXPORT_PAGE_BYTES];
-      const [raws, next] = emptyTablesAsLists(JSON.parse((await call("export", keys, args)) as string)) as ExportReply;
+      const [raws, next] = await call.space<ExportReply>("export", space, args, [keyspace(space).tagsByCreated]);
       const records = raws.map(exportRecord).filter((r): r is ExportRecord => r !== null);
       return { records, next: next === "" ? null : (JSON.parse(next) as ExportPosition) };
     },
@@ -188,7 +187,7 @@ export function createPortabilityStore(redis: RedisClient) {
     async probe(space: Space, ids: string[]): Promise<Map<string, number[] | null>> {
       const out = new Map<string, number[] | null>();
       if (ids.length === 0) return out;
-      const reply = JSON.parse((await call("import-probe", indexKeys(space), ids)) as string) as string[];
+      const reply = await call.space<string[]>("import-probe", space, ids);
       ids.forEach((id, i) => out.set(id, reply[i] ? reply[i].split(",").map(Number) : null));
       return out;
     },
@@ -202,7 +201,6 @@ export function createPortabilityStore(redis: RedisClient) {
       links: { id: string; tags: string[]; entities: { type: string; name: string }[] }[],
     ): Promise<{ linked: Linked | null; missing: string[] }[]> {
       if (links.length === 0) return [];
-      const keys = [...indexKeys(space), keyspace(space).tagNames];
       const args: (string | number)[] = [links.length];
       for (const l of links)
         args.push(
@@ -212,10 +210,13 @@ export function createPortabilityStore(redis: RedisClient) {
           ...l.tags.map(foldName),
           ...l.entities.map((e) => `${e.type}:${foldName(e.name)}`),
         );
-      const r = emptyTablesAsLists(JSON.parse((await call("import-links", keys, args)) as string)) as [
-        [string, string[], string[]] | false,
-        string[],
-      ][];
+      const tagNames = [keyspace(space).tagNames];
+      const r = await call.space<[[string, string[], string[]] | false, string[]][]>(
+        "import-links",
+        space,
+        args,
+        tagNames,
+      );
       return r.map(([l, missing]) => ({
         linked: l ? { version: Number(l[0]), tag_ids: l[1], entity_ids: l[2] } : null,
         missing,

@@ -1,6 +1,6 @@
-import { MEMORY_DATA_LUA } from "../memory-data/lua";
-import { defineLibrary } from "../kit/redis-functions";
-import { SETTINGS_LUA } from "../tenant-settings/settings";
+import { MEMORY_DATA_LUA } from "../../memory-data/lua";
+import { defineLibrary } from "../../kit/redis-functions";
+import { SETTINGS_LUA } from "../../tenant-settings/settings";
 
 /**
  * The memories service's Redis functions: lua/<name>.lua each, with memory-data's Lua (key names, links,
@@ -11,7 +11,7 @@ import { SETTINGS_LUA } from "../tenant-settings/settings";
  */
 export const memoriesLibrary = await defineLibrary({
   name: "memories",
-  dir: new URL("./lua/", import.meta.url),
+  dir: new URL("./", import.meta.url),
   shared: [...MEMORY_DATA_LUA, SETTINGS_LUA, "helpers.lua", "quota.lua", "order.lua", "life.lua", "create-memory.lua"],
   functions: {
     create: "write",

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
-import { snapshotOfMemory } from "../contract/events";
-import { snapshotOfHash } from "../memory-data/memory-hash";
-import { STORED_MEMORY_HASH } from "../memory-data/memory-hash.fixture";
+import { snapshotOfMemory } from "../../contract/events";
+import { snapshotOfHash } from "../../memory-data/memory-hash";
+import { STORED_MEMORY_HASH } from "../../memory-data/memory-hash.fixture";
 import { parseEntity, parseMemory } from "./record";
 
 const flat = (o: Record<string, string>) => Object.entries(o).flat();

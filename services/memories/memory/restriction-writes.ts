@@ -1,10 +1,10 @@
-import { ServiceError } from "../contract/errors";
-import type { Memory } from "../contract/memories";
-import type { Restriction } from "../contract/op";
-import type { Space } from "../kit/space";
-import type { NewMemory } from "./new-memory";
-import type { MemoryRow } from "./record";
-import type { MemoryPatch, MemoryStore } from "./store";
+import { ServiceError } from "../../contract/errors";
+import type { Memory } from "../../contract/memories";
+import type { Restriction } from "../../contract/op";
+import type { Space } from "../../kit/space";
+import type { MemoryDraft } from "./create-args";
+import type { MemoryRow } from "../store/record";
+import type { MemoryPatch, MemoryStore } from "../store";
 
 type Inside = (space: Space, m: Memory, r: Restriction) => Promise<boolean>;
 type Reachable = (space: Space, id: string, r: Restriction) => Promise<MemoryRow>;
@@ -94,7 +94,12 @@ export function restrictedWrites(store: MemoryStore, inside: Inside, reachable: 
      * batch item's for a `parent_ref`) and the chain's latest memory inside, that memory fixed for the write
      * (the create is refused if another has superseded it meanwhile). Tags and external ids cannot be set.
      */
-    async forCreate(space: Space, r: Restriction | null, m: NewMemory, parent = m.fields.parent): Promise<NewMemory> {
+    async forCreate(
+      space: Space,
+      r: Restriction | null,
+      m: MemoryDraft,
+      parent = m.fields.parent,
+    ): Promise<MemoryDraft> {
       if (!r) return m;
       if (r.tag_ids)
         throw forbidden("A token restricted to tags cannot create memories (a new memory carries no tag)", "tag_ids");

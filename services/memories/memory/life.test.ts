@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { ServiceError } from "../contract/errors";
-import { SUPERSESSION_WALK_MAX } from "../contract/memories";
-import { EXPIRY_REGISTRY, keyspace } from "../memory-data/keyspace";
-import { settingsKey } from "../tenant-settings/settings";
-import type { MemoryFilter } from "./store";
-import type { MemoryRow } from "./record";
-import { fields, memoryStoreFixture, space } from "./store.fixture";
+import { ServiceError } from "../../contract/errors";
+import { SUPERSESSION_WALK_MAX } from "../../contract/memories";
+import { EXPIRY_REGISTRY, keyspace } from "../../memory-data/keyspace";
+import { settingsKey } from "../../tenant-settings/settings";
+import type { MemoryFilter } from "../store";
+import type { MemoryRow } from "../store/record";
+import { fields, memoryStoreFixture, space } from "../store/store.fixture";
 
 /**
  * A memory's life in the store: the thread order (occurred_at, then created_at, then id) of every list

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import type { MemoryFilter } from "./store";
-import type { MemoryRow } from "./record";
-import { memoryStoreFixture, space } from "./store.fixture";
+import type { MemoryFilter } from "../store";
+import type { MemoryRow } from "../store/record";
+import { memoryStoreFixture, space } from "../store/store.fixture";
 
 /** Every list path of lua/list.lua, checked against brute force. */
 const fx = memoryStoreFixture("memories-store-list");

@@ -1,9 +1,9 @@
-import type { RedisClient } from "../kit/redis-functions";
-import { scanKeys } from "../kit/redis-scan";
-import type { Space } from "../kit/space";
-import { keyspace } from "../memory-data/keyspace";
-import { createMemoryDataReads } from "../memory-data/reads";
-import { settingsKey } from "../tenant-settings/settings";
+import type { RedisClient } from "../../kit/redis-functions";
+import { scanKeys } from "../../kit/redis-scan";
+import type { Space } from "../../kit/space";
+import { keyspace } from "../../memory-data/keyspace";
+import { createMemoryDataReads } from "../../memory-data/reads";
+import { settingsKey } from "../../tenant-settings/settings";
 
 /** What a tenant environment stores: memories, and bytes of their content + metadata (lua/quota.lua). */
 export interface StorageCount {
