@@ -39,13 +39,7 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
     });
 
   // Every API surface runs in the one request frame (http/exchange): each adapter only translates its protocol.
-  const rest = restRoutes.map((r) => {
-    const handle = restHandler(deps, r);
-    return {
-      r,
-      handler: ({ request, params }: { request: Request; params: Record<string, string> }) => handle(request, params),
-    };
-  });
+  const rest = restRoutes.map((r) => ({ r, handler: restHandler(deps, r) }));
   for (const prefix of API_PREFIXES) {
     for (const { r, handler } of rest) app.route(r.method, prefix + r.path, handler, { parse: "none" });
   }

@@ -1,6 +1,6 @@
 import { coerceQuery, isUuid, unknownFieldError } from "../../services/contract/validation";
 import { ServiceError } from "../../services/contract/errors";
-import { decodeJson, type KeyClaim, rawData, rawPage } from "../../services/kit/wire";
+import { decodeJson, rawData, rawPage } from "../../services/kit/wire";
 import { parseQuery } from "../http/body/query";
 import { listMeta, rawSuccessResponse, roundMs } from "../http/envelope/envelope";
 import { apiSurface, type Exchange, exchange, jsonBody } from "../http/exchange/exchange";
@@ -18,7 +18,7 @@ type Params = Record<string, string>;
 export function restHandler(deps: GatewayDeps, route: RestRoute) {
   const surface = apiSurface(route.method, route.path, route.op.scope);
   const run = (ex: Exchange, params: Params) => runRoute(ex, route, params);
-  return (request: Request, params: Params) => exchange(deps, surface, request, run, params);
+  return ({ request, params }: { request: Request; params: Params }) => exchange(deps, surface, request, run, params);
 }
 
 /** Path params, input, the Idempotency-Key (a write's), then one NATS call. */
@@ -30,16 +30,19 @@ async function runRoute(ex: Exchange, route: RestRoute, params: Params): Promise
   const refusal = key === null ? null : keyRefusal(route.op);
   if (refusal) throw refusal;
   const raw = await operationInput(ex, route, params);
-  if (key === null) return call(ex, route, raw, undefined);
+  const { requestId, caller } = ex;
+  // The common request, awaited here: no further async step on its way.
+  if (key === null) return answerOf(ex, route, await ex.deps.bus.callRaw(route.op, raw, { requestId, caller }));
   const fingerprint = fingerprintOf(`${route.method} ${route.path}`, raw);
   const write = { key, fingerprint, claimsItself: route.op.claimsIdempotencyKey };
-  return underIdempotencyKey(ex, write, (keyClaim) => call(ex, route, raw, keyClaim));
+  return underIdempotencyKey(ex, write, async (keyClaim) =>
+    answerOf(ex, route, await ex.deps.bus.callRaw(route.op, raw, { requestId, caller, keyClaim })),
+  );
 }
 
-/** The operation's one call; the service's JSON goes out as it came (wire.ts), unparsed. */
-async function call(ex: Exchange, route: RestRoute, raw: object, keyClaim: KeyClaim | undefined) {
-  const { requestId, caller, headers } = ex;
-  const reply = await ex.deps.bus.callRaw(route.op, raw, { requestId, caller, keyClaim });
+/** The envelope of the operation's answer; the service's JSON goes out as it came (wire.ts), unparsed. */
+function answerOf(ex: Exchange, route: RestRoute, reply: Uint8Array): Response {
+  const { requestId, headers } = ex;
   const latency = roundMs(performance.now() - ex.started);
   if (route.list) {
     const page = rawPage(reply);
