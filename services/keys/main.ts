@@ -1,11 +1,10 @@
-import { Type as T } from "@sinclair/typebox";
 import { runService } from "../kit/runtime";
-import { loadServiceConfig } from "../kit/config";
+import { loadKeysConfig } from "./config";
 import { ensureStream } from "../kit/streams";
 import { STREAMS } from "../contract/streams";
-import { KEY_CHANGED_SUBJECT, KEY_REVOKED_SUBJECT, PLANS, revokedNotice, type KeyChanged } from "../contract/keys";
-import { Enum } from "../contract/common";
+import { KEY_CHANGED_SUBJECT, KEY_REVOKED_SUBJECT, revokedNotice, type KeyChanged } from "../contract/keys";
 import { encodeJson } from "../kit/wire";
+import { errorFields } from "../kit/log";
 import { createKeyStore } from "./store";
 import { eraseBinding } from "./handlers/erase";
 import { keyBindings } from "./handlers/keys";
@@ -17,18 +16,7 @@ import { tokenBindings, tokenHandlers } from "./handlers/tokens";
 import { TOKEN_SECRETS_SUBJECT } from "../contract/tokens";
 import { registerOrigins } from "../contract/tenant";
 
-const config = loadServiceConfig({
-  BOOTSTRAP_ADMIN_KEY: T.Optional(T.String({ pattern: "^svc_live_[A-Za-z0-9_-]{32}$" })),
-  DEFAULT_PLAN: Enum(PLANS, { default: "self_hosted" }),
-  RATE_LIMIT_PER_MINUTE: T.Integer({ minimum: 1, default: 1000 }),
-  RATE_LIMIT_PER_DAY: T.Integer({ minimum: 0, default: 0, description: "0 = unlimited" }),
-  TOKEN_SECRET_ROTATION_HOURS: T.Integer({
-    minimum: 24,
-    maximum: 8760,
-    default: 168,
-    description: "How old the secret browser tokens are signed with gets before a new one replaces it",
-  }),
-});
+const config = loadKeysConfig();
 
 /** How often the keys service looks at the signing secret's age. */
 const ROTATION_CHECK_MS = 3_600_000;
@@ -55,7 +43,7 @@ await runService(
     });
     const rotateOld = () =>
       tokens.rotate(config.TOKEN_SECRET_ROTATION_HOURS * 3_600_000).catch((err: Error) => {
-        log.warn("token signing secret not rotated", { error: err.message });
+        log.warn("token signing secret not rotated", errorFields(err));
       });
     await rotateOld();
     const rotation = setInterval(rotateOld, ROTATION_CHECK_MS);

@@ -2,7 +2,7 @@ import { connect, type NatsConnection } from "nats";
 import Redis, { Cluster } from "ioredis";
 import type { RedisClient } from "./redis-functions";
 import { setReplicaWait, type ReplicaWait } from "./replica-wait";
-import type { Logger } from "./log";
+import { errorFields, type Logger } from "./log";
 import { coalesceWritesPerTurn } from "./nats-writes";
 
 /** NATS with endless reconnects: a restart of NATS must never take a process down. */
@@ -125,7 +125,7 @@ export function connectRedis(url: string, log: Logger, name = "redis", opts: Red
   if (opts.replicaWait) setReplicaWait(redis, opts.replicaWait);
   let down = false;
   redis.on("error", (err: Error) => {
-    if (!down) log.warn("redis error", { error: err.message });
+    if (!down) log.warn("redis error", errorFields(err));
     down = true;
   });
   redis.on("ready", () => {
@@ -145,7 +145,7 @@ export async function redisReady(redis: RedisClient, log: Logger, timeoutMs = 30
       return;
     } catch (err) {
       if (Date.now() > deadline) throw err;
-      log.warn("waiting for redis", { error: (err as Error).message });
+      log.warn("waiting for redis", errorFields(err));
       await Bun.sleep(250);
     }
   }

@@ -1,5 +1,5 @@
 import { runService } from "../kit/runtime";
-import { loadServiceConfig } from "../kit/config";
+import { loadTagsConfig } from "./config";
 import { ensureStream } from "../kit/streams";
 import { STREAMS } from "../contract/streams";
 import { createTagStore } from "./store";
@@ -12,7 +12,7 @@ import { eraseStepBinding } from "../kit/erase-step";
 import { ERASE_STEP_OPS } from "../contract/erase";
 import { countsInside, linkRestriction } from "./restriction";
 
-const config = loadServiceConfig({});
+const config = loadTagsConfig();
 
 await runService(
   { name: "tags", version: "1.0.0", description: "Tags and memory↔tag links" },

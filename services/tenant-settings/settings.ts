@@ -11,7 +11,7 @@ import { isoOfMs } from "../memory-data/memory-hash";
 export const settingsKey = (s: Space) => `tenant:${slot(s)}:settings`;
 
 /** The Lua the memories library reads the settings with (defined at its top). */
-export const SETTINGS_LUA = new URL("./settings.lua", import.meta.url);
+export const SETTINGS_LUA = new URL("./lua/settings.lua", import.meta.url);
 
 export const FIELDS = {
   /** Days a new memory of that tier lives, when created without an expiry. */

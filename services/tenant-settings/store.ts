@@ -1,15 +1,8 @@
 import type { RedisClient } from "../kit/redis-functions";
-import { defineLibrary } from "../kit/redis-functions";
+import { tenantLibrary } from "./lua/library";
 import { hashOfPairs } from "../kit/redis-replies";
 import type { Space } from "../kit/space";
 import { settingsKey } from "./settings";
-
-/** The one function of this module: a change of settings, stamped with Redis TIME in the same step. */
-const tenantLibrary = await defineLibrary({
-  name: "tenant",
-  dir: new URL("./lua/", import.meta.url),
-  functions: { update: "write" },
-});
 
 /**
  * Origins some tenant allows or some token names (score: until when, ms; +inf: no end), for preflights.

@@ -1,4 +1,5 @@
 import { Type as T } from "@sinclair/typebox";
+import { loadServiceConfig } from "../kit/config";
 
 const DURATION = "\\d+(?:\\.\\d+)?(?:ms|s|m|h|d)";
 
@@ -19,3 +20,5 @@ export const WebhooksConfig = {
   /** Attempts one replica runs at once. */
   WEBHOOK_CONCURRENCY: T.Integer({ minimum: 1, maximum: 1024, default: 64 }),
 };
+
+export const loadWebhooksConfig = () => loadServiceConfig(WebhooksConfig);

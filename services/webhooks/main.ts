@@ -1,8 +1,7 @@
 import { runService } from "../kit/runtime";
-import { loadServiceConfig } from "../kit/config";
 import { ensureStream } from "../kit/streams";
 import { STREAMS } from "../contract/streams";
-import { WebhooksConfig } from "./config";
+import { loadWebhooksConfig } from "./config";
 import { parseDuration, parseSchedule } from "./schedule";
 import { allowList } from "./url-policy";
 import { createWebhookStore } from "./store";
@@ -14,7 +13,7 @@ import { deliveryBindings } from "./handlers/deliveries";
 import { eraseStepBinding } from "../kit/erase-step";
 import { ERASE_STEP_OPS } from "../contract/erase";
 
-const config = loadServiceConfig(WebhooksConfig);
+const config = loadWebhooksConfig();
 
 await runService(
   { name: "webhooks", version: "1.0.0", description: "Outbound webhooks: endpoints and signed deliveries" },

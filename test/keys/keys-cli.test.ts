@@ -11,7 +11,7 @@ test("operator CLI: `keys create --tenant acme --scopes '*'` mints a working key
   const stack = await testStack();
   const tenant = `cli${crypto.randomUUID().slice(0, 6)}`;
   const out = Bun.spawnSync(
-    [process.execPath, "services/keys/cli.ts", "create", "--tenant", tenant, "--scopes", "*", "--name", "ops"],
+    [process.execPath, "services/keys/cli/keys.ts", "create", "--tenant", tenant, "--scopes", "*", "--name", "ops"],
     {
       cwd: ROOT,
       env: { ...process.env, REDIS_URL: stack.redisUrl },
@@ -29,7 +29,7 @@ test("operator CLI: `keys create --tenant acme --scopes '*'` mints a working key
 
 test("operator CLI: invalid input is refused with the validation message", () => {
   const out = Bun.spawnSync(
-    [process.execPath, "services/keys/cli.ts", "create", "--tenant", "x", "--scopes", "everything"],
+    [process.execPath, "services/keys/cli/keys.ts", "create", "--tenant", "x", "--scopes", "everything"],
     {
       cwd: ROOT,
       env: { ...process.env, REDIS_URL: "redis://127.0.0.1:1" },
@@ -46,7 +46,7 @@ test("operator CLI: `keys revoke` broadcasts the revocation, so gateways end the
   const notices: unknown[] = [];
   nc.subscribe(KEY_REVOKED_SUBJECT, { callback: (_err, msg) => notices.push(msg.json()) });
   await nc.flush();
-  const argv = [process.execPath, "services/keys/cli.ts", "revoke", "--tenant", t.tenant, "--id", t.keyId];
+  const argv = [process.execPath, "services/keys/cli/keys.ts", "revoke", "--tenant", t.tenant, "--id", t.keyId];
   const out = Bun.spawnSync(argv, {
     cwd: ROOT,
     env: { ...process.env, REDIS_URL: stack.redisUrl, NATS_URL: stack.natsUrl },

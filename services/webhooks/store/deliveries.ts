@@ -3,7 +3,7 @@ import { hashOfPairs } from "../../kit/redis-replies";
 import type { DeliveryStatus, WebhookDelivery } from "../../contract/webhooks";
 import { toDelivery } from "../record";
 import { PARTITIONS, partitionKeys, partitionOf } from "./keyspace";
-import type { WebhooksCall } from "./library";
+import type { WebhooksCall } from "../lua/library";
 
 /** Deliveries kept per endpoint for its listing (older finished ones are dropped as new ones come). */
 export const DELIVERIES_KEPT = 1000;

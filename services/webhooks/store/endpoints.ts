@@ -4,7 +4,7 @@ import { hashOfPairs } from "../../kit/redis-replies";
 import { MAX_WEBHOOKS } from "../../contract/webhooks";
 import { endpointFields, endpointOf, type EndpointRecord } from "../record";
 import { endpointKey, endpointsKey } from "./keyspace";
-import type { WebhooksCall } from "./library";
+import type { WebhooksCall } from "../lua/library";
 
 /** Endpoint records of a tenant's environment (keyspace.ts). */
 export function endpointStore(redis: RedisClient, call: WebhooksCall) {

@@ -1,5 +1,5 @@
 import type { RedisClient } from "../../kit/redis-functions";
-import { webhooksLibrary } from "./library";
+import { webhooksLibrary } from "../lua/library";
 import { endpointStore } from "./endpoints";
 import { deliveryStore } from "./deliveries";
 import { endpointKey, endpointsKey } from "./keyspace";

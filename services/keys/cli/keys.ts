@@ -1,12 +1,12 @@
 import { connect } from "nats";
-import { createKeyStore } from "./store";
-import { keyHandlers } from "./handlers/keys";
-import { createLogger } from "../kit/log";
-import type { Scope } from "../contract/op";
-import { createKey, KEY_REVOKED_SUBJECT, revokedNotice } from "../contract/keys";
-import { encodeJson } from "../kit/wire";
-import { connectRedis } from "../kit/connect";
-import { operatorArgs, runOperatorCommand, stackTarget } from "../kit/operator";
+import { createKeyStore } from "../store";
+import { keyHandlers } from "../handlers/keys";
+import { createLogger } from "../../kit/log";
+import type { Scope } from "../../contract/op";
+import { createKey, KEY_REVOKED_SUBJECT, revokedNotice } from "../../contract/keys";
+import { encodeJson } from "../../kit/wire";
+import { connectRedis } from "../../kit/connect";
+import { operatorArgs, runOperatorCommand, stackTarget } from "../../kit/operator";
 
 /**
  * Operator CLI, run next to Redis with the keys service's own handlers (same rules as the API):

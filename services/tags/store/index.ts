@@ -1,29 +1,22 @@
-import { globLiteral, unlinkMatching } from "../kit/redis-scan";
-import type { RedisClient } from "../kit/redis-client";
-import { execBatch } from "../kit/slot-moves";
-import { keyspace } from "../memory-data/keyspace";
-import { MEMORY_DATA_LUA } from "../memory-data/lua";
-import { slot, type Space } from "../kit/space";
-import { defineLibrary } from "../kit/redis-functions";
-import { hashOfPairs } from "../kit/redis-replies";
-import type { TagRef } from "../contract/tags";
-import { createMemoryDataReads, queueTagCount } from "../memory-data/reads";
+import { globLiteral, unlinkMatching } from "../../kit/redis-scan";
+import type { RedisClient } from "../../kit/redis-client";
+import { execBatch } from "../../kit/slot-moves";
+import { keyspace } from "../../memory-data/keyspace";
+import { slot, type Space } from "../../kit/space";
+import { tagsLibrary } from "../lua/library";
+import { hashOfPairs } from "../../kit/redis-replies";
+import type { TagRef } from "../../contract/tags";
+import { createMemoryDataReads, queueTagCount } from "../../memory-data/reads";
 
 /**
  * The only code of the tags service that touches Redis (key names: memory-data/keyspace.ts; tag hash fields:
  * name, lname (the unique name key), color?, description?, created_at, updated_at in ms).
- * Every multi-key write is one Redis function (./lua, this library), so the tag, its name index and
+ * Every multi-key write is one Redis function (lua/library.ts), so the tag, its name index and
  * both ends of a memory↔tag link never disagree, whatever runs concurrently or crashes. A refusal
  * (unknown tag or memory, taken name, a cap) rejects with the contract's error.
  * The tags service owns the `t:` tag hashes and the `ti:` indexes: the links, a memory's version and its hash
  * are memory-data's, changed only through its Lua (links.lua) and read through its reads.ts.
  */
-const tagsLibrary = await defineLibrary({
-  name: "tags",
-  dir: new URL("./lua/", import.meta.url),
-  shared: [...MEMORY_DATA_LUA, "helpers.lua"],
-  functions: { create: "write", update: "write", delete: "write", attach: "write", detach: "write" },
-});
 
 export interface NewTag {
   id: string;

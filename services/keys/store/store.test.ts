@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type Redis from "ioredis";
-import { privateRedis } from "../../scripts/stack/redis.fixture";
-import { createKeyStore, type KeyStore } from "./store";
-import { keyRecordFixture } from "./record.fixture";
+import { privateRedis } from "../../../scripts/stack/redis.fixture";
+import { createKeyStore, type KeyStore } from "./";
+import { keyRecordFixture } from "../record.fixture";
 
 /** The keys store against a real Redis: records replaced by compare and set, hash pointers following them. */
 const db = privateRedis("keys-store");

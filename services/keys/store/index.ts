@@ -1,10 +1,10 @@
-import { execBatch } from "../kit/slot-moves";
-import type { RedisClient } from "../kit/redis-functions";
-import type { UsageRow } from "../contract/usage";
-import { defineLibrary } from "../kit/redis-functions";
-import { globLiteral, scanKeys } from "../kit/redis-scan";
-import { hashesOf, type KeyRecord } from "./record";
-import type { SigningSecrets } from "./signing";
+import { execBatch } from "../../kit/slot-moves";
+import type { RedisClient } from "../../kit/redis-functions";
+import type { UsageRow } from "../../contract/usage";
+import { keysLibrary } from "../lua/library";
+import { globLiteral, scanKeys } from "../../kit/redis-scan";
+import { hashesOf, type KeyRecord } from "../record";
+import type { SigningSecrets } from "../signing";
 
 /**
  * The only code of the keys service that touches Redis.
@@ -27,13 +27,6 @@ const usageKey = (tenant: string, day: string) => `usage:{${tenant}}:${day}`;
 const ROOT_POINTER = "apikey:root";
 const SIGNING_KEY = "tokens:signing";
 const USAGE_TTL_S = 400 * 24 * 3600;
-
-/** Records are replaced by compare and set (./lua), so two changes of one key never overwrite each other. */
-const keysLibrary = await defineLibrary({
-  name: "keys",
-  dir: new URL("./lua/", import.meta.url),
-  functions: { replace: "write" },
-});
 
 export function createKeyStore(redis: RedisClient) {
   const call = keysLibrary.on(redis);

@@ -1,5 +1,5 @@
 import { defineLibrary } from "../../kit/redis-functions";
-import { PARTITION_KEYS_LUA } from "./keyspace";
+import { PARTITION_KEYS_LUA } from "../store/keyspace";
 
 /**
  * The webhooks service's Redis functions (lua/<name>.lua each), with the partition key names
@@ -7,7 +7,7 @@ import { PARTITION_KEYS_LUA } from "./keyspace";
  */
 export const webhooksLibrary = await defineLibrary({
   name: "webhooks",
-  dir: new URL("../lua/", import.meta.url),
+  dir: new URL("./", import.meta.url),
   shared: [{ lua: PARTITION_KEYS_LUA }, "helpers.lua"],
   functions: {
     "endpoint-create": "write",
