@@ -3,7 +3,7 @@ import { DEFAULT_SCOPES, type CreateKeyInput, type Plan } from "../contract/keys
 import { ServiceError } from "../contract/errors";
 import type { Scope } from "../contract/op";
 import type { KeyRecord } from "./record";
-import { effectiveLimits, planLimits, type Limits } from "./limits";
+import { effectiveLimits, planLimits, type PlanRateLimits } from "./limits";
 
 type Input = Static<typeof CreateKeyInput>;
 type Environment = "live" | "test";
@@ -27,7 +27,7 @@ export type Issuer = Pick<KeyRecord, "tenant_id" | "scopes" | "rate_limit" | "pl
 
 export interface GrantSettings {
   defaultPlan: Plan;
-  selfHosted: Limits;
+  selfHosted: PlanRateLimits;
 }
 
 /**

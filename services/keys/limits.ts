@@ -1,12 +1,12 @@
 import type { Plan } from "../contract/keys";
 
-export interface Limits {
+export interface PlanRateLimits {
   perMinute: number;
   perDay: number; // 0 = unlimited
 }
 
 /** Spec section 8.1; self-hosted limits come from config. */
-export function planLimits(plan: Plan, selfHosted: Limits): Limits {
+export function planLimits(plan: Plan, selfHosted: PlanRateLimits): PlanRateLimits {
   switch (plan) {
     case "free":
       return { perMinute: 100, perDay: 1_000 };
@@ -20,7 +20,7 @@ export function planLimits(plan: Plan, selfHosted: Limits): Limits {
 }
 
 /** A key's own `rate_limit` replaces its plan's per-minute limit; the daily limit stays the plan's. */
-export const effectiveLimits = (plan: Plan, rateLimit: number | null, selfHosted: Limits): Limits => {
+export const effectiveLimits = (plan: Plan, rateLimit: number | null, selfHosted: PlanRateLimits): PlanRateLimits => {
   const base = planLimits(plan, selfHosted);
   return rateLimit ? { perMinute: rateLimit, perDay: base.perDay } : base;
 };

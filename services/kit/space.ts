@@ -11,7 +11,7 @@ export interface Space {
 }
 
 /** The hash tag of a space's keys. */
-export const slot = (s: Space) => `{${s.tenant}:${s.env}}`;
+export const hashTag = (s: Space) => `{${s.tenant}:${s.env}}`;
 
 /** The space of the caller a handler serves. */
 export const spaceOf = (ctx: HandlerContext): Space => {

@@ -1,4 +1,4 @@
-import { slot, type Space } from "../kit/space";
+import { hashTag, type Space } from "../kit/space";
 
 /**
  * Redis key names of a tenant's data graph (memories, tags, links, entities), all in the space's
@@ -14,7 +14,7 @@ import { slot, type Space } from "../kit/space";
  * functions that meet ids as they run.
  */
 export const keyspace = (s: Space) => {
-  const t = slot(s);
+  const t = hashTag(s);
   return {
     // memories
     // hash: content, content_type, tier, memory_nature, parent, external_id, metadata, created_at, updated_at, v;

@@ -3,7 +3,7 @@ import type { MemorySnapshot } from "../contract/events";
 import type { RedisClient } from "../kit/redis-client";
 import { scanKeys } from "../kit/redis-scan";
 import { execBatch } from "../kit/slot-moves";
-import { slot, type Space } from "../kit/space";
+import { hashTag, type Space } from "../kit/space";
 import { keyspace } from "./keyspace";
 import { snapshotOfHash } from "./memory-hash";
 
@@ -67,7 +67,7 @@ export function createMemoryDataReads(redis: RedisClient) {
      */
     async recordSizes(space: Space): Promise<{ memories: number; bytes: number }> {
       const out = { memories: 0, bytes: 0 };
-      for await (const keys of scanKeys(redis, `m:${globEscape(slot(space))}:*`)) {
+      for await (const keys of scanKeys(redis, `m:${globEscape(hashTag(space))}:*`)) {
         const records = keys.filter((k) => MEMORY_KEY.test(k));
         if (records.length === 0) continue;
         // One slot (the space's hash tag): one pipeline, on a cluster too.

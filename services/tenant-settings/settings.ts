@@ -1,4 +1,4 @@
-import { slot, type Space } from "../kit/space";
+import { hashTag, type Space } from "../kit/space";
 import type { TenantSettings, UpdateTenantInput } from "../contract/tenant";
 import { RETENTION_TIERS } from "../contract/tenant";
 import { isoOfMs } from "../memory-data/memory-hash";
@@ -8,7 +8,7 @@ import { isoOfMs } from "../memory-data/memory-hash";
  * hash tag: a memories function reads them in the same atomic step as the memory it writes (settings.lua).
  * A field per setting; a setting never set has no field.
  */
-export const settingsKey = (s: Space) => `tenant:${slot(s)}:settings`;
+export const settingsKey = (s: Space) => `tenant:${hashTag(s)}:settings`;
 
 /** The Lua the memories library reads the settings with (defined at its top). */
 export const SETTINGS_LUA = new URL("./lua/settings.lua", import.meta.url);

@@ -86,7 +86,7 @@ describe("each key family has one owner", () => {
     expect(luaViolations("services/tags/lua/x.lua", header, families, names)).toHaveLength(1);
     const tagsTs = "const ks = keyspace(space);\nconst h = await redis.hgetall(ks.memory(id));\n";
     expect(tsViolations("services/tags/x.ts", tagsTs, families, keyspaceKeys())).toHaveLength(1);
-    const literal = "const k = `m:${slot(space)}:${id}`;\n";
+    const literal = "const k = `m:${hashTag(space)}:${id}`;\n";
     expect(tsViolations("services/tags/x.ts", literal, families, keyspaceKeys())).toHaveLength(1);
   });
 });

@@ -2,7 +2,7 @@ import Redis from "ioredis";
 import calculateSlot from "cluster-key-slot";
 import type { Stack } from "../../scripts/stack/launch";
 import type { RedisProcess } from "../../scripts/stack/infra";
-import { slot } from "../../services/kit/space";
+import { hashTag } from "../../services/kit/space";
 
 /** Who serves what in a cluster stack's Redis Cluster, read from the nodes themselves (CLUSTER NODES). */
 
@@ -52,7 +52,7 @@ export async function clusterNodes(stack: Stack): Promise<ClusterNode[]> {
 
 /** The primary serving a tenant environment's hash tag, and its replicas, as processes of the stack. */
 export async function shardOf(stack: Stack, tenant: string, env: "live" | "test" = "live") {
-  const s = calculateSlot(slot({ tenant, env }));
+  const s = calculateSlot(hashTag({ tenant, env }));
   const nodes = await clusterNodes(stack);
   const primary = nodes.find((n) => n.primary && n.ranges.some(([a, b]) => s >= a && s <= b));
   if (!primary) throw new Error(`no primary serves slot ${s}`);

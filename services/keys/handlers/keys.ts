@@ -15,14 +15,14 @@ import { bind, callerOf, type Handler } from "../../kit/handler";
 import type { KeyStore } from "../store";
 import { hashesOf, secretEnd, toApiKey, type KeyRecord } from "../record";
 import { generateSecret, hashSecret, prefixOf } from "../secret";
-import { effectiveLimits, type Limits } from "../limits";
+import { effectiveLimits, type PlanRateLimits } from "../limits";
 import { refuseBeyondIssuer, resolveGrant, type Issuer } from "../grant";
 import { loadIssuer } from "./issuer";
 
 export interface KeysDeps {
   store: KeyStore;
   defaultPlan: Plan;
-  selfHosted: Limits;
+  selfHosted: PlanRateLimits;
   /** Tells every gateway replica to forget a revoked key and end its open streams. */
   announceRevoked: (key: Pick<KeyRecord, "id" | "hash">) => void;
   /** Tells every gateway replica that these secrets of a key verify differently now. */

@@ -6,7 +6,7 @@ import { signToken } from "../../contract/token-format";
 import { createToken, rotateTokenSecret, TOKEN_TTL, tokenSecrets, UNGRANTABLE_TO_TOKENS } from "../../contract/tokens";
 import { bind, callerOf, type Handler } from "../../kit/handler";
 import { refuseBeyondIssuer } from "../grant";
-import type { Limits } from "../limits";
+import type { PlanRateLimits } from "../limits";
 import { newSigningSecret, rotated, verifyingSecrets, type SigningSecrets } from "../signing";
 import type { KeyStore } from "../store";
 import { loadIssuer } from "./issuer";
@@ -14,7 +14,7 @@ import { loadIssuer } from "./issuer";
 export interface TokensDeps {
   store: KeyStore;
   defaultPlan: Plan;
-  selfHosted: Limits;
+  selfHosted: PlanRateLimits;
   /** Tells every gateway replica to fetch the signing secrets again. */
   announceSecrets: () => void;
   /** Makes preflights from a token's origins succeed until it expires (tenant settings keep the list). */

@@ -1,6 +1,6 @@
 import type { RedisClient } from "../../kit/redis-functions";
 import { scanPage } from "../../kit/redis-scan";
-import { slot, type Space } from "../../kit/space";
+import { hashTag, type Space } from "../../kit/space";
 import type { MemoriesCaller } from "../store/call";
 import { parseRemoval, type Removal, type RemovalReply } from "../store/record";
 
@@ -26,7 +26,7 @@ export function expiryStore(call: MemoriesCaller, redis: RedisClient) {
 
     /** The space has a memory expiring at `atMs`: the sweeper looks at it no later (due-register.lua). */
     async registerExpiry(space: Space, atMs: number): Promise<void> {
-      await call.registry("due-register", [slot(space), atMs]);
+      await call.registry("due-register", [hashTag(space), atMs]);
     },
 
     /** Spaces due for a purge, claimed for `leaseMs` (due-claim.lua), each with the registry's count. */
@@ -42,7 +42,7 @@ export function expiryStore(call: MemoriesCaller, redis: RedisClient) {
 
     /** A claimed space's next look at `nextMs` (null: none needed) (due-release.lua). */
     async releaseDue(space: Space, gen: string, nextMs: number | null): Promise<void> {
-      await call.registry("due-release", [slot(space), gen, nextMs === null ? "" : nextMs]);
+      await call.registry("due-release", [hashTag(space), gen, nextMs === null ? "" : nextMs]);
     },
 
     /**

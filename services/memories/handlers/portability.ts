@@ -11,7 +11,7 @@ import {
 import { MAX_HIERARCHY_DEPTH } from "../../contract/memories";
 import { ServiceError, toServiceError, validationError } from "../../contract/errors";
 import { bind, type Handler } from "../../kit/handler";
-import { slot, spaceOf, type Space } from "../../kit/space";
+import { hashTag, spaceOf, type Space } from "../../kit/space";
 import { chunksOf } from "../../kit/chunks";
 import type { MemoryChange } from "../../memory-data/publisher";
 import { ExportPosition, type PortabilityStore } from "../portability";
@@ -48,7 +48,7 @@ export function decodeCursor(cursor: string): ExportPosition {
  */
 export function derivedId(space: Space, id: string): string {
   const h = createHash("sha256")
-    .update(`${slot(space)}:${id}`)
+    .update(`${hashTag(space)}:${id}`)
     .digest("hex");
   const variant = ((Number.parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;

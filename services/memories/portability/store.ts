@@ -2,7 +2,7 @@ import { Type as T, type Static } from "@sinclair/typebox";
 import { Uuid } from "../../contract/common";
 import { MAX_HIERARCHY_DEPTH } from "../../contract/memories";
 import type { RedisClient } from "../../kit/redis-functions";
-import { slot, type Space } from "../../kit/space";
+import { hashTag, type Space } from "../../kit/space";
 import { EXPIRY_REGISTRY, foldName, keyspace } from "../../memory-data/keyspace";
 import { globLiteral, scanKeys, unlinkMatching } from "../../kit/redis-scan";
 import { hashOfPairs } from "../../kit/redis-replies";
@@ -150,29 +150,32 @@ export function createPortabilityStore(redis: RedisClient) {
 
     /** One bounded step of erasing the space's memories, entities and their indexes, and its expiry registration. */
     async erase(space: Space, budget: number): Promise<{ deleted: number; done: boolean }> {
-      const tag = globLiteral(slot(space));
+      const tag = globLiteral(hashTag(space));
       const patterns = ["m", "mi", "e", "ei"].map((kind) => `${kind}:${tag}:*`);
       const step = await unlinkMatching(redis, patterns, budget);
       if (step.done)
-        await Promise.all([redis.zrem(EXPIRY_REGISTRY.due, slot(space)), redis.hdel(EXPIRY_REGISTRY.gen, slot(space))]);
+        await Promise.all([
+          redis.zrem(EXPIRY_REGISTRY.due, hashTag(space)),
+          redis.hdel(EXPIRY_REGISTRY.gen, hashTag(space)),
+        ]);
       return step;
     },
 
     /** The step an erase of the space is at, or null when none is under way. */
     async eraseProgress(space: Space): Promise<number | null> {
-      const at = await redis.hget(ERASE_PROGRESS, slot(space));
+      const at = await redis.hget(ERASE_PROGRESS, hashTag(space));
       return at === null ? null : Number(at);
     },
     /** Where an erase is (a step index), or null: it is complete. */
     async setEraseProgress(space: Space, step: number | null): Promise<void> {
-      if (step === null) await redis.hdel(ERASE_PROGRESS, slot(space));
-      else await redis.hset(ERASE_PROGRESS, slot(space), step);
+      if (step === null) await redis.hdel(ERASE_PROGRESS, hashTag(space));
+      else await redis.hset(ERASE_PROGRESS, hashTag(space), step);
     },
 
     /** Keys left anywhere under the space's hash tag (what an erase must leave none of), at most `max`. */
     async keysOfSpace(space: Space, max: number): Promise<string[]> {
       const out: string[] = [];
-      for await (const keys of scanKeys(redis, `*${globLiteral(slot(space))}*`)) {
+      for await (const keys of scanKeys(redis, `*${globLiteral(hashTag(space))}*`)) {
         out.push(...keys);
         if (out.length >= max) break;
       }

@@ -1,8 +1,8 @@
-import { slot, type Space } from "../../kit/space";
+import { hashTag, type Space } from "../../kit/space";
 
 /**
  * Every Redis key of the search index. All keys of one tenant+environment share the hash tag
- * `{tenant:env}` (kit/space.ts `slot`), so each Redis function of store/ touches one cluster slot.
+ * `{tenant:env}` (kit/space.ts `hashTag`), so each Redis function of store/ touches one cluster slot.
  * The writers build the names of keys they meet as they run (postings, filter sets, vector sets,
  * documents) from the declared `all` key's prefix, with the same suffixes as below (`d:`, `t:`, `f:`,
  * `v:`; lua/common.lua): change them together.
@@ -25,7 +25,7 @@ import { slot, type Space } from "../../kit/space";
  *   s:{t:e}:lock        str   rebuild lock (one rebuild per tenant at a time)
  *   s:{t:e}:tmp:<uuid>  zset  scratch sets of one query, deleted by the script that made them
  */
-export const searchPrefix = (s: Space) => `s:${slot(s)}:`;
+export const searchPrefix = (s: Space) => `s:${hashTag(s)}:`;
 
 export const searchKeys = (s: Space) => {
   const p = searchPrefix(s);

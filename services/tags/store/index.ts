@@ -2,7 +2,7 @@ import { globLiteral, unlinkMatching } from "../../kit/redis-scan";
 import type { RedisClient } from "../../kit/redis-client";
 import { execBatch } from "../../kit/slot-moves";
 import { keyspace } from "../../memory-data/keyspace";
-import { slot, type Space } from "../../kit/space";
+import { hashTag, type Space } from "../../kit/space";
 import { tagsLibrary } from "../lua/library";
 import { hashOfPairs } from "../../kit/redis-replies";
 import type { TagRef } from "../../contract/tags";
@@ -68,7 +68,7 @@ export function createTagStore(redis: RedisClient) {
 
     /** One bounded step of erasing the space's tags and their indexes (contract/erase.ts). */
     async erase(space: Space, budget: number): Promise<{ deleted: number; done: boolean }> {
-      const tag = globLiteral(slot(space));
+      const tag = globLiteral(hashTag(space));
       return unlinkMatching(redis, [`t:${tag}:*`, `ti:${tag}:*`], budget);
     },
 

@@ -8,7 +8,7 @@ import {
   type MemoryEvent,
 } from "../../contract/events";
 import { errorFields, type Logger } from "../../kit/log";
-import { slot } from "../../kit/space";
+import { hashTag } from "../../kit/space";
 import type { NewDelivery, WebhookStore } from "../store";
 import { partitionOf } from "../store/keyspace";
 import { deliveryIdOf, memoryEventBody, subscribes, webhookTypeOf } from "../payload";
@@ -97,12 +97,12 @@ async function dispatch(
     const spaces = new Map<string, ReturnType<WebhookStore["endpoints"]["all"]>>();
     for (const e of events) {
       const space = { tenant: e.tenant, env: e.env };
-      if (!spaces.has(slot(space))) spaces.set(slot(space), store.endpoints.all(space));
+      if (!spaces.has(hashTag(space))) spaces.set(hashTag(space), store.endpoints.all(space));
     }
     const deliveries: NewDelivery[] = [];
     for (const e of [...events].sort((a, b) => a.version - b.version)) {
       const type = webhookTypeOf(e);
-      const to = (await spaces.get(slot({ tenant: e.tenant, env: e.env }))!).filter(
+      const to = (await spaces.get(hashTag({ tenant: e.tenant, env: e.env }))!).filter(
         (endpoint) => endpoint.enabled && subscribes(endpoint.events, type) && e.at >= endpoint.created_at,
       );
       // Most events go to no endpoint: their body (and its derived id) is built only for one that does.

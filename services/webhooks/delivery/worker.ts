@@ -3,7 +3,7 @@ import { errorFields } from "../../kit/log";
 import { signingSecrets } from "../record";
 import { nextRetryAt } from "../schedule";
 import { signedHeaders } from "../signature";
-import type { Attempt, Claimed, Outcome, WebhookStore } from "../store";
+import type { Attempt, ClaimedDelivery, AttemptOutcome, WebhookStore } from "../store";
 import type { Send } from "./sender";
 
 export interface WorkerDeps {
@@ -78,12 +78,12 @@ export function startDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
           };
         });
 
-  const settle = async (c: Claimed, attempt: Attempt, outcome: Outcome, retryAt: number | null) => {
+  const settle = async (c: ClaimedDelivery, attempt: Attempt, outcome: AttemptOutcome, retryAt: number | null) => {
     if (!(await store.deliveries.settle(c, attempt, outcome, retryAt, now())))
       log.warn("webhook attempt outlived its lease; another replica took the delivery over", { delivery: c.id });
   };
 
-  const attempt = async (c: Claimed) => {
+  const attempt = async (c: ClaimedDelivery) => {
     const space = { tenant: c.tenant, env: c.env };
     const endpoint = await store.endpoints.get(space, c.webhook_id);
     if (!endpoint) return store.deliveries.purge(c.webhook_id); // deleted: its deliveries go with it
@@ -101,7 +101,7 @@ export function startDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
     const headers = signedHeaders(signingSecrets(endpoint, at), c.event_id, at, c.body);
     const result = await deps.send(endpoint.url, headers, c.body);
     const retryAt = result.ok || c.manual ? null : nextRetryAt(deps.schedule, c.attempt, now(), random());
-    const outcome: Outcome = result.ok ? "succeeded" : retryAt !== null ? "retry" : "failed";
+    const outcome: AttemptOutcome = result.ok ? "succeeded" : retryAt !== null ? "retry" : "failed";
     await settle(c, record(result), outcome, retryAt);
     if (result.ok && endpoint.failing_since === null) return;
     const disabled = await store.endpoints.health(space, endpoint.id, result.ok, now(), deps.disableAfterMs);
@@ -113,7 +113,7 @@ export function startDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
       });
   };
 
-  const start = (c: Claimed) => {
+  const start = (c: ClaimedDelivery) => {
     inFlight++;
     const p = attempt(c)
       .catch((err) => log.warn("webhook attempt not settled; it is retried when its lease ends", errorFields(err)))

@@ -29,7 +29,7 @@ export interface NewDelivery {
 }
 
 /** A delivery claimed for one attempt. */
-export interface Claimed {
+export interface ClaimedDelivery {
   id: string;
   webhook_id: string;
   tenant: string;
@@ -52,7 +52,7 @@ export interface Attempt {
   manual: boolean;
 }
 
-export type Outcome = "succeeded" | "retry" | "failed";
+export type AttemptOutcome = "succeeded" | "retry" | "failed";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -83,11 +83,11 @@ export function deliveryStore(redis: RedisClient, call: WebhooksCall) {
       now: number,
       leaseMs: number,
       most: number,
-    ): Promise<{ claimed: Claimed[]; nextDue: number | null }> {
+    ): Promise<{ claimed: ClaimedDelivery[]; nextDue: number | null }> {
       const claim = crypto.randomUUID();
       const args = [now, leaseMs, most, claim];
       const [json, head] = (await call("claim", [partitionKeys(partition).due], args)) as [string, string];
-      const claimed = (JSON.parse(json) as Omit<Claimed, "partition" | "claim">[]).map((c) => ({
+      const claimed = (JSON.parse(json) as Omit<ClaimedDelivery, "partition" | "claim">[]).map((c) => ({
         ...c,
         partition,
         claim,
@@ -96,7 +96,7 @@ export function deliveryStore(redis: RedisClient, call: WebhooksCall) {
     },
 
     /** Records an attempt's outcome; false when the claim no longer holds (nothing changed). */
-    async settle(c: Claimed, attempt: Attempt, outcome: Outcome, retryAt: number | null, now: number) {
+    async settle(c: ClaimedDelivery, attempt: Attempt, outcome: AttemptOutcome, retryAt: number | null, now: number) {
       const k = partitionKeys(c.partition);
       const args = [
         c.id,

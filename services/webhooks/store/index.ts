@@ -4,7 +4,7 @@ import { endpointStore } from "./endpoints";
 import { deliveryStore } from "./deliveries";
 import { endpointKey, endpointsKey } from "./keyspace";
 import { globLiteral, unlinkMatching } from "../../kit/redis-scan";
-import { slot, type Space } from "../../kit/space";
+import { hashTag, type Space } from "../../kit/space";
 
 /** The only code of the webhooks service that touches Redis (key names: keyspace.ts). */
 export function createWebhookStore(redis: RedisClient) {
@@ -24,7 +24,7 @@ export function createWebhookStore(redis: RedisClient) {
       await deliveries.purge(id);
       await redis.zrem(endpointsKey(space), id);
     }
-    const rest = await unlinkMatching(redis, [`wh:${globLiteral(slot(space))}:*`, endpointsKey(space)], budget);
+    const rest = await unlinkMatching(redis, [`wh:${globLiteral(hashTag(space))}:*`, endpointsKey(space)], budget);
     return { deleted: deleted + rest.deleted, done: rest.done };
   }
 
@@ -33,4 +33,4 @@ export function createWebhookStore(redis: RedisClient) {
 
 export type WebhookStore = ReturnType<typeof createWebhookStore>;
 export type { EndpointStore } from "./endpoints";
-export type { Attempt, Claimed, DeliveryStore, NewDelivery, Outcome } from "./deliveries";
+export type { Attempt, ClaimedDelivery, DeliveryStore, NewDelivery, AttemptOutcome } from "./deliveries";

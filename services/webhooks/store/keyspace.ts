@@ -1,4 +1,4 @@
-import { slot, type Space } from "../../kit/space";
+import { hashTag, type Space } from "../../kit/space";
 
 /**
  * Every Redis key of the webhooks service.
@@ -19,8 +19,8 @@ import { slot, type Space } from "../../kit/space";
  */
 export const PARTITIONS = 16;
 
-export const endpointKey = (space: Space, id: string) => `wh:${slot(space)}:${id}`;
-export const endpointsKey = (space: Space) => `whs:${slot(space)}`;
+export const endpointKey = (space: Space, id: string) => `wh:${hashTag(space)}:${id}`;
+export const endpointsKey = (space: Space) => `whs:${hashTag(space)}`;
 
 export const partitionOf = (webhookId: string) => parseInt(webhookId[0]!, 16) % PARTITIONS;
 
