@@ -16,19 +16,6 @@ const NOT_YET: Record<string, string> = {
   "services/search/store/scripts.ts": "search declares its library in store/scripts.ts, not lua/library.ts",
 };
 
-/**
- * Settings read in the code that docs/operations.md's configuration table does not list yet, in a row of their
- * own: remove a name once its row is in the table.
- */
-const UNDOCUMENTED: string[] = [
-  "HOST",
-  "NODE_ENV",
-  "MEMORY_SERVICE_URL",
-  "MEMORY_SERVICE_API_KEY",
-  "EMBEDDINGS_BATCH",
-  "EMBEDDINGS_CONCURRENCY",
-];
-
 const listed = async (...globs: string[]) => {
   const git = Bun.spawn(["git", "ls-files", "-z", ...globs], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
   return (await new Response(git.stdout).text()).split("\0").filter((p) => p && existsSync(resolve(ROOT, p)));
@@ -151,7 +138,7 @@ describe("settings", () => {
     const documented = documentedSettings(await text("docs/operations.md"));
     const read = await settingsRead(code);
     expect(read.size).toBeGreaterThan(20);
-    const missing = [...read].filter(([name]) => !documented.has(name) && !UNDOCUMENTED.includes(name));
+    const missing = [...read].filter(([name]) => !documented.has(name));
     expect(missing.map(([name, where]) => `${name} (read in ${where})`)).toEqual([]);
   });
 });
