@@ -4,7 +4,13 @@ import { createBus } from "../../services/kit/bus";
 import { createLogger } from "../../services/kit/log";
 import { SearchConfig } from "../../services/search/config";
 import { buildSearch, closeSearch } from "../../services/search/wiring";
-import { createCandidateReader } from "../../services/search/retrieval";
+import {
+  createCandidateReader,
+  EXPANSION,
+  keptBy,
+  type Expansion,
+  type Proposed,
+} from "../../services/search/retrieval";
 import { RANKING, type Candidate, type RankingParams } from "../../services/search/ranking";
 
 /**
@@ -13,13 +19,42 @@ import { RANKING, type Candidate, type RankingParams } from "../../services/sear
  * parameters over them (choose on the other folds, score the held-out one, rotate).
  */
 
-/** The settings compared: the service's own first, so it wins ties. */
-export function grid(): RankingParams[] {
-  const out: RankingParams[] = [RANKING];
+/** A setting the folds compare: the ranking's weights, and which added candidates count (expand.ts). */
+export type Setting = RankingParams & { expansion: Expansion };
+
+/** A candidate as the reader gives it: one the expansion added says why. */
+export type ReadCandidate = Candidate & { proposed?: Proposed };
+
+/** The candidates a setting ranks: the first ones, and those its expansion would have added. */
+export const candidatesUnder = (candidates: ReadCandidate[], s: Setting) =>
+  candidates.filter((c) => !c.proposed || keptBy(c.proposed, s.expansion));
+
+/** Which of `evidence` (ids as the candidates name them) are among a setting's candidates. */
+export function amongCandidates(candidates: ReadCandidate[], evidence: string[], expansion: Expansion) {
+  const ids = new Set(candidatesUnder(candidates, { ...RANKING, expansion }).map((c) => c.id));
+  return evidence.filter((e) => ids.has(e)).length;
+}
+
+/**
+ * The settings compared: the service's own first, so it wins ties. The weights over their whole range without
+ * expansion; each expansion crossed with the weights near the service's (the optimum is a wide plateau).
+ */
+export function grid(): Setting[] {
+  const none: Expansion = { neighbours: 0, threads: 0 };
+  const out: Setting[] = [{ ...RANKING, expansion: EXPANSION }];
   // β < 1: at β = 1 a turn and its neighbour score alike (1 − (1 − a)(1 − b)), their order left to their ids.
   for (const semanticWeight of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7])
     for (const threadWeight of [0, 0.25, 0.5, 0.75, 0.9])
-      for (const entityWeight of [0, 0.025, 0.05, 0.075, 0.1]) out.push({ semanticWeight, threadWeight, entityWeight });
+      for (const entityWeight of [0, 0.025, 0.05, 0.075, 0.1])
+        out.push({ semanticWeight, threadWeight, entityWeight, expansion: none });
+  for (const neighbours of [0, 3, 5, 10, 20])
+    for (const threads of [0, 1, 2, 3]) {
+      if (neighbours === 0 && threads === 0) continue;
+      for (const semanticWeight of [0.45, 0.5, 0.55, 0.6])
+        for (const threadWeight of [0.75, 0.9])
+          for (const entityWeight of [0, 0.025, 0.05])
+            out.push({ semanticWeight, threadWeight, entityWeight, expansion: { neighbours, threads } });
+    }
   return out;
 }
 
@@ -37,7 +72,7 @@ export async function openCandidateReader(stack: { redisUrl: string; natsUrl: st
     modelId: parts.modelId,
   });
   return {
-    read: (tenant: string, query: string, limit: number): Promise<Candidate[]> =>
+    read: (tenant: string, query: string, limit: number): Promise<ReadCandidate[]> =>
       read({ tenant, env: "live" }, { query, limit, filters: {} }),
     async close() {
       await closeSearch(parts);
@@ -49,7 +84,7 @@ export async function openCandidateReader(stack: { redisUrl: string; natsUrl: st
 
 export interface Fold<Q> {
   held: number;
-  chosen: RankingParams;
+  chosen: Setting;
   /** The objective of the chosen setting on the other folds. */
   train: number;
   heldOut: { question: Q; r: number[] }[];
@@ -59,13 +94,13 @@ export interface FoldSpec<Q> {
   /** Which fold a question belongs to. */
   foldOf: (q: Q) => number;
   /** A question's figures (recalls…) under one setting. */
-  score: (q: Q, params: RankingParams) => number[];
+  score: (q: Q, setting: Setting) => number[];
   /** What the choice maximises over some questions' figures. */
   objective: (rows: number[][]) => number;
 }
 
 /** Each fold held out in turn, scored with the setting the others prefer; also all-in and tuned on all. */
-export function crossValidate<Q>(questions: Q[], settings: RankingParams[], spec: FoldSpec<Q>) {
+export function crossValidate<Q>(questions: Q[], settings: Setting[], spec: FoldSpec<Q>) {
   const table = settings.map((p) => questions.map((q) => spec.score(q, p)));
   const folds = [...new Set(questions.map(spec.foldOf))].sort((a, b) => a - b);
   const best = (keep: (i: number) => boolean) => {

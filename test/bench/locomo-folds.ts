@@ -1,5 +1,11 @@
-import { rank, type Candidate } from "../../services/search/ranking";
-import { crossValidate as crossValidateFolds, openCandidateReader, type Fold } from "./folds";
+import { rank } from "../../services/search/ranking";
+import {
+  candidatesUnder,
+  crossValidate as crossValidateFolds,
+  openCandidateReader,
+  type Fold,
+  type ReadCandidate,
+} from "./folds";
 import { recallAt, type Question } from "./locomo-data";
 
 export { grid } from "./folds";
@@ -14,7 +20,7 @@ type Recalls = [number, number, number];
 
 export interface AskedQuestion extends Question {
   conversation: number;
-  candidates: Candidate[];
+  candidates: ReadCandidate[];
 }
 
 /** Reads every question's candidates through the search service's own retrieval code, from the stack's Redis. */
@@ -54,7 +60,7 @@ export function crossValidate(questions: AskedQuestion[], settings: Fold<AskedQu
   const cv = crossValidateFolds(questions, settings, {
     foldOf: (q) => q.conversation,
     score: (q, params) => {
-      const ranked = rank(q.candidates, 20, 0, params).map((r) => r.id);
+      const ranked = rank(candidatesUnder(q.candidates, params), 20, 0, params).map((r) => r.id);
       return KS.map((k) => recallAt(k, ranked, q.evidence));
     },
     objective: (rows) => rows.reduce((s, r) => s + r[1]!, 0) / Math.max(1, rows.length),

@@ -12,6 +12,8 @@ import {
   type Conversation,
 } from "./locomo-data";
 import { crossValidate, grid, readCandidates, summarise, type FoldReport } from "./locomo-folds";
+import { amongCandidates } from "./folds";
+import { EXPANSION, EXPANSION_READ } from "../../services/search/retrieval";
 
 /**
  * `npm run bench:locomo [-- --folds] [path/to/locomo.json]`: retrieval quality on LoCoMo through the public
@@ -230,7 +232,24 @@ async function runFolds(tenantIds: string[], externalIdOf: Map<string, string>) 
       `${foldMean10.toFixed(1)} mean of folds; all-in (the service's own setting) ${allIn["1-5"]!.at[1].toFixed(1)}; ` +
       `tuned on all five ${tuned["1-5"]!.at[1].toFixed(1)} ${params(cv.tunedOnAllParams)}`,
   );
+  // No ranking finds evidence that is not among the candidates: the share that is, per category.
+  const among = (key: string, x: typeof EXPANSION) => {
+    const qs = questions.filter((q) => key === "1-5" || `c${q.category}` === key);
+    return (
+      (100 * qs.reduce((s, q) => s + amongCandidates(q.candidates, q.evidence, x) / q.evidence.length, 0)) / qs.length
+    );
+  };
+  const candidates = Object.fromEntries(
+    ["c1", "c2", "c3", "c4", "c5", "1-5"].map((key) => [key, [among(key, EXPANSION), among(key, EXPANSION_READ)]]),
+  );
+  console.log(
+    `\nevidence among the candidates, ${JSON.stringify(EXPANSION)} | ${JSON.stringify(EXPANSION_READ)}: ` +
+      Object.entries(candidates)
+        .map(([k, [a, b]]) => `${k} ${a!.toFixed(1)} | ${b!.toFixed(1)}`)
+        .join(", "),
+  );
   return {
+    candidates,
     settings: settings.length,
     perFold,
     heldOut,

@@ -1,9 +1,17 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startStack } from "../../scripts/stack/launch";
-import { rank, type Candidate } from "../../services/search/ranking";
+import { rank } from "../../services/search/ranking";
 import { newTenant, type ApiClient } from "../api";
-import { crossValidate, grid, openCandidateReader } from "./folds";
+import {
+  amongCandidates,
+  candidatesUnder,
+  crossValidate,
+  grid,
+  openCandidateReader,
+  type ReadCandidate,
+} from "./folds";
+import { EXPANSION, EXPANSION_READ } from "../../services/search/retrieval";
 import {
   DEFAULT_LME_PATH,
   LME_METRICS,
@@ -185,7 +193,7 @@ try {
 /** Cross-validation of the ranking's parameters over five folds of the questions (folds.ts); prints it. */
 async function runFolds(tenantIds: string[]) {
   const reader = await openCandidateReader(stack);
-  const asked: { q: LmeQuestion; fold: number; candidates: Candidate[] }[] = [];
+  const asked: { q: LmeQuestion; fold: number; candidates: ReadCandidate[] }[] = [];
   try {
     for (const [i, q] of data.entries())
       asked.push({ q, fold: i % FOLD_COUNT, candidates: await reader.read(tenantIds[i]!, q.question, SEARCH_LIMIT) });
@@ -198,7 +206,9 @@ async function runFolds(tenantIds: string[]) {
   const cv = crossValidate(asked, settings, {
     foldOf: (a) => a.fold,
     score: (a, params) => {
-      const ranked = rank(a.candidates, SEARCH_LIMIT, 0, params).flatMap((r) => where.get(r.id) ?? []);
+      const ranked = rank(candidatesUnder(a.candidates, params), SEARCH_LIMIT, 0, params).flatMap(
+        (r) => where.get(r.id) ?? [],
+      );
       return lmeRecalls(ranked, a.q.answerSessions, evidenceTurns(a.q));
     },
     objective: (rows) => rows.reduce((s, r) => s + objectiveAt.reduce((t, i) => t + r[i]!, 0), 0) / rows.length,
@@ -213,5 +223,40 @@ async function runFolds(tenantIds: string[]) {
     rows.map(({ question, r }) => ({ type: question.q.type, r }));
   const heldOut = table("held-out | all-in", typed(cv.folds.flatMap((f) => f.heldOut)), typed(cv.allIn));
   console.log(`tuned on all: ${JSON.stringify(cv.tunedOnAllParams)}`);
-  return { settings: settings.length, chosen: cv.folds.map((f) => f.chosen), heldOut };
+  const candidates = candidateRecall(asked);
+  return { settings: settings.length, chosen: cv.folds.map((f) => f.chosen), heldOut, candidates };
+}
+
+/**
+ * How often the evidence is among the candidates at all (no ranking can find it otherwise), per type: any and
+ * all of a question's evidence turns, with the service's expansion and with the largest the folds read.
+ */
+function candidateRecall(asked: { q: LmeQuestion; candidates: ReadCandidate[] }[]) {
+  const groups = new Map<string, number[][]>();
+  for (const { q, candidates } of asked) {
+    const evidence = evidenceTurns(q);
+    const ids = new Map(candidates.map((c) => [c.id, where.get(c.id)?.turn ?? c.id]));
+    const named = candidates.map((c) => ({ ...c, id: ids.get(c.id)! }));
+    const r = [EXPANSION, EXPANSION_READ].flatMap((x) => {
+      const n = amongCandidates(named, evidence, x);
+      return [n > 0 ? 1 : 0, n === evidence.length ? 1 : 0];
+    });
+    r.push(candidates.filter((c) => !c.proposed).length, candidates.length);
+    for (const key of [q.type, "overall"]) groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  console.log(
+    `\n${"evidence among candidates".padEnd(27)} ${"n".padStart(4)}   any     all | expanded: any     all` +
+      `   (candidates: ${JSON.stringify(EXPANSION)} | ${JSON.stringify(EXPANSION_READ)})`,
+  );
+  const out: Record<string, number[]> = {};
+  for (const [key, rs] of [...groups].sort(([a], [b]) =>
+    a === "overall" ? 1 : b === "overall" ? -1 : a < b ? -1 : 1,
+  )) {
+    out[key] = rs[0]!.map((_, i) => rs.reduce((s, r) => s + r[i]!, 0) / rs.length);
+    const v = out[key]!.map((x, i) => (i < 4 ? (100 * x).toFixed(1) : x.toFixed(0)).padStart(7));
+    console.log(
+      `${key.padEnd(27)} ${String(rs.length).padStart(4)} ${v[0]} ${v[1]} |          ${v[2]} ${v[3]}   ${v[4]} | ${v[5]}`,
+    );
+  }
+  return out;
 }

@@ -3,8 +3,10 @@
  * with the part the other side did not give it, fused by ../ranking. What is tuned here is latency
  * (how candidates are found: retrieve.ts, vector-search.ts); what is tuned in ../ranking is the order.
  */
+export { EXPANSION_READ, keptBy, type Expansion, type Proposed } from "./expand";
 export {
   createCandidateReader,
+  EXPANSION,
   createRetriever,
   type Retrieve,
   type RetrieveRequest,

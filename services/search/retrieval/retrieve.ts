@@ -4,8 +4,9 @@ import { embeddingText, type Embedder } from "../embedder";
 import { hasFilters, toFilterSpec, type FilterInput, type FilterSpec } from "../filters";
 import { cosineInt8, idf, normaliseBm25, rank, semanticFromVsim, type Candidate } from "../ranking";
 import { queryNames, queryTerms } from "../text";
-import type { Hit, ReadStore } from "../store";
+import type { Hit, ReadStore, ThreadPlace } from "../store";
 import { chooseVectorSearch, searchGraph, type VectorQuery, type VectorSearch } from "./vector-search";
+import { EXPANSION_READ, propose, type Expansion, type Proposed } from "./expand";
 
 export interface RetrieveRequest {
   query: string;
@@ -23,6 +24,9 @@ export interface Retrieved {
 /** More query terms than this add nothing but cost (a pasted document as a query). */
 export const MAX_QUERY_TERMS = 64;
 
+/** What the service adds to a query's candidates from their threads (expand.ts), as the folds chose it. */
+export const EXPANSION: Expansion = { neighbours: 0, threads: 0 };
+
 /** Each side (vector, lexical) proposes this many candidates; fusion then ranks their union exactly. */
 export const candidateCount = (limit: number) => Math.min(200, Math.max(30, 3 * limit));
 
@@ -37,19 +41,21 @@ export function createRetriever(deps: RetrieverDeps) {
   return async function retrieve(space: Space, req: RetrieveRequest): Promise<Retrieved[]> {
     const spec = toFilterSpec(req.filters);
     if (req.query.trim() === MATCH_ALL) return newestFirst(deps.reads, space, spec, req.limit);
-    return rank(await matchCandidates(deps, space, req, spec), req.limit, req.threshold);
+    return rank(await matchCandidates(deps, space, req, spec, EXPANSION), req.limit, req.threshold);
   };
 }
 
 export type Retrieve = ReturnType<typeof createRetriever>;
 
 /**
- * A query's candidates with their parts, before ranking (not for `*`): the LoCoMo benchmark reads them
- * once per question and ranks them with each setting of the ranking's parameters it compares.
+ * A query's candidates with their parts, before ranking (not for `*`): the retrieval benchmarks read them
+ * once per question and rank them with each setting of the ranking's parameters they compare. They read
+ * with the largest expansion (EXPANSION_READ); an added candidate says why (`proposed`), so a smaller one
+ * is chosen offline.
  */
 export function createCandidateReader(deps: RetrieverDeps) {
-  return (space: Space, req: Omit<RetrieveRequest, "threshold">): Promise<Candidate[]> =>
-    matchCandidates(deps, space, req, toFilterSpec(req.filters));
+  return (space: Space, req: Omit<RetrieveRequest, "threshold">): Promise<(Candidate & { proposed?: Proposed })[]> =>
+    matchCandidates(deps, space, req, toFilterSpec(req.filters), EXPANSION_READ);
 }
 
 /**
@@ -83,7 +89,8 @@ async function matchCandidates(
   space: Space,
   req: Omit<RetrieveRequest, "threshold">,
   spec: FilterSpec,
-): Promise<Candidate[]> {
+  expansion: Expansion,
+): Promise<(Candidate & { proposed?: Proposed })[]> {
   const { reads, embedder, modelId } = deps;
   const k = candidateCount(req.limit);
   const terms = queryTerms(req.query).slice(0, MAX_QUERY_TERMS);
@@ -134,6 +141,7 @@ async function matchCandidates(
     semantic: new Map(nearest.map((h) => [h.id, semanticFromVsim(h.score)])),
     bm25: new Map(lex.hits.map((h) => [h.id, h.score])),
     prev: new Map(),
+    place: new Map(),
     entity: new Map(),
   };
   const everyPassing = search.strategy === "every-passing" ? search.ids : [];
@@ -149,14 +157,33 @@ async function matchCandidates(
   await completeParts(query, ids, parts, lexExtrasP);
 
   const idfSum = weighted.reduce((s, [, w]) => s + w, 0);
-  return ids.map((id) => ({
+  const candidate = (id: string): Candidate => ({
     id,
     semantic: parts.semantic.get(id) ?? 0,
     lexical: normaliseBm25(parts.bm25.get(id) ?? 0, idfSum),
     prev: parts.prev.get(id),
     entity: names.length > 0 ? (parts.entity.get(id) ?? 0) : undefined,
-  }));
+  });
+  const first = ids.map(candidate);
+  // An added memory must pass the query's filters: done for none or a lone filter set, the common cases.
+  if ((expansion.neighbours <= 0 && expansion.threads <= 0) || (hasFilters(spec) && stats.passing === null))
+    return first;
+  const proposed = await propose(reads, space, first, parts.place, expansion);
+  let added = [...proposed.keys()];
+  if (hasFilters(spec) && added.length > 0) {
+    const pass = await reads.passLoneFilter(space, spec, added);
+    added = added.filter((_, i) => pass[i]);
+  }
+  if (stats.expired > 0 && added.length > 0) {
+    const expired = await reads.expiredAmong(space, added);
+    added = added.filter((id) => !expired.has(id));
+  }
+  if (added.length === 0) return first;
+  await completeParts(query, added, parts, Promise.resolve(NOTHING_READ));
+  return [...first, ...added.map((id) => ({ ...candidate(id), proposed: proposed.get(id) }))];
 }
+
+const NOTHING_READ: Completion = { weights: [], vectors: new Map(), prev: new Map(), place: new Map(), held: [] };
 
 /**
  * The lexical side: the k best by BM25 among memories passing the filters, and (read as soon as they
@@ -179,11 +206,15 @@ function lexicalCandidates(
   return { lexP, lexExtrasP };
 }
 
-/** What ranking takes of each candidate, by id: cosine (0..1), raw BM25, previous sibling, names held (0..1). */
+/**
+ * What ranking takes of each candidate, by id: cosine (0..1), raw BM25, previous sibling, names held (0..1);
+ * and where it sits in its thread (for expand.ts).
+ */
 interface Parts {
   semantic: Map<string, number>;
   bm25: Map<string, number>;
   prev: Map<string, string>;
+  place: Map<string, ThreadPlace>;
   entity: Map<string, number>;
 }
 
@@ -242,6 +273,7 @@ async function completeParts(
     }
   }
   for (const [id, p] of [...early.prev, ...more.prev]) parts.prev.set(id, p);
+  for (const [id, p] of [...early.place, ...more.place]) parts.place.set(id, p);
   ids.forEach((id, j) => {
     const held = more.held.reduce((n, row) => n + (row[j] ? 1 : 0), 0);
     if (held > 0) parts.entity.set(id, held / q.names.length);

@@ -21,6 +21,6 @@ export function createSearchStore(redis: RedisClient, vsimConnections: RedisClie
 
 export type SearchStore = ReturnType<typeof createSearchStore>;
 export type { DocState, IndexDoc, UpsertItem, UpsertStatus, DeleteStatus } from "./writes";
-export type { Hit, QuantizedVector, ReadStore } from "./reads";
+export type { Hit, QuantizedVector, ReadStore, ThreadPlace } from "./reads";
 export type { IndexMeta } from "./admin";
 export { ATTRS, FILTER_KINDS, threadOrderMember, VALID_FOREVER, type FilterKind } from "./fields";

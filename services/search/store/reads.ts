@@ -1,7 +1,7 @@
 import { execBatch } from "../../kit/slot-moves";
 import type { RedisClient } from "../../kit/redis-functions";
 import type { Space } from "../../kit/space";
-import { DOC } from "./fields";
+import { DOC, THREAD_ORDER_TIME_DIGITS } from "./fields";
 import { searchKeys } from "./keyspace";
 import { hasRanges, suffixOf, type FilterSpec } from "../filters";
 import type { Functions } from "./scripts";
@@ -91,6 +91,15 @@ export interface NearestQuery {
   /** FILTER-EF: how many graph nodes VSIM may visit looking for ones that pass (VSIM's default when absent). */
   filterEffort?: number;
 }
+
+/** Where a memory sits in its thread: its parent, and its member of the thread's order (threadOrderMember). */
+export interface ThreadPlace {
+  parent: string;
+  member: string;
+}
+
+/** The id a thread-order member names (fields.ts threadOrderMember: two times, then the id). */
+const memberId = (member: string) => member.slice(2 * THREAD_ORDER_TIME_DIGITS);
 
 /** What fusion still needs of some candidates (see `complete`). */
 export interface CompletionQuery {
@@ -210,7 +219,7 @@ export function createReadStore(redis: RedisClient, call: Functions, vsimConnect
     /**
      * What fusion still needs, in one round trip: the BM25 weights of `lexicalFor` ids for each query
      * term, the stored vectors of `vectorsFor` ids (every chunk's: a second round trip for memories that
-     * have several), the previous sibling of every candidate, and which of the query's `names` the postings
+     * have several), the previous sibling and thread place of every candidate, and which of the query's `names` the postings
      * of `namesFor` ids hold.
      */
     async complete(space: Space, query: CompletionQuery) {
@@ -222,7 +231,7 @@ export function createReadStore(redis: RedisClient, call: Functions, vsimConnect
         if (lexicalFor.length > 0) for (const t of terms) pipe.zmscore(k.term(t), ...lexicalFor);
         for (const id of vectorsFor) pipe.callBuffer("VEMB", k.vectors(modelId), id, "RAW");
         if (query.chunked) for (const id of vectorsFor) pipe.hget(k.doc(id), DOC.vectorCount);
-        for (const id of prevFor) pipe.hget(k.doc(id), DOC.previousSibling);
+        for (const id of prevFor) pipe.hmget(k.doc(id), DOC.previousSibling, DOC.parent, DOC.threadOrder);
         for (const t of names) pipe.zmscore(k.term(t), ...query.namesFor!);
         return pipe;
       });
@@ -241,9 +250,11 @@ export function createReadStore(redis: RedisClient, call: Functions, vsimConnect
         return n > 1 && vectors.has(id) ? [{ id, n }] : [];
       });
       const prev = new Map<string, string>();
+      const place = new Map<string, ThreadPlace>();
       for (const id of prevFor) {
-        const p = res[i++] as string | null;
+        const [p, parent, member] = res[i++] as (string | null)[];
         if (p) prev.set(id, p);
+        if (parent && member) place.set(id, { parent, member });
       }
       const held = names.map(() => (res[i++] as (string | null)[]).map((x) => x !== null));
       if (chunked.length > 0) {
@@ -261,7 +272,35 @@ export function createReadStore(redis: RedisClient, call: Functions, vsimConnect
           }
         }
       }
-      return { weights, vectors, prev, held };
+      return { weights, vectors, prev, place, held };
+    },
+
+    /** The next sibling of each memory at `places` (in its thread's order), or null for a thread's last. */
+    async nextSiblings(space: Space, places: ThreadPlace[]): Promise<(string | null)[]> {
+      if (places.length === 0) return [];
+      const k = searchKeys(space);
+      const res = await execBatch(() => {
+        const pipe = redis.pipeline();
+        for (const { parent, member } of places)
+          pipe.zrange(k.threadOrder(parent), `(${member}`, "+", "BYLEX", "LIMIT", 0, 1);
+        return pipe;
+      });
+      return res.map((r) => {
+        const member = (r as string[])[0];
+        return member === undefined ? null : memberId(member);
+      });
+    },
+
+    /** The first `max` memories of each thread (children of `parents`), in the thread's order. */
+    async threadMembers(space: Space, parents: string[], max: number): Promise<string[][]> {
+      if (parents.length === 0) return [];
+      const k = searchKeys(space);
+      const res = await execBatch(() => {
+        const pipe = redis.pipeline();
+        for (const parent of parents) pipe.zrange(k.threadOrder(parent), "0", String(max - 1));
+        return pipe;
+      });
+      return res.map((r) => (r as string[]).map(memberId));
     },
   };
 }
