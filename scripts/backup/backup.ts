@@ -5,7 +5,7 @@ import { connect } from "nats";
 import { STREAMS } from "../../services/contract/streams";
 import { findStack } from "../../services/kit/local-stack";
 import { OperatorError, operatorArgs, runOperatorCommand, stackTarget } from "../../services/kit/operator";
-import { settledFloors, snapshotStream, type StreamSnapshot } from "./jetstream-snapshot";
+import { lastSeq, settledFloors, snapshotStream, type StreamSnapshot } from "./jetstream-snapshot";
 import { FORMAT, fileEntry, MANIFEST, type Manifest } from "./manifest";
 import { persistence, rdbPath, startSave, waitNoChild, waitSaved, withWritesPaused } from "./redis-snapshot";
 
@@ -13,14 +13,16 @@ import { persistence, rdbPath, startSave, waitNoChild, waitSaved, withWritesPaus
  * `npm run backup -- --out DIR`: a backup of a running stack, taken while it serves.
  *
  * The point: Redis' writes are paused (reads go on; writers wait, nothing fails) for as long as it takes to
- *  1. let the durable consumers' acks already on their way land, and note EVENTS' consumers' ack floors,
+ *  1. let the durable consumers' acks already on their way land, and note EVENTS' consumers' ack floors and its
+ *     last sequence,
  *  2. fork Redis' snapshot (BGSAVE),
  *  3. snapshot USAGE with its consumer: its aggregator adds counts with HINCRBY, which a replay would add twice,
  *     so its position must be exactly the one that matches Redis'; paused, it cannot move.
- * Then, writes flowing again, EVENTS is snapshotted (with everything published up to then), the RDB copied and
- * the manifest written. A restore moves EVENTS' consumers back to the floors of step 1: what they acknowledged
- * after the point is delivered again, and both readers (search indexer, webhooks dispatcher) apply an event
- * twice as once (by memory version; by delivery id).
+ * Then, writes flowing again, EVENTS is snapshotted (a stream of days of events may take seconds), the RDB
+ * copied and the manifest written. A restore drops the events published after the point (their writes are not in
+ * the RDB) and moves EVENTS' consumers back to the floors of step 1: what they acknowledged after the point is
+ * delivered again, and both readers (search indexer, webhooks dispatcher) apply an event twice as once (by
+ * memory version; by delivery id).
  *
  * Where: the stack `npm start` runs (DATA_DIR or the checkout's latest), or REDIS_URL and NATS_URL. The RDB is
  * read where Redis writes it (`CONFIG GET dir`), or from --redis-dir when Redis' disk is mounted elsewhere here,
@@ -54,20 +56,28 @@ await runOperatorCommand(async () => {
     mkdirSync(join(out, "redis"), { recursive: true });
     mkdirSync(join(out, "nats"), { recursive: true });
     const streams: Manifest["streams"] = {};
-    const snap = async (name: string, floors: Record<string, number> | null) => {
+    const snap = async (name: string, atPoint: { last: number; floors: Record<string, number> } | null) => {
       const file = `nats/${name}.snapshot`;
       const s: StreamSnapshot = await snapshotStream(nc, name, join(out, file));
-      streams[name] = { ...s, file, ack_floors_at_point: floors };
+      streams[name] = {
+        ...s,
+        file,
+        last_seq_at_point: atPoint?.last ?? null,
+        ack_floors_at_point: atPoint?.floors ?? null,
+      };
     };
 
     let savesBefore = await waitNoChild(redis);
     let pausedMs = 0;
-    let eventFloors: Record<string, number> = {};
+    let events = { last: 0, floors: {} as Record<string, number> };
     const point = new Date();
     for (let attempt = 1; ; attempt++) {
       const t0 = Date.now();
       const forked = await withWritesPaused(redis, async () => {
-        eventFloors = await settledFloors(nc, STREAMS.EVENTS.name);
+        const floors = await settledFloors(nc, STREAMS.EVENTS.name);
+        // Writes are paused: every event of a committed write has been published by now (the settling took
+        // a few hundred ms; a write publishes its events as soon as it commits), and no later one can come.
+        events = { last: await lastSeq(nc, STREAMS.EVENTS.name), floors };
         point.setTime(Date.now());
         // An AOF rewrite that started since waitNoChild would make BGSAVE refuse: then wait and start over.
         if ((await persistence(redis)).rewrite) return false;
@@ -80,7 +90,10 @@ await runOperatorCommand(async () => {
       if (attempt === 5) throw new OperatorError("Redis keeps rewriting its AOF: try again later");
       savesBefore = await waitNoChild(redis);
     }
-    await snap(STREAMS.EVENTS.name, eventFloors);
+    // The drill widens the window between the point and EVENTS' snapshot, where writes and acks go on, so that
+    // what a restore must undo in it (later events, later acks) is always there to undo.
+    await Bun.sleep(Number(process.env.BACKUP_DRILL_EVENTS_DELAY_MS ?? 0));
+    await snap(STREAMS.EVENTS.name, events);
     await waitSaved(redis, savesBefore);
 
     await copyRdb(redis, join(out, "redis/dump.rdb"));

@@ -99,6 +99,26 @@ export async function restoreStream(
   if (finished) throw finished;
 }
 
+/** The stream's last sequence now. */
+export async function lastSeq(nc: NatsConnection, stream: string): Promise<number> {
+  return (await (await nc.jetstreamManager()).streams.info(stream)).state.last_seq;
+}
+
+/**
+ * Deletes the messages published after `seq`: in a restore, the events of writes that came after the backup's
+ * point (they were published while the stream's snapshot was being taken), whose writes the RDB does not hold.
+ */
+export async function dropAfter(nc: NatsConnection, stream: string, seq: number): Promise<number> {
+  const jsm = await nc.jetstreamManager();
+  const last = (await jsm.streams.info(stream)).state.last_seq;
+  let dropped = 0;
+  for (let s = seq + 1; s <= last; s++) {
+    // A sequence may be gone already (expired, or never stored): only what is there counts.
+    if (await jsm.streams.deleteMessage(stream, s, false).catch(() => false)) dropped++;
+  }
+  return dropped;
+}
+
 /** Each durable consumer of `stream` and the stream sequence up to which it has acknowledged everything. */
 export async function ackFloors(nc: NatsConnection, stream: string): Promise<Record<string, number>> {
   const jsm = await nc.jetstreamManager();

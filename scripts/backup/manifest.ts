@@ -26,7 +26,18 @@ export interface Manifest {
   source: { data_dir: string | null; redis_url: string; nats_url: string };
   timings_ms: { writes_paused: number; total: number };
   files: FileEntry[];
-  streams: Record<string, StreamSnapshot & { file: string; ack_floors_at_point: Record<string, number> | null }>;
+  /**
+   * Per stream: what the server said of its snapshot; for EVENTS (snapshotted after the point) also its last
+   * sequence and its consumers' ack floors at the point, which a restore goes back to.
+   */
+  streams: Record<
+    string,
+    StreamSnapshot & {
+      file: string;
+      last_seq_at_point: number | null;
+      ack_floors_at_point: Record<string, number> | null;
+    }
+  >;
 }
 
 export async function sha256(file: string): Promise<string> {

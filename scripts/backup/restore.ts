@@ -4,7 +4,7 @@ import { connect } from "nats";
 import { DEFAULT_DATA_DIR, isRunning, readStackRecord } from "../../services/kit/local-stack";
 import { OperatorError, operatorArgs, runOperatorCommand } from "../../services/kit/operator";
 import { startNats } from "../stack/infra";
-import { restoreStream, rewindConsumers } from "./jetstream-snapshot";
+import { dropAfter, restoreStream, rewindConsumers } from "./jetstream-snapshot";
 import { firstMismatch, readManifest } from "./manifest";
 import { rdbToAofDir } from "./redis-snapshot";
 
@@ -12,11 +12,20 @@ import { rdbToAofDir } from "./redis-snapshot";
  * `npm run restore -- DIR`: puts a backup (`npm run backup`) into the DATA_DIR of a stopped stack, which then
  * starts with `npm start` as it was at the backup's point. Checksums are verified before anything is touched;
  * what DATA_DIR held is moved aside (DATA_DIR/replaced-<time>/), never deleted. JetStream's streams go back
- * through a NATS server started on DATA_DIR for the purpose, and EVENTS' consumers are moved back to the
- * positions they had at the point (backup.ts says why).
+ * through a NATS server started on DATA_DIR for the purpose; EVENTS loses the events published after the point,
+ * and its consumers go back to the positions they had at the point (backup.ts says why).
  */
-const usage = "usage: npm run restore -- BACKUP_DIR   (into DATA_DIR, default ./.data, of a stopped stack)";
-const { positionals } = operatorArgs({ allowPositionals: true, options: {} }, usage);
+const usage =
+  "usage: npm run restore -- BACKUP_DIR [--replace-streams]   (into DATA_DIR, default ./.data, of a stopped stack)";
+const { positionals, values } = operatorArgs(
+  { allowPositionals: true, options: { "replace-streams": { type: "boolean" } } },
+  usage,
+);
+/**
+ * NATS_URL set: the streams go into that (running) NATS, a cluster included, instead of DATA_DIR's files; Redis'
+ * part is still prepared in DATA_DIR, for the operator to copy into Redis' volume (docs/operations.md).
+ */
+const remoteNats = process.env.NATS_URL || null;
 
 await runOperatorCommand(async () => {
   const from = positionals[0] ? resolve(positionals[0]) : null;
@@ -53,20 +62,31 @@ await runOperatorCommand(async () => {
     chmodSync(join(dataDir, "admin-key"), 0o600);
   }
 
-  const nats = await startNats({ dataDir });
+  const nats = remoteNats ? null : await startNats({ dataDir });
   const rewound: string[] = [];
   try {
-    const nc = await connect({ servers: nats.url, name: "restore" });
+    const nc = await connect({ servers: (remoteNats ?? nats!.url).split(","), name: "restore" });
     try {
+      const jsm = await nc.jetstreamManager();
       for (const [name, stream] of Object.entries(manifest.streams)) {
+        if (remoteNats && (await jsm.streams.info(name).catch(() => null))) {
+          if (!values["replace-streams"]) {
+            throw new OperatorError(
+              `Stream ${name} exists in NATS at ${remoteNats}: ` +
+                "stop every service, then run again with --replace-streams",
+            );
+          }
+          await jsm.streams.delete(name);
+        }
         await restoreStream(nc, name, stream, join(from, stream.file));
+        if (stream.last_seq_at_point !== null) await dropAfter(nc, name, stream.last_seq_at_point);
         if (stream.ack_floors_at_point) rewound.push(...(await rewindConsumers(nc, name, stream.ack_floors_at_point)));
       }
     } finally {
       await nc.close();
     }
   } finally {
-    await nats.stop();
+    await nats?.stop();
   }
   process.stdout.write(
     `restored the backup of ${manifest.point} into ${dataDir} in ${Date.now() - started} ms` +
