@@ -254,9 +254,8 @@ function candidateRecall(asked: { q: LmeQuestion; candidates: ReadCandidate[] }[
   )) {
     out[key] = rs[0]!.map((_, i) => rs.reduce((s, r) => s + r[i]!, 0) / rs.length);
     const v = out[key]!.map((x, i) => (i < 4 ? (100 * x).toFixed(1) : x.toFixed(0)).padStart(7));
-    console.log(
-      `${key.padEnd(27)} ${String(rs.length).padStart(4)} ${v[0]} ${v[1]} |          ${v[2]} ${v[3]}   ${v[4]} | ${v[5]}`,
-    );
+    const label = `${key.padEnd(27)} ${String(rs.length).padStart(4)}`;
+    console.log(`${label} ${v[0]} ${v[1]} |          ${v[2]} ${v[3]}   ${v[4]} | ${v[5]}`);
   }
   return out;
 }

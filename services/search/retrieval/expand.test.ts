@@ -76,7 +76,7 @@ describe("candidates from the threads of the first ones", () => {
     expect(next).toEqual([idOf(0, 2), null]);
   });
 
-  test("the best candidates' neighbours, and the turns of the thread with the most evidence, are proposed", async () => {
+  test("the best candidates' neighbours and the turns of the thread with most evidence are proposed", async () => {
     const first = [
       candidate(idOf(0, 1), 0.9, idOf(0, 0)),
       candidate(idOf(0, 3), 0.5, idOf(0, 2)),
