@@ -24,7 +24,7 @@ export const API_PREFIXES = ["/v1", "/api/v1"] as const;
  */
 export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { stopping: false }) {
   const pages = pageResponder(deps.web);
-  // Bodies over BODY_LIMIT_BYTES are the reader's to refuse, with the envelope (http/body.ts).
+  // Bodies over BODY_LIMIT_BYTES are the reader's to refuse, with the envelope (http/body/body.ts).
   const app = new Elysia({ serve: { maxRequestBodySize: SERVER_MAX_BODY_BYTES } })
     // A CORS preflight of an API path from another origin is answered before routing; any other OPTIONS is routed.
     .onRequest(({ request }) => deps.origins.preflight(request))

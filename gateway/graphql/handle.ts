@@ -91,8 +91,8 @@ export function graphqlHandler(
     const params = request.method === "POST" ? await jsonBody(ex) : undefined;
     if (!params) checkJsonQueryParams(request.url, ["variables", "extensions"]); // GET: JSON in the URL
     const key = params ? idempotencyKeyOf(request) : null;
-    if (key === null || !isMutation(params!)) return execute(ex, params, false);
-    const fingerprint = fingerprintOf("POST /graphql", [params!.query, params!.variables, params!.operationName]);
+    if (!params || key === null || !isMutation(params)) return execute(ex, params, false);
+    const fingerprint = fingerprintOf("POST /graphql", [params.query, params.variables, params.operationName]);
     return underIdempotencyKey(ex, { key, fingerprint, keeps: keptAnswer }, () => execute(ex, params, true));
   };
 

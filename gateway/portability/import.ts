@@ -150,7 +150,7 @@ const lineTooLong = () =>
 const notUtf8 = () => validationError("line", "utf8", "The line is not valid UTF-8");
 
 /**
- * One line's record, or the error to report for it. A line is read by the rules of a request body (http/body.ts):
+ * One line's record, or the error to report for it. A line is read by the rules of a request body (http/body/body.ts):
  * its nesting measured before it is parsed (a line nested 100,000 deep costs one pass and is refused alone), and
  * no string or key with a lone surrogate. Its schema and metadata are checked by the service that takes it.
  */
