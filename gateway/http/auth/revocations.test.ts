@@ -8,7 +8,7 @@ import { KEY_CHANGED_SUBJECT, KEY_REVOKED_SUBJECT, revokedNotice } from "../../.
 import type { Scope } from "../../../services/contract/op";
 import { encodeJson } from "../../../services/kit/wire";
 import type { Identity } from "./identity";
-import { createKeyEnds, onKeyNotice, type Held, type KeyEnds } from "./revocations";
+import { createKeyEnds, onKeyNotice, type HeldStream, type KeyEnds } from "./revocations";
 
 /** Revocation and change notices over a real NATS: what ends a key's open streams, and when. */
 let dir: string;
@@ -50,7 +50,7 @@ const identity = (keyId: string, scopes: Scope[], expiresAt: number | null = nul
 });
 
 /** A stream of key `keyId` admitted by secret `hash`, needing memories:read. */
-const held = (keyId: string, expiresAt: number | null = null, hash = `${keyId}-secret`): Held => ({
+const held = (keyId: string, expiresAt: number | null = null, hash = `${keyId}-secret`): HeldStream => ({
   keyId,
   hash,
   expiresAt,

@@ -66,7 +66,7 @@ const RECENT_MS = 10 * 60_000;
 export type Recheck = (hash: string) => Promise<Identity | null>;
 
 /** What a key holds open: a stream, admitted by one secret of the key, that needs `scope` while it lasts. */
-export interface Held {
+export interface HeldStream {
   keyId: string;
   hash: string;
   expiresAt: number | null;
@@ -102,7 +102,7 @@ export function createKeyEnds(nc: NatsConnection, recheck: Recheck) {
   const changed = new Map<string, number>();
 
   interface Watcher {
-    held: Held;
+    held: HeldStream;
     end: () => void;
     /** Bumped by every recheck: only the latest one's answer counts. */
     checks: number;
@@ -155,7 +155,7 @@ export function createKeyEnds(nc: NatsConnection, recheck: Recheck) {
      * since epoch, moved by key changes) or when a change leaves the secret without `held.scope`, whichever
      * comes first; at once if it already has. Returns the function that stops watching.
      */
-    watch(held: Held, end: () => void): () => void {
+    watch(held: HeldStream, end: () => void): () => void {
       let done = false;
       let ws = open.get(held.keyId);
       if (!ws) open.set(held.keyId, (ws = new Set()));

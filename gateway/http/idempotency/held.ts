@@ -4,8 +4,8 @@
  * compared whole when the answer is kept or the key released, so the token makes it this request's own.
  */
 
-/** What a key held when a claim met it; null when the claim took it. */
-export type Held = string | null;
+/** What a claim met: the value the key held, or null when the claim took the key. */
+export type ClaimReply = string | null;
 
 /** The value of a claimed key: its request runs. */
 export const runningValue = (fingerprint: string, token: string) => `R\n${fingerprint}\n${token}`;

@@ -6,7 +6,7 @@ import { isStorageFull } from "../../../services/kit/connect";
 import { globLiteral, unlinkMatching } from "../../../services/kit/redis-scan";
 import { createCoalescer } from "../../../services/kit/coalesce";
 import { bytesResponse } from "../envelope/envelope";
-import { doneValue, type Held, type HeldAnswer, readHeld, runningValue } from "./held";
+import { doneValue, type ClaimReply, type HeldAnswer, readHeld, runningValue } from "./held";
 import type { KeyClaim } from "../../../services/kit/wire";
 import { idempotencyRedisKey } from "./key";
 
@@ -88,14 +88,14 @@ const running = () =>
 export function createIdempotency(redis: RedisClient, log: Logger) {
   const call = idempotencyLibrary.on(redis);
   // Claims and kept answers of one tenant environment (one slot) go to Redis together while one call is under way.
-  const batches = createCoalescer<Entry, Held | number>(async (_slot, batch) => {
+  const batches = createCoalescer<Entry, ClaimReply | number>(async (_slot, batch) => {
     const args: (string | number)[] = [IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS];
     for (const e of batch) args.push(...(e.answer ? ["keep", e.claim, e.answer] : ["claim", e.claim, ""]));
     return (await call(
       "batch",
       batch.map((e) => e.key),
       args,
-    )) as (Held | number)[];
+    )) as (ClaimReply | number)[];
   });
   const slotOf = (caller: Caller) => `${caller.tenant}:${caller.env}`;
 
@@ -118,10 +118,10 @@ export function createIdempotency(redis: RedisClient, log: Logger) {
   });
 
   /** Claims the key with `value`: null when it took the key (or held it already), else what the key holds. */
-  async function submitClaim(request: KeyedRequest, value: string): Promise<Held> {
-    let reply: Held;
+  async function submitClaim(request: KeyedRequest, value: string): Promise<ClaimReply> {
+    let reply: ClaimReply;
     try {
-      reply = (await batches.submit(slotOf(request.caller), { key: request.redisKey, claim: value })) as Held;
+      reply = (await batches.submit(slotOf(request.caller), { key: request.redisKey, claim: value })) as ClaimReply;
     } catch (err) {
       if (err instanceof ServiceError) throw err;
       // The write it guards would be refused too.
