@@ -8,7 +8,8 @@ export type OperationCall = <Op extends Operation<TSchema, TSchema>>(
   input: InputOf<Op>,
 ) => Promise<OutputOf<Op>>;
 
-export const callerOf =
+/** Runs contract operations as the MCP session's caller: what the tools call. */
+export const operationCallerOf =
   (ctx: CallerContext): OperationCall =>
   (op, input) =>
     callOperation(ctx, op, input);

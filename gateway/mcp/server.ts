@@ -14,7 +14,7 @@ import { ServiceError, toServiceError } from "../../services/contract/errors";
 import { compileValidator } from "../../services/contract/validation";
 import { errorFields } from "../../services/kit/log";
 import type { CallerContext } from "../http/exchange/operation-call";
-import { callerOf } from "./call";
+import { operationCallerOf } from "./call";
 import { listResources, readResource, RESOURCE_TEMPLATES } from "./resources";
 import { MCP_TOOLS, type McpTool } from "./tools";
 
@@ -57,7 +57,7 @@ export function createMcpServer(ctx: CallerContext): Server {
     capabilities: { tools: {}, resources: {} },
     instructions: INSTRUCTIONS,
   });
-  const call = callerOf(ctx);
+  const call = operationCallerOf(ctx);
   const caller = ctx.identity.caller;
   const usable = (t: McpTool) => t.scopes.every((s) => hasScope(caller, s));
 

@@ -30,7 +30,7 @@ export const bind = <Op extends Operation>(op: Op, handler: Handler<Op>): Bindin
 });
 
 /** Public operations need a caller; only the gateway sets it. */
-export function callerOf(ctx: HandlerContext): Caller {
+export function requireCaller(ctx: HandlerContext): Caller {
   if (!ctx.caller) throw new ServiceError("UNAUTHORIZED", "Missing caller identity");
   return ctx.caller;
 }

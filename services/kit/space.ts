@@ -1,4 +1,4 @@
-import { callerOf, type HandlerContext } from "./handler";
+import { requireCaller, type HandlerContext } from "./handler";
 
 /**
  * One tenant's environment: the unit every store keys its data by. Every Redis key of a space carries
@@ -15,6 +15,6 @@ export const hashTag = (s: Space) => `{${s.tenant}:${s.env}}`;
 
 /** The space of the caller a handler serves. */
 export const spaceOf = (ctx: HandlerContext): Space => {
-  const { tenant, env } = callerOf(ctx);
+  const { tenant, env } = requireCaller(ctx);
   return { tenant, env };
 };

@@ -1,6 +1,6 @@
 import type { JetStreamClient } from "nats";
 import type { Bus } from "../kit/bus";
-import { callerOf, type HandlerContext } from "../kit/handler";
+import { requireCaller, type HandlerContext } from "../kit/handler";
 import { errorFields } from "../kit/log";
 import { chunksOf } from "../kit/chunks";
 import {
@@ -103,7 +103,7 @@ export function createChangePublisher(js: JetStreamClient, bus: Bus, now?: () =>
   return {
     async committed(ctx, changes) {
       if (changes.length === 0) return;
-      const caller = callerOf(ctx);
+      const caller = requireCaller(ctx);
       const at = new Date().toISOString();
       const events: MemoryEvent[] = changes.map((c) =>
         c.type === "deleted"

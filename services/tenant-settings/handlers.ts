@@ -7,7 +7,7 @@ import {
   type TenantTarget,
 } from "../contract/tenant";
 import { ServiceError } from "../contract/errors";
-import { bind, callerOf, type Handler, type HandlerContext } from "../kit/handler";
+import { bind, requireCaller, type Handler, type HandlerContext } from "../kit/handler";
 import { spaceOf, type Space } from "../kit/space";
 import { changesOf, originsOf, settingsOf } from "./settings";
 import type { TenantSettingsStore } from "./store";
@@ -19,7 +19,7 @@ const rootOnly = (field: string, message: string) => new ServiceError("FORBIDDEN
  * which provisions tenants), the one it names.
  */
 function targetOf(input: TenantTarget, ctx: HandlerContext): Space {
-  const caller = callerOf(ctx);
+  const caller = requireCaller(ctx);
   if (input.tenant_id === undefined && input.environment === undefined)
     return { tenant: caller.tenant, env: caller.env };
   if (!caller.root) throw rootOnly("tenant_id", "Only the root key reads or changes another tenant's settings");
@@ -39,7 +39,7 @@ export function tenantHandlers(deps: { store: TenantSettingsStore }) {
 
   const update: Handler<typeof updateTenant> = async (input, ctx) => {
     const space = targetOf(input, ctx);
-    if (input.quota !== undefined && !callerOf(ctx).root) throw rootOnly("quota", "Only the root key sets quotas");
+    if (input.quota !== undefined && !requireCaller(ctx).root) throw rootOnly("quota", "Only the root key sets quotas");
     const { set, remove } = changesOf(input);
     // Nothing sent changes nothing, like an empty memory patch.
     if (Object.keys(set).length === 0 && remove.length === 0) return settingsOf(space, await deps.store.get(space));

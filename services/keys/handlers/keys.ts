@@ -11,7 +11,7 @@ import {
 } from "../../contract/keys";
 import { notFound, ServiceError, validationError } from "../../contract/errors";
 import type { Caller } from "../../contract/op";
-import { bind, callerOf, type Handler } from "../../kit/handler";
+import { bind, requireCaller, type Handler } from "../../kit/handler";
 import type { KeyStore } from "../store";
 import { hashesOf, secretEnd, toApiKey, type KeyRecord } from "../record";
 import { generateSecret, hashSecret, prefixOf } from "../secret";
@@ -88,7 +88,7 @@ export function keyHandlers(deps: KeysDeps) {
   const publicKey = async (rec: KeyRecord) => toApiKey(rec, await deps.store.lastUsed(rec.tenant_id, rec.id));
 
   const create: Handler<typeof createKey> = async (input, ctx) => {
-    const caller = callerOf(ctx);
+    const caller = requireCaller(ctx);
     const at = now();
     mustBeFuture(input.expires_at, at);
     const grant = resolveGrant(await issuerOf(caller, at), input, deps);
@@ -109,7 +109,7 @@ export function keyHandlers(deps: KeysDeps) {
   };
 
   const list: Handler<typeof listKeys> = async (input, ctx) => {
-    const caller = callerOf(ctx);
+    const caller = requireCaller(ctx);
     const limit = input.limit ?? 50;
     const offset = input.offset ?? 0;
     const { records, lastUsed, total } = await deps.store.page(caller.tenant, offset, limit);
@@ -119,14 +119,14 @@ export function keyHandlers(deps: KeysDeps) {
     return { items, total: caller.env === "test" ? items.length : total, limit, offset };
   };
 
-  const get: Handler<typeof getKey> = async (input, ctx) => publicKey(await visibleKey(callerOf(ctx), input.id));
+  const get: Handler<typeof getKey> = async (input, ctx) => publicKey(await visibleKey(requireCaller(ctx), input.id));
 
   /**
    * Only the fields sent change, each checked by the minting rule as if a key were minted with it: a
    * key can narrow any key of its tenant, never widen one beyond itself (itself included).
    */
   const update: Handler<typeof updateKey> = async (input, ctx) => {
-    const caller = callerOf(ctx);
+    const caller = requireCaller(ctx);
     const at = now();
     const { id, name, scopes, rate_limit, expires_at } = input;
     mustBeFuture(expires_at, at);
@@ -152,7 +152,7 @@ export function keyHandlers(deps: KeysDeps) {
    * after `grace_seconds`; a secret kept from an earlier rotation stops at once.
    */
   const rotate: Handler<typeof rotateKey> = async (input, ctx) => {
-    const caller = callerOf(ctx);
+    const caller = requireCaller(ctx);
     const issuer = await issuerOf(caller, now());
     const grace = input.grace_seconds ?? 0;
     let secret = "";
@@ -172,7 +172,7 @@ export function keyHandlers(deps: KeysDeps) {
 
   /** Ends every secret of the key at once (a previous one still in its grace included); never the root key's. */
   const revoke: Handler<typeof revokeKey> = async (input, ctx) => {
-    const { after } = await change(callerOf(ctx), input.id, (rec) => {
+    const { after } = await change(requireCaller(ctx), input.id, (rec) => {
       notRoot(rec);
       return rec.revoked_at ? rec : { ...rec, revoked_at: now().toISOString() };
     });

@@ -4,7 +4,7 @@ import type { Plan } from "../../contract/keys";
 import type { Restriction, Scope } from "../../contract/op";
 import { signToken } from "../../contract/token-format";
 import { createToken, rotateTokenSecret, TOKEN_TTL, tokenSecrets, UNGRANTABLE_TO_TOKENS } from "../../contract/tokens";
-import { bind, callerOf, type Handler } from "../../kit/handler";
+import { bind, requireCaller, type Handler } from "../../kit/handler";
 import { refuseBeyondIssuer } from "../grant";
 import type { PlanRateLimits } from "../limits";
 import { newSigningSecret, rotated, verifyingSecrets, type SigningSecrets } from "../signing";
@@ -49,7 +49,7 @@ export function tokenHandlers(deps: TokensDeps) {
    * that comes first, and names the key's current secret, so it dies when the key is revoked or rotated.
    */
   const create: Handler<typeof createToken> = async (input, ctx) => {
-    const caller = callerOf(ctx);
+    const caller = requireCaller(ctx);
     const at = now();
     const { issuer, record } = await loadIssuer(deps.store, deps.defaultPlan, caller, at);
     if (!record) throw new ServiceError("UNAUTHORIZED", "Invalid API key");

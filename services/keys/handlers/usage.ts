@@ -1,6 +1,6 @@
 import { getUsage, type StorageUsage, type UsageReport } from "../../contract/usage";
 import { validationError } from "../../contract/errors";
-import { bind, callerOf, type Handler, type HandlerContext } from "../../kit/handler";
+import { bind, requireCaller, type Handler, type HandlerContext } from "../../kit/handler";
 import type { KeyStore } from "../store";
 
 const DAY_MS = 86_400_000;
@@ -27,7 +27,7 @@ export function usageHandler(
   now: () => Date = () => new Date(),
 ): Handler<typeof getUsage> {
   return async (input, ctx) => {
-    const caller = callerOf(ctx);
+    const caller = requireCaller(ctx);
     const to = input.to ?? dayOf(now().getTime());
     const from = input.from ?? dayOf(Date.parse(to) - 29 * DAY_MS);
     const fromMs = Date.parse(from);

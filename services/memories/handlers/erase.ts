@@ -3,7 +3,7 @@ import { ServiceError, validationError } from "../../contract/errors";
 import type { Caller } from "../../contract/op";
 import type { Bus } from "../../kit/bus";
 import { eraseStepBinding } from "../../kit/erase-step";
-import { bind, callerOf, type Handler } from "../../kit/handler";
+import { bind, requireCaller, type Handler } from "../../kit/handler";
 import type { Space } from "../../kit/space";
 import type { TenantSettingsStore } from "../../tenant-settings/store";
 import type { PortabilityStore } from "../portability";
@@ -57,7 +57,7 @@ export function eraseHandlers(deps: EraseDeps) {
    * left under its hash tag the data steps run again, a few times, after a pause.
    */
   const erase: Handler<typeof eraseTenant> = async (input, ctx) => {
-    const caller = callerOf(ctx);
+    const caller = requireCaller(ctx);
     const space = targetOf(caller, input);
     const from = await deps.port.eraseProgress(space);
     const deleted: Record<EraseStep, number> = { webhooks: 0, memories: 0, tags: 0, search: 0, keys: 0 };

@@ -1,6 +1,6 @@
 import { buildContext, type ContextMemory } from "../../contract/search";
 import type { Memory } from "../../contract/memories";
-import { bind, callerOf, restrictionOf, type Handler } from "../../kit/handler";
+import { bind, requireCaller, restrictionOf, type Handler } from "../../kit/handler";
 import { restrictFilters } from "../restriction";
 import { assemble, type Bundle, type Piece } from "../context";
 import { checkRequest, filtersOf, type SearchDeps } from "./search";
@@ -12,7 +12,7 @@ import { checkRequest, filtersOf, type SearchDeps } from "./search";
  */
 export function contextBindings(deps: SearchDeps) {
   const context: Handler<typeof buildContext> = async (input, ctx) => {
-    const caller = callerOf(ctx);
+    const caller = requireCaller(ctx);
     checkRequest(input);
     const space = { tenant: caller.tenant, env: caller.env };
     const on = { caller, requestId: ctx.requestId };

@@ -1,6 +1,6 @@
 import { searchMemories, type SearchResult } from "../../contract/search";
 import { validationError } from "../../contract/errors";
-import { bind, callerOf, restrictionOf, type Handler } from "../../kit/handler";
+import { bind, requireCaller, restrictionOf, type Handler } from "../../kit/handler";
 import { restrictFilters } from "../restriction";
 import type { Space } from "../../kit/space";
 import type { Retrieve, RetrieveRequest } from "../retrieval";
@@ -75,7 +75,7 @@ export async function findResults(
 
 export function searchBindings(deps: SearchDeps) {
   const search: Handler<typeof searchMemories> = async (input, ctx) => {
-    const caller = callerOf(ctx);
+    const caller = requireCaller(ctx);
     checkRequest(input);
     const filters = restrictFilters(filtersOf(input), restrictionOf(ctx));
     if (!filters) return { results: [] };

@@ -2,7 +2,7 @@ import type Redis from "ioredis";
 import { keyspace } from "../../memory-data/keyspace";
 import type { Space } from "../../kit/space";
 import { createLogger } from "../../kit/log";
-import { callerOf, type HandlerContext } from "../../kit/handler";
+import { requireCaller, type HandlerContext } from "../../kit/handler";
 import type { NotifyTagsChanged } from "../notify";
 
 /**
@@ -48,7 +48,7 @@ export const newSpace = (env: Space["env"] = "live"): Space => ({ tenant: `t${cr
 export function recordingNotifier() {
   const calls: { tenant: string; env: string; memoryIds: string[] }[] = [];
   const notify: NotifyTagsChanged = async (ctx, memoryIds) => {
-    const caller = callerOf(ctx);
+    const caller = requireCaller(ctx);
     calls.push({ tenant: caller.tenant, env: caller.env, memoryIds: [...memoryIds] });
   };
   return { calls, notify };
