@@ -171,6 +171,14 @@ describe("npm run backup while writes go on, npm run restore into a new stack", 
     // The writer's memories as the first stack answers them, then that stack goes away.
     for (const w of writer.acked)
       before.bodies.set(`w:${w.id}`, (await rawGet(a.baseUrl, writer.key, `/v1/memories/${w.id}`)).text);
+    // Redis' disk elsewhere (a container, a pod): the RDB fetched by a command, `{}` where to put it.
+    const fetched = join(backup, "..", "fetched");
+    const rdbCommand = `cp ${join(dirA, "redis", "dump.rdb")} {}`;
+    const other = await runScript("scripts/backup/backup.ts", ["--out", fetched, "--rdb-command", rdbCommand], {
+      DATA_DIR: dirA,
+    });
+    expect({ code: other.code, err: other.err }).toEqual({ code: 0, err: "" });
+    expect(readFileSync(join(fetched, "manifest.json"), "utf8")).toContain('"path": "redis/dump.rdb"');
     await a.stop();
   }, 60_000);
 
