@@ -7,7 +7,7 @@ import {
   type MemoryEventType,
 } from "../../services/contract/events";
 import type { Caller, Scope } from "../../services/contract/op";
-import type { Logger } from "../../services/kit/log";
+import { errorFields, type Logger } from "../../services/kit/log";
 import type { Identity } from "../http/auth/identity";
 import { createKeyEnds, type Recheck } from "../http/auth/revocations";
 import { MEMORY_LINK_FIELDS } from "../../services/contract/memories";
@@ -137,7 +137,7 @@ export function createEventHub(
     if (!set) listeners.set(key, (set = new Set()));
     set.add(listener);
     sub ??= nc.subscribe(MEMORY_EVENTS_WILDCARD, {
-      callback: (err, msg) => (err ? log.warn("event subscription error", { error: err.message }) : dispatch(msg.data)),
+      callback: (err, msg) => (err ? log.warn("event subscription error", errorFields(err)) : dispatch(msg.data)),
     });
     return () => {
       set.delete(listener);

@@ -1,7 +1,7 @@
 import type { RedisClient } from "../../../services/kit/redis-functions";
 import { ServiceError } from "../../../services/contract/errors";
 import { defineLibrary } from "../../../services/kit/redis-functions";
-import type { Logger } from "../../../services/kit/log";
+import { errorFields, type Logger } from "../../../services/kit/log";
 import { createCoalescer } from "../../../services/kit/coalesce";
 import { createLocalWindows, type FallbackPolicy } from "./rate-limit-fallback";
 
@@ -79,8 +79,7 @@ export function createRateLimiter(redis: RedisClient, options: LimiterOptions = 
       local.recovered();
       return out;
     } catch (err) {
-      if (!failing)
-        options.log?.warn("rate limiter: Redis cannot decide, deciding locally", { error: (err as Error).message });
+      if (!failing) options.log?.warn("rate limiter: Redis cannot decide, deciding locally", errorFields(err));
       return null;
     } finally {
       if (failing) probing = false;
