@@ -68,16 +68,19 @@ await runOperatorCommand(async () => {
     const nc = await connect({ servers: (remoteNats ?? nats!.url).split(","), name: "restore" });
     try {
       const jsm = await nc.jetstreamManager();
+      // Every stream is checked before any changes: a refusal leaves the NATS as it was.
+      const existing: string[] = [];
+      for (const name of Object.keys(manifest.streams)) {
+        if (remoteNats && (await jsm.streams.info(name).catch(() => null))) existing.push(name);
+      }
+      if (existing.length > 0 && !values["replace-streams"]) {
+        throw new OperatorError(
+          `Streams ${existing.join(", ")} exist in NATS at ${remoteNats}: ` +
+            "stop every service, then run again with --replace-streams",
+        );
+      }
+      for (const name of existing) await jsm.streams.delete(name);
       for (const [name, stream] of Object.entries(manifest.streams)) {
-        if (remoteNats && (await jsm.streams.info(name).catch(() => null))) {
-          if (!values["replace-streams"]) {
-            throw new OperatorError(
-              `Stream ${name} exists in NATS at ${remoteNats}: ` +
-                "stop every service, then run again with --replace-streams",
-            );
-          }
-          await jsm.streams.delete(name);
-        }
         await restoreStream(nc, name, stream, join(from, stream.file));
         if (stream.last_seq_at_point !== null) await dropAfter(nc, name, stream.last_seq_at_point);
         if (stream.ack_floors_at_point) rewound.push(...(await rewindConsumers(nc, name, stream.ack_floors_at_point)));
@@ -92,6 +95,9 @@ await runOperatorCommand(async () => {
     `restored the backup of ${manifest.point} into ${dataDir} in ${Date.now() - started} ms` +
       (moved.length > 0 ? `; what it held is in ${aside}` : "") +
       (rewound.length > 0 ? `; consumers replaying: ${rewound.join(", ")}` : "") +
-      `\nstart it with \`${dataDir === DEFAULT_DATA_DIR ? "" : `DATA_DIR=${dataDir} `}npm start\`\n`,
+      (remoteNats
+        ? `\nnow put ${join(dataDir, "redis", "appendonlydir")} in place of Redis' own, ` +
+          "then start Redis and the services\n"
+        : `\nstart it with \`${dataDir === DEFAULT_DATA_DIR ? "" : `DATA_DIR=${dataDir} `}npm start\`\n`),
   );
 });
