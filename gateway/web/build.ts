@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { type Asset, type PageAssets, typeOf, type WebAssets, withGzip, writeWebAssets } from "./assets";
+import { servedScalarBundle } from "./scalar-bundle";
 
 const ROOT = resolve(import.meta.dir, "../..");
 
@@ -51,7 +52,7 @@ export async function buildWebAssets(): Promise<WebAssets> {
   const [dashboard, graphiql, docs] = await Promise.all(
     (Object.keys(ENTRIES) as (keyof typeof ENTRIES)[]).map((page) => bundle(page, ENTRIES[page])),
   );
-  const scalarBody = new Uint8Array(readFileSync(join(ROOT, SCALAR_STANDALONE)));
+  const { body: scalarBody } = servedScalarBundle(new Uint8Array(readFileSync(join(ROOT, SCALAR_STANDALONE))));
   const scalar = withGzip(`scalar-${shortHash(scalarBody)}.js`, typeOf(".js"), scalarBody);
   const files = new Map<string, Asset>();
   for (const asset of [...dashboard!.assets, ...graphiql!.assets, ...docs!.assets, scalar])

@@ -60,7 +60,7 @@ describe("the pages' Content-Security-Policy", () => {
 });
 
 describe("/docs", () => {
-  test("renders the API reference from /docs/json; nothing offsite; no CSP report but zod's eval probe", async () => {
+  test("renders the API reference from /docs/json; nothing offsite; no CSP report", async () => {
     const w = await watchedPage(browser());
     try {
       await w.page.goto(`${baseUrl}/docs`);
@@ -68,11 +68,8 @@ describe("/docs", () => {
       await w.page.getByText("List the tenant's API keys", { exact: false }).first().waitFor();
       await screenshot(w.page, "docs");
       expect(w.offsite).toEqual([]);
-      // One report is expected: Scalar's bundle holds zod, which probes `new Function("")` once to learn whether
-      // it may compile validators, and takes its interpreter when the CSP says no. Nothing else may be refused.
-      const src = await w.page.locator("script[src*='/scalar-']").getAttribute("src");
-      const scalar = new URL(src ?? "", baseUrl).href;
-      expect(w.cspViolations).toEqual([`CSP violation: script-src blocked eval (${scalar})`]);
+      // zod's eval probe in Scalar's bundle is answered when the bundle is served, so the CSP refuses nothing.
+      expect(w.cspViolations).toEqual([]);
     } finally {
       await w.context.close();
     }
