@@ -1,4 +1,5 @@
 import { Type as T } from "@sinclair/typebox";
+import { loadServiceConfig } from "../kit/config";
 
 /** Settings of the search service (and of `reindex`, which builds the same pieces). */
 export const SearchConfig = {
@@ -60,3 +61,5 @@ export const SearchConfig = {
     description: "Redis connections for VSIM (per shard on a cluster).",
   }),
 };
+
+export const loadSearchConfig = () => loadServiceConfig(SearchConfig);

@@ -1,8 +1,7 @@
 import { runService } from "../kit/runtime";
-import { loadServiceConfig } from "../kit/config";
 import { ensureStream } from "../kit/streams";
 import { STREAMS } from "../contract/streams";
-import { SearchConfig } from "./config";
+import { loadSearchConfig } from "./config";
 import { buildSearch, closeSearch } from "./wiring";
 import { startIndexer } from "./indexer";
 import { indexBindings } from "./handlers/index-memories";
@@ -11,7 +10,7 @@ import { contextBindings } from "./handlers/context";
 import { eraseStepBinding } from "../kit/erase-step";
 import { ERASE_STEP_OPS } from "../contract/erase";
 
-const config = loadServiceConfig(SearchConfig);
+const config = loadSearchConfig();
 
 await runService(
   { name: "search", version: "1.0.0", description: "Embeddings, hybrid index, search and context" },
