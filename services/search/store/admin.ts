@@ -3,7 +3,7 @@ import { globLiteral, scanKeys, unlinkMatching } from "../../kit/redis-scan";
 import type { Space } from "../../kit/space";
 import { DOC, META, STATS } from "./fields";
 import { META_KEY_PATTERN, searchKeys, spaceOfMetaKey } from "./keyspace";
-import type { Functions } from "./scripts";
+import type { SearchCall } from "../lua/library";
 
 export interface IndexMeta {
   model: string;
@@ -15,7 +15,7 @@ export interface IndexMeta {
 }
 
 /** Index bookkeeping: meta (which model, built or not), the rebuild lock, and walking a tenant's index. */
-export function createAdminStore(redis: RedisClient, call: Functions) {
+export function createAdminStore(redis: RedisClient, call: SearchCall) {
   return {
     async meta(space: Space): Promise<IndexMeta | null> {
       const h = await redis.hgetall(searchKeys(space).meta);

@@ -1,17 +1,17 @@
 import type { RedisClient } from "../../kit/redis-functions";
-import { searchFunctions } from "./scripts";
+import { searchLibrary } from "../lua/library";
 import { createWriteStore } from "./writes";
 import { createReadStore, createPool } from "./reads";
 import { createAdminStore } from "./admin";
 
 /**
  * The store of the search service: the only code that touches Redis (key names in keyspace.ts, the
- * stored field names in fields.ts, Redis functions in ../lua via scripts.ts). Split by idea: writes.ts
- * (index one memory / remove it, atomically per memory), reads.ts (candidates of a query), admin.ts
+ * stored field names in fields.ts, Redis functions in ../lua, declared in ../lua/library.ts). Split by idea:
+ * writes.ts (index one memory / remove it, atomically per memory), reads.ts (candidates of a query), admin.ts
  * (meta, rebuild lock, walking an index).
  */
 export function createSearchStore(redis: RedisClient, vsimConnections: RedisClient[] = [redis]) {
-  const functions = searchFunctions(redis);
+  const functions = searchLibrary.on(redis);
   return {
     writes: createWriteStore(redis, functions),
     reads: createReadStore(redis, functions, createPool(vsimConnections)),

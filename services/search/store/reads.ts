@@ -4,7 +4,7 @@ import type { Space } from "../../kit/space";
 import { DOC, THREAD_ORDER_TIME_DIGITS } from "./fields";
 import { searchKeys } from "./keyspace";
 import { hasRanges, suffixOf, type FilterSpec } from "../filters";
-import type { Functions } from "./scripts";
+import type { SearchCall } from "../lua/library";
 
 export interface Hit {
   id: string;
@@ -117,7 +117,7 @@ export interface CompletionQuery {
 }
 
 /** Index reads of one query. */
-export function createReadStore(redis: RedisClient, call: Functions, vsimConnection: () => RedisClient) {
+export function createReadStore(redis: RedisClient, call: SearchCall, vsimConnection: () => RedisClient) {
   return {
     /** N, document frequency of each term, and the size of the model's vector set. */
     async termStats(

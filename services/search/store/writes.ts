@@ -3,7 +3,7 @@ import type { Space } from "../../kit/space";
 import { searchKeys } from "./keyspace";
 import { B, CONTEXT_WEIGHT, K1 } from "../ranking";
 import { DOC } from "./fields";
-import type { Functions } from "./scripts";
+import type { SearchCall } from "../lua/library";
 
 /** What the index stores of one memory (indexer/document.ts derives it from a snapshot). */
 export interface IndexDoc {
@@ -57,7 +57,7 @@ export type DeleteStatus = "ok" | "absent" | "stale";
 const fp32 = (vs: Float32Array[]) => Buffer.concat(vs.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength)));
 
 /** Index writes: each memory is one function call (atomic); calls of a batch are pipelined. */
-export function createWriteStore(redis: RedisClient, call: Functions) {
+export function createWriteStore(redis: RedisClient, call: SearchCall) {
   return {
     async states(space: Space, ids: string[]): Promise<Map<string, DocState>> {
       const k = searchKeys(space);
