@@ -1,4 +1,4 @@
--- Shared by the search library's functions (store/scripts.ts). Key names: services/search/store/keyspace.ts;
+-- Shared by the search library's functions (lua/library.ts). Key names: services/search/store/keyspace.ts;
 -- field names: the tables DOC and STATS, defined before this file from services/search/store/fields.ts.
 -- The writers meet most of their keys only as they run: the postings of a memory's terms and of its
 -- neighbour's, the filter sets and vector set it was indexed under before, its siblings' documents.
