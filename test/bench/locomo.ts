@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { startStack } from "../../scripts/stack/launch";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { postOrThrow, qualityBenchStack } from "./quality-stack";
 import { newTenant, type ApiClient } from "../api";
 import {
   CATEGORY_NAMES,
@@ -37,21 +37,8 @@ if (!data) {
 const TURNS_IN_PARALLEL = Number(process.env.LOCOMO_CONCURRENCY ?? 8);
 const KS = [5, 10, 20] as const;
 
-const root = resolve(".data-bench-locomo");
-mkdirSync(root, { recursive: true });
-const stack = await startStack({
-  dataDir: mkdtempSync(join(root, "stack-")),
-  env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "10000000" },
-});
-
-async function post(api: ApiClient, path: string, body: unknown) {
-  for (let attempt = 0; ; attempt++) {
-    const res = await api.post(path, body);
-    if (res.status === 200) return res.body;
-    if (attempt >= 3 || res.status < 500) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    await Bun.sleep(200 * 2 ** attempt);
-  }
-}
+const { root, stack } = await qualityBenchStack("locomo");
+const post = postOrThrow;
 
 /**
  * As an importer would: sessions one after the other, each session's turns posted concurrently (8 at a

@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { startStack } from "../../scripts/stack/launch";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { postOrThrow, qualityBenchStack } from "./quality-stack";
 import { rank } from "../../services/search/ranking";
 import { newTenant, type ApiClient } from "../api";
 import {
@@ -56,21 +56,8 @@ const FOLD_COUNT = 5;
 /** Memory id → its session and turn. */
 const where = new Map<string, Located>();
 
-const root = resolve(".data-bench-longmemeval");
-mkdirSync(root, { recursive: true });
-const stack = await startStack({
-  dataDir: mkdtempSync(join(root, "stack-")),
-  env: { LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "10000000" },
-});
-
-async function post(api: ApiClient, path: string, body: unknown) {
-  for (let attempt = 0; ; attempt++) {
-    const res = await api.post(path, body);
-    if (res.status === 200) return res.body;
-    if (attempt >= 3 || res.status < 500) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    await Bun.sleep(200 * 2 ** attempt);
-  }
-}
+const { root, stack } = await qualityBenchStack("longmemeval");
+const post = postOrThrow;
 
 /**
  * One question's haystack, sessions one after the other, each in one batch: its root (the session and its
