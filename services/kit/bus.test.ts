@@ -117,6 +117,31 @@ describe("serve + bus over real NATS", () => {
     await served.stop();
   });
 
+  test("a handler waiting on a Redis in trouble answers 503 before the caller's timeout; otherwise 504", async () => {
+    let troubled = true;
+    const served = await serveBindings(
+      nc,
+      { name: "testbudget", version: "0.0.1", description: "test" },
+      [bind(write, async () => (await Bun.sleep(2500), { n: 1 }))],
+      log,
+      { troubledSince: () => troubled },
+    );
+    const bus = createBus(nc, { timeoutMs: 1500 });
+    let started = performance.now();
+    const unavailable = await bus.call(write, {}, { requestId: "rb1" }).catch((e) => e);
+    expect(unavailable).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+    expect(unavailable.message).toContain("may or may not have been applied");
+    expect(performance.now() - started).toBeLessThan(1500);
+    troubled = false;
+    started = performance.now();
+    await expect(bus.call(write, {}, { requestId: "rb2" })).rejects.toMatchObject({ code: "TIMEOUT" });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1450);
+    await Bun.sleep(1100); // both handlers end; the first one's late result must not be a second reply
+    const stats = await served.service.stats();
+    expect(stats.endpoints?.[0]?.data).toMatchObject({ requests: 2, in_flight: 0 });
+    await served.stop();
+  });
+
   test("silent (dead) responder: a write answers 503 'may or may not' after LOST_AFTER_MS, not replayed", async () => {
     let received = 0;
     // Takes it, never answers, no heartbeat.

@@ -1,7 +1,16 @@
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from "nats";
 import type { Caller, InputOf, Operation, OutputOf } from "../contract/op";
 import { ServiceError, type ErrorBody } from "../contract/errors";
-import { callHeaders, decodeJson, encodeJson, HEADER_WORKING, type KeyClaim, LOST_AFTER_MS, rawData } from "./wire";
+import {
+  callHeaders,
+  decodeJson,
+  encodeJson,
+  HEADER_BUDGET,
+  HEADER_WORKING,
+  type KeyClaim,
+  LOST_AFTER_MS,
+  rawData,
+} from "./wire";
 
 export interface CallContext {
   requestId: string;
@@ -44,7 +53,8 @@ type Attempt = { msg: Msg } | { failure: Exclude<CallOutcome, "ok" | "error">; u
  *     an operation declared `idempotent` (reads) is sent once more, to whichever replica is left;
  *     any other operation answers 503 "may or may not have been applied": a write whose fate is
  *     unknown is never replayed blindly (a create is not idempotent);
- * - a replica that is alive but slower than the timeout → 504 (retrying would only add load).
+ * - a replica that is alive but slower than the timeout → 504 (retrying would only add load); one still waiting
+ *   on a Redis in trouble answers 503 itself just before the timeout (serve.ts, HEADER_BUDGET).
  */
 export function createBus(nc: NatsConnection, defaults: { timeoutMs: number; observe?: CallObserver }): Bus {
   // Our own reply mux (the one inside nc.request resolves on the first message, a heartbeat).
@@ -88,6 +98,7 @@ export function createBus(nc: NatsConnection, defaults: { timeoutMs: number; obs
         if (msg.data.length === 0 && msg.headers?.code === 503) return finish({ failure: "unavailable", unsent: true });
         finish({ msg });
       });
+      headers.set(HEADER_BUDGET, String(Math.floor(timeoutMs)));
       try {
         nc.publish(subject, data, { reply: `${inbox}.${token}`, headers });
       } catch {

@@ -61,8 +61,9 @@ export function redisTarget(url: string, cluster = false): RedisTarget {
  * A failover (a replica promoted after its primary died) takes 3–5 s with `cluster-node-timeout 2000`
  * before writes succeed again, longer when an election has to be repeated; until then commands meet closed
  * connections, CLUSTERDOWN or MOVED. Every retry counts against maxRedirections: 20 × 200 ms bridges a usual
- * failover and ends within the gateway's 5 s request timeout, so a request that outlasts it answers 503
- * ("dependency down") from the service, never a 504 from the gateway.
+ * failover. Their count does not bound the time they take (a WAIT, a slot-map refresh come on top): the
+ * caller's budget does, in serve.ts, which answers 503 ("dependency down") for a request still waiting on a
+ * Redis in trouble just before the gateway's timeout would answer 504.
  */
 export const CLUSTER_RETRIES = {
   maxRedirections: 20,
@@ -124,15 +125,31 @@ export function connectRedis(url: string, log: Logger, name = "redis", opts: Red
       });
   if (opts.replicaWait) setReplicaWait(redis, opts.replicaWait);
   let down = false;
+  const trouble = { at: Number.NEGATIVE_INFINITY };
+  troubles.set(redis, trouble);
   redis.on("error", (err: Error) => {
+    trouble.at = performance.now();
     if (!down) log.warn("redis error", errorFields(err));
     down = true;
   });
+  // A cluster's node errors (a primary killed, refused reconnects) do not reach "error".
+  redis.on("node error", () => void (trouble.at = performance.now()));
+  redis.on("-node", () => void (trouble.at = performance.now()));
   redis.on("ready", () => {
     if (down) log.info("redis reconnected");
     down = false;
   });
   return redis;
+}
+
+const troubles = new WeakMap<RedisClient, { at: number }>();
+
+/**
+ * Whether the client has met trouble (an error, a node's error or loss, not ready) since `since`
+ * (performance.now()): a request still waiting then is waiting on Redis's recovery, not on its own work.
+ */
+export function redisTroubledSince(redis: RedisClient, since: number): boolean {
+  return redis.status !== "ready" || (troubles.get(redis)?.at ?? Number.NEGATIVE_INFINITY) >= since;
 }
 
 /** Waits for the first Redis connection, retrying so a process can start before Redis does. */

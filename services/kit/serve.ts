@@ -15,11 +15,22 @@ import {
   HEADER_REQUEST_ID,
   HEADER_WORKING,
   HEARTBEAT_MS,
+  BUDGET_MARGIN_MS,
+  readBudget,
   readCaller,
   readKeyClaim,
 } from "./wire";
 import { errorFields, type Logger } from "./log";
 import { isDependencyDown, isStorageFull } from "./connect";
+
+export interface ServeOptions {
+  /**
+   * Whether the service's dependencies met trouble since a time (performance.now()). With it, a request
+   * still running when the caller's budget is about to end answers 503 if they did (its wait is Redis's
+   * recovery, and a retry soon may succeed), and is left to the caller's 504 otherwise.
+   */
+  troubledSince?: (since: number) => boolean;
+}
 
 export interface ServedService {
   service: Service;
@@ -37,6 +48,7 @@ export async function serveBindings(
   info: { name: string; version: string; description: string },
   bindings: Binding[],
   log: Logger,
+  opts: ServeOptions = {},
 ): Promise<ServedService> {
   // The iterator form leaves the framework's error/latency counters at zero, so we keep our own
   // per endpoint and expose them as the `data` of `$SRV.STATS`.
@@ -76,12 +88,12 @@ export async function serveBindings(
         c.in_flight++;
         const started = performance.now();
         active.set(msg, started);
-        void dispatch(msg, binding, log)
+        // The reply goes out synchronously in reply(): no heartbeat after it.
+        void dispatch(msg, binding, log, opts, () => active.delete(msg))
           .then((ok) => {
             if (!ok) c.errors++;
           })
           .finally(() => {
-            active.delete(msg); // the reply went out synchronously before this: no heartbeat after it
             inFlight--;
             c.in_flight--;
             c.total_ms += performance.now() - started;
@@ -111,10 +123,45 @@ interface EndpointCounters {
   in_flight: number;
 }
 
-/** Handles one request; resolves true when it succeeded. Never rejects. */
-async function dispatch(msg: ServiceMsg, binding: Binding, log: Logger): Promise<boolean> {
+/** Handles one request with exactly one reply; resolves true when it succeeded. Never rejects. */
+async function dispatch(
+  msg: ServiceMsg,
+  binding: Binding,
+  log: Logger,
+  opts: ServeOptions,
+  onReplied: () => void,
+): Promise<boolean> {
   const requestId = msg.headers?.get(HEADER_REQUEST_ID) || crypto.randomUUID();
   const reqLog = log.child({ request_id: requestId, subject: binding.op.subject });
+  let replied = false;
+  const reply = (send: () => void): boolean => {
+    if (replied) return false;
+    replied = true;
+    onReplied();
+    send();
+    return true;
+  };
+  const replyError = (error: ServiceError) =>
+    // respondError adds the micro-service error headers, so $SRV STATS count errors.
+    reply(() => msg.respondError(httpStatusOf(error.code), error.code, encodeJson({ error: error.toBody() })));
+  const budget = readBudget(msg.headers);
+  const started = performance.now();
+  const expiry =
+    budget !== null && opts.troubledSince
+      ? setTimeout(
+          () => {
+            if (!opts.troubledSince?.(started - budget)) return;
+            replyError(
+              new ServiceError(
+                "SERVICE_UNAVAILABLE",
+                "A dependency is recovering and did not answer in time; the change may or may not have been applied",
+              ),
+            );
+            reqLog.warn("answered 503 at the caller's deadline: a dependency is recovering", { budget_ms: budget });
+          },
+          Math.max(0, budget - BUDGET_MARGIN_MS),
+        )
+      : undefined;
   try {
     let raw: unknown;
     try {
@@ -127,8 +174,7 @@ async function dispatch(msg: ServiceMsg, binding: Binding, log: Logger): Promise
     const keyClaim = readKeyClaim(msg.headers);
     if (keyClaim) ctx.keyClaim = keyClaim;
     const data = await binding.handler(input, ctx);
-    msg.respond(encodeReply(data));
-    return true;
+    return reply(() => msg.respond(encodeReply(data)));
   } catch (err) {
     const error = isDependencyDown(err)
       ? new ServiceError("SERVICE_UNAVAILABLE", "A dependency is unavailable, retry shortly")
@@ -137,8 +183,9 @@ async function dispatch(msg: ServiceMsg, binding: Binding, log: Logger): Promise
         : toServiceError(err);
     if (!(err instanceof ServiceError))
       reqLog[error.code === "INTERNAL_ERROR" ? "error" : "warn"]("handler failed", errorFields(err));
-    // respondError adds the micro-service error headers, so $SRV STATS count errors.
-    msg.respondError(httpStatusOf(error.code), error.code, encodeJson({ error: error.toBody() }));
+    replyError(error);
     return false;
+  } finally {
+    clearTimeout(expiry);
   }
 }

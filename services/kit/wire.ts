@@ -6,6 +6,13 @@ export const HEADER_REQUEST_ID = "Request-Id";
 export const HEADER_CALLER = "Caller";
 /** The request's Idempotency-Key, for a write that claims it in its own step (Operation.claimsIdempotencyKey). */
 export const HEADER_KEY_CLAIM = "Idempotency-Claim";
+/**
+ * What is left of the caller's timeout when a request leaves it, in ms (relative: clocks of pods differ). A
+ * service whose Redis is failing over answers 503 before it runs out (serve.ts) rather than let it end in a 504.
+ */
+export const HEADER_BUDGET = "Budget-Ms";
+/** How long before the caller's budget ends a service answers in its place: a reply's trip back and some slack. */
+export const BUDGET_MARGIN_MS = 300;
 
 /**
  * An Idempotency-Key handed to the write it guards: the Redis key that holds it (in the tenant's slot), the
@@ -98,6 +105,12 @@ export function callHeaders(requestId: string, caller: Caller | null | undefined
 export function readKeyClaim(h: MsgHdrs | undefined): KeyClaim | undefined {
   const raw = h?.get(HEADER_KEY_CLAIM);
   return raw ? (JSON.parse(raw) as KeyClaim) : undefined;
+}
+
+/** The caller's budget in ms, or null when it sent none (an older caller, a test). */
+export function readBudget(h: MsgHdrs | undefined): number | null {
+  const ms = Number(h?.get(HEADER_BUDGET));
+  return Number.isFinite(ms) && ms > 0 ? ms : null;
 }
 
 export function readCaller(h: MsgHdrs | undefined): Caller | null {
