@@ -7,6 +7,8 @@ import { createLogger, type Logger } from "./log";
 import { serveBindings } from "./serve";
 import { createBus, type Bus } from "./bus";
 import { stopOnSignals } from "./shutdown";
+import { checkLayoutAtStart } from "../data-layout/check";
+import { serviceMetadata } from "../data-layout/auto";
 
 export interface ServiceDeps<C> {
   config: C;
@@ -37,10 +39,13 @@ export async function runService<C extends BaseSettings>(
     replicaWait: { replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS },
   });
   await redisReady(redis, log);
+  await checkLayoutAtStart(redis, log);
   const nc = await connectNats(config.NATS_URL, info.name, log);
   const bus = createBus(nc, { timeoutMs: config.NATS_REQUEST_TIMEOUT_MS });
   const { bindings, onStop } = await setup({ config, nc, redis, bus, log });
-  const served = await serveBindings(nc, info, bindings, log);
+  // The layout its code writes, in $SRV.INFO: a migration waits until no replica declares an older one.
+  const described = { ...info, metadata: serviceMetadata() };
+  const served = await serveBindings(nc, described, bindings, log);
   log.info("service started", { endpoints: bindings.map((b) => b.op.subject) });
 
   const state = { stopping: false };

@@ -1,5 +1,6 @@
 import { Type as T } from "@sinclair/typebox";
 import { loadServiceConfig } from "../kit/config";
+import { MigrationConfig } from "../data-layout/config";
 
 /** Settings of the search service (and of `reindex`, which builds the same pieces). */
 export const SearchConfig = {
@@ -62,4 +63,4 @@ export const SearchConfig = {
   }),
 };
 
-export const loadSearchConfig = () => loadServiceConfig(SearchConfig);
+export const loadSearchConfig = () => loadServiceConfig({ ...SearchConfig, ...MigrationConfig });

@@ -9,6 +9,9 @@ import { searchBindings } from "./handlers/search";
 import { contextBindings } from "./handlers/context";
 import { eraseStepBinding } from "../kit/erase-step";
 import { ERASE_STEP_OPS } from "../contract/erase";
+import { startAutoMigration } from "../data-layout/auto";
+import { createLayoutStore } from "../data-layout/store";
+import { searchMigrations } from "./migrations";
 
 const config = loadSearchConfig();
 
@@ -19,6 +22,15 @@ await runService(
     const parts = await buildSearch({ config, redis, bus, log });
     await ensureStream(nc, STREAMS.EVENTS, config.JETSTREAM_REPLICAS);
     const stopIndexer = await startIndexer(nc, parts.apply, log);
+    const migration = startAutoMigration({
+      nc,
+      store: createLayoutStore(redis),
+      steps: searchMigrations(redis, parts.rebuilder),
+      owner: "search",
+      settings: config,
+      view: parts.layout,
+      log,
+    });
     const deps = { retrieve: parts.retrieve, reader: parts.reader, rebuilder: parts.rebuilder };
     return {
       bindings: [
@@ -28,6 +40,7 @@ await runService(
         eraseStepBinding(ERASE_STEP_OPS.search, parts.store.admin.erase),
       ],
       onStop: async () => {
+        await migration.stop();
         await stopIndexer();
         await closeSearch(parts);
       },

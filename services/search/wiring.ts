@@ -7,6 +7,8 @@ import { createSearchStore, type SearchStore } from "./store";
 import { createApplier, createRebuilder, type Apply, type Rebuilder } from "./indexer";
 import { createMemoryReader, type MemoryReader } from "./memories-client";
 import { createRetriever, type Retrieve } from "./retrieval";
+import { createLayoutStore } from "../data-layout/store";
+import { createLayoutView, type LayoutView } from "../data-layout/layout-view";
 
 export interface SearchParts {
   embedders: Embedders;
@@ -17,6 +19,8 @@ export interface SearchParts {
   retrieve: Retrieve;
   modelId: string;
   pool: RedisClient[];
+  /** The data layout the writers write (data-layout/): chunked vectors from layout 3 on. */
+  layout: LayoutView;
 }
 
 /** Builds the service's pieces; shared by main.ts and the `reindex` script so both index alike. */
@@ -34,14 +38,19 @@ export async function buildSearch(deps: {
   );
   await Promise.all(pool.map((c) => redisReady(c, log)));
   const store = createSearchStore(redis, pool);
-  const apply = createApplier(store, embedders, modelId);
+  const layoutStore = createLayoutStore(redis);
+  const layout = createLayoutView(layoutStore, await layoutStore.versionOrInit(), log);
+  const chunked = () => layout.writes(3);
+  const apply = createApplier(store, embedders, modelId, chunked);
   const reader = createMemoryReader(bus);
-  const rebuilder = createRebuilder({ store, apply, reader, modelId, dimensions: embedders.write.dimensions, log });
+  const dimensions = embedders.write.dimensions;
+  const rebuilder = createRebuilder({ store, apply, reader, modelId, dimensions, log, chunked });
   const retrieve = createRetriever({ reads: store.reads, embedder: embedders.query, modelId });
-  return { embedders, store, apply, rebuilder, reader, retrieve, modelId, pool };
+  return { embedders, store, apply, rebuilder, reader, retrieve, modelId, pool, layout };
 }
 
 export async function closeSearch(parts: SearchParts): Promise<void> {
+  parts.layout.stop();
   await parts.embedders.close();
   await Promise.all(parts.pool.map((c) => c.quit().catch(() => c.disconnect())));
 }

@@ -21,7 +21,13 @@ export interface ApplyOptions {
  * (a delete at or above an upsert's version wins), stale versions are dropped by the store's scripts,
  * and the model runs only for memories whose content (or the model) changed.
  */
-export function createApplier(store: SearchStore, embedders: Pick<Embedders, "write" | "background">, modelId: string) {
+export function createApplier(
+  store: SearchStore,
+  embedders: Pick<Embedders, "write" | "background">,
+  modelId: string,
+  /** Whether to write a long memory's vectors per chunk (data layout 3 on), or whole (document.ts). */
+  chunked: () => boolean = () => true,
+) {
   async function embedInto(
     lane: "write" | "background",
     items: UpsertItem[],
@@ -61,12 +67,13 @@ export function createApplier(store: SearchStore, embedders: Pick<Embedders, "wr
         snapshots.map((s) => s.id),
       );
       const items: UpsertItem[] = [];
+      const inChunks = chunked();
       for (const s of snapshots) {
         const state = states.get(s.id);
         // Cheap early drop; the script checks again atomically.
         if (!opts.unversioned && state && state.version >= s.version && (state.deleted || state.model === modelId))
           continue;
-        const doc: IndexDoc = toIndexDoc(s, embedders.write.maxTokens);
+        const doc: IndexDoc = toIndexDoc(s, embedders.write.maxTokens, inChunks);
         items.push({ doc, version: opts.unversioned ? -1 : s.version, vectors: null });
       }
       const fresh = (item: UpsertItem) => {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { MemorySnapshot } from "../../contract/events";
-import { chunkChars, DEFAULT_MAX_TOKENS, embeddingChunks } from "../embedder";
+import { chunkChars, DEFAULT_MAX_TOKENS, embeddingChunks, embeddingText } from "../embedder";
 import { metadataToken } from "../filters";
 import { ATTRS, FILTER_KINDS, threadOrderMember, VALID_FOREVER, type FilterKind, type IndexDoc } from "../store";
 import { termFrequencies } from "../text";
@@ -24,9 +24,11 @@ const msOrNull = (iso: string | null | undefined) => (iso ? Date.parse(iso) : nu
 
 /**
  * What the index stores of one memory, derived from its snapshot and the model's input length (`maxTokens`:
- * how its content is chunked).
+ * how its content is chunked). `chunked` false writes the index layout before chunks (fields.ts
+ * WHOLE_INDEX_LAYOUT: one vector of the content's start), which replicas of the release before read, until the
+ * keyspace migrates (data-layout/).
  */
-export function toIndexDoc(s: MemorySnapshot, maxTokens = DEFAULT_MAX_TOKENS): IndexDoc {
+export function toIndexDoc(s: MemorySnapshot, maxTokens = DEFAULT_MAX_TOKENS, chunked = true): IndexDoc {
   const values = fieldValues(s);
   const attrs: Record<string, unknown> = {};
   const filterSuffixes: string[] = [];
@@ -43,7 +45,7 @@ export function toIndexDoc(s: MemorySnapshot, maxTokens = DEFAULT_MAX_TOKENS): I
   attrs[ATTRS.occurredMs] = occurredMs;
   attrs[ATTRS.validToMs] = validToMs ?? VALID_FOREVER;
   const { tf, length } = termFrequencies(s.content);
-  const chunks = embeddingChunks(s.content, maxTokens);
+  const chunks = chunked ? embeddingChunks(s.content, maxTokens) : [embeddingText(s.content)];
   return {
     id: s.id,
     version: s.version,
@@ -61,5 +63,6 @@ export function toIndexDoc(s: MemorySnapshot, maxTokens = DEFAULT_MAX_TOKENS): I
     threadOrder: threadOrderMember(occurredMs, createdMs, s.id),
     validToMs,
     expiresMs: msOrNull(s.expires_at),
+    ...(chunked ? {} : { whole: true }),
   };
 }

@@ -2,7 +2,7 @@ import type { Space } from "../../kit/space";
 import type { Caller } from "../../contract/op";
 import { errorFields, type Logger } from "../../kit/log";
 import type { SearchStore } from "../store";
-import { INDEX_LAYOUT } from "../store/fields";
+import { INDEX_LAYOUT, READ_INDEX_LAYOUTS, WHOLE_INDEX_LAYOUT } from "../store/fields";
 import type { MemoryReader } from "../memories-client";
 import type { Apply } from "./apply";
 
@@ -13,6 +13,8 @@ export interface RebuildDeps {
   modelId: string;
   dimensions: number;
   log: Logger;
+  /** Whether the applier writes chunked vectors (data layout 3 on): the meta names the layout written. */
+  chunked?: () => boolean;
 }
 
 export interface RebuildReport {
@@ -43,6 +45,7 @@ export const rebuildCaller = (s: Space): Caller => ({
  */
 export function createRebuilder(deps: RebuildDeps) {
   const { store, apply, reader, log } = deps;
+  const layoutWritten = () => ((deps.chunked?.() ?? true) ? INDEX_LAYOUT : WHOLE_INDEX_LAYOUT);
 
   async function rebuild(space: Space, progress?: Progress): Promise<RebuildReport> {
     const owner = crypto.randomUUID();
@@ -53,7 +56,9 @@ export function createRebuilder(deps: RebuildDeps) {
     const report: RebuildReport = { status: "done", total: 0, indexed: 0, removed: 0 };
     try {
       const building = { model: deps.modelId, dims: deps.dimensions, state: "building" as const, builtAt: 0 };
-      await store.admin.setMeta(space, { ...building, layout: INDEX_LAYOUT });
+      // Taken before the first page: a switch to chunks meanwhile is the migration's, which rebuilds again.
+      const layout = layoutWritten();
+      await store.admin.setMeta(space, { ...building, layout });
       const seen = new Set<string>();
       let done = 0;
       for await (const page of reader.all(on)) {
@@ -94,7 +99,7 @@ export function createRebuilder(deps: RebuildDeps) {
         dims: deps.dimensions,
         state: "ready",
         builtAt: Date.now(),
-        layout: INDEX_LAYOUT,
+        layout,
       });
       log.info("index rebuilt", { tenant: space.tenant, env: space.env, ...report, ms: Date.now() - started });
       return report;
@@ -105,7 +110,8 @@ export function createRebuilder(deps: RebuildDeps) {
 
   /**
    * Checked before every query: an index without meta (lost, or never built), built by another model or
-   * with another layout is rebuilt in the background; the query is answered meanwhile from what is there.
+   * with a layout this code does not read is rebuilt in the background; the query is answered meanwhile from
+   * what is there. Both layouts it reads stay as they are: moving from one to the other is a migration's.
    * Known-good spaces are remembered for a while so the check costs nothing most of the time.
    */
   const good = new Map<string, number>();
@@ -129,7 +135,7 @@ export function createRebuilder(deps: RebuildDeps) {
     const now = Date.now();
     if ((good.get(key) ?? 0) > now) return;
     const meta = await store.admin.meta(space);
-    if (meta && meta.model === deps.modelId && meta.layout === INDEX_LAYOUT && meta.state === "ready") {
+    if (meta && meta.model === deps.modelId && READ_INDEX_LAYOUTS.includes(meta.layout) && meta.state === "ready") {
       good.set(key, now + GOOD_FOR_MS);
       return;
     }
@@ -144,7 +150,7 @@ export function createRebuilder(deps: RebuildDeps) {
         dims: deps.dimensions,
         state: "ready",
         builtAt: Date.now(),
-        layout: INDEX_LAYOUT,
+        layout: layoutWritten(),
       });
       good.set(key, now + GOOD_FOR_MS);
       return;

@@ -8,7 +8,8 @@
 --   blob, '' = keep the stored one), 5 attrs JSON, 6 content hash, 7 tf JSON, 8 filter suffixes JSON,
 --   9 created ms, 10 parent ('' = root), 11 updated ms, 12 now ms, 13 k1, 14 b, 15 context weight,
 --   16 occurred ms, 17 thread-order member, 18 valid_to ms ('' = not superseded), 19 expires_at ms ('' = never),
---   20 how many vectors ARGV 4 holds (one per chunk of the content; 0 with no vector).
+--   20 how many vectors ARGV 4 holds (one per chunk of the content; 0 with no vector), 21 '1' = index layout 2's
+--   form (no vector count kept while there is one vector: a rebuild in layout 3 embeds it again, in chunks).
 -- Returns 'ok' | 'stale' (an equal or newer version is indexed, or it was deleted) | 'need_vector'
 -- | 'revectored' (unknown version, not newer than what is indexed: only the vector was replaced).
 use_index(KEYS[2], KEYS[3])
@@ -47,6 +48,7 @@ elseif exists then
       end
       add_vectors(KEYS[4], id, vec, n, kept, VADD_EF)
       redis.call('HSET', KEYS[1], DOC.model, model, DOC.indexedMs, ARGV[12], DOC.vectorCount, n)
+      if ARGV[21] == '1' and n == 1 then redis.call('HDEL', KEYS[1], DOC.vectorCount) end
       count_extra_vectors(n - curN)
       return 'revectored'
     end
@@ -104,6 +106,7 @@ end
 redis.call('HSET', KEYS[1], DOC.version, version, DOC.model, model, DOC.contentHash, ch, DOC.termCounts, tf,
   DOC.filterSuffixes, fkjson, DOC.parent, parent, DOC.createdMs, created, DOC.updatedMs, updated,
   DOC.indexedMs, ARGV[12], DOC.occurredMs, occurred, DOC.threadOrder, order, DOC.vectorCount, vectorCount)
+if ARGV[21] == '1' and vectorCount == 1 then redis.call('HDEL', KEYS[1], DOC.vectorCount) end
 
 if moved or cur[4] ~= ch then
   relex(id, k1, b, ctxw)

@@ -67,12 +67,21 @@ export const META = {
 } as const;
 
 /**
- * The index's layout: which keys and fields a complete index holds. An index of another layout (or
- * none) is rebuilt by the service, as one of another model is. 2: thread order by occurred_at (`o:`
+ * The index's layout: which keys and fields a complete index holds. An index of a layout this code does not
+ * read (or none) is rebuilt by the service, as one of another model is; the change from 2 to 3 is data
+ * layout 3's migration. 2: thread order by occurred_at (`o:`
  * sets), occurred_at / valid_to / expires_at indexes, the `latest` filter. 3: a long memory's vectors, one
  * per chunk (DOC.vectorCount).
  */
 export const INDEX_LAYOUT = "3";
+/**
+ * The layout before chunks: written until the keyspace reaches data layout 3 (data-layout/layout.ts), so the
+ * release before, which rebuilds any index not of its own layout 2, keeps reading it; the migration to data
+ * layout 3 (migrations/) rebuilds every index in INDEX_LAYOUT.
+ */
+export const WHOLE_INDEX_LAYOUT = "2";
+/** The layouts this code reads as they are: any other (or none) is rebuilt when a query meets it. */
+export const READ_INDEX_LAYOUTS: readonly string[] = [WHOLE_INDEX_LAYOUT, INDEX_LAYOUT];
 
 /**
  * The attributes (JSON) of a memory's vector in its vector set, what VSIM FILTER expressions test.

@@ -54,3 +54,11 @@ export function spaceOfMetaKey(key: string): Space | null {
   return m ? { tenant: m[1]!, env: m[2] as Space["env"] } : null;
 }
 export const META_KEY_PATTERN = "s:{*}:meta";
+
+/** `s:{acme:live}:all` → {tenant: "acme", env: "live"}: every space with a memory indexed has the key. */
+export function spaceOfAllKey(key: string): Space | null {
+  const m = /^s:\{(.+):(live|test)\}:all$/.exec(key);
+  return m ? { tenant: m[1]!, env: m[2] as Space["env"] } : null;
+}
+/** What SCAN matches for the `all` keys (Redis's glob gives braces no meaning). */
+export const ALL_KEY_MATCH = "s:{*}:all";

@@ -28,6 +28,11 @@ export interface IndexDoc {
   /** When a memory superseded it (its occurred_at), else null. */
   validToMs: number | null;
   expiresMs: number | null;
+  /**
+   * Written in index layout 2's form (fields.ts WHOLE_INDEX_LAYOUT): one vector and no vector count, as the
+   * release before wrote it, so that a rebuild in layout 3 knows to embed it again in chunks.
+   */
+  whole?: boolean;
 }
 
 /** Longer than the EVENTS stream keeps a message (7 days), so no late event outlives its tombstone. */
@@ -104,6 +109,7 @@ export function createWriteStore(redis: RedisClient, call: SearchCall) {
             doc.validToMs ?? "",
             doc.expiresMs ?? "",
             vectors ? vectors.length : 0,
+            doc.whole ? "1" : "",
           ];
           return call("upsert", keys, args) as Promise<UpsertStatus>;
         }),
