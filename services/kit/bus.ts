@@ -11,12 +11,19 @@ import {
   LOST_AFTER_MS,
   rawData,
 } from "./wire";
+import { activeSpan, codeOf, tracer } from "./tracing/tracer";
+import type { TraceIds } from "./tracing/trace-context";
 
 export interface CallContext {
   requestId: string;
   caller?: Caller | null;
   /** For an operation that claims the request's Idempotency-Key itself (Operation.claimsIdempotencyKey). */
   keyClaim?: KeyClaim;
+  /**
+   * The span the call belongs to when no span is active (tracing off: the request's ids, for the services' logs).
+   * While tracing is on the active span is the parent, and each call is a client span of its own.
+   */
+  trace?: TraceIds | null;
 }
 
 /** One observation per attempt: `lost` = the replica that took it went silent (and a read was retried). */
@@ -107,15 +114,37 @@ export function createBus(nc: NatsConnection, defaults: { timeoutMs: number; obs
     });
   };
 
-  /** One call: the success reply's bytes, or the domain error it maps to (thrown). */
+  /** One call, in a client span of its own while tracing is on. */
   async function exchange(
     op: Operation,
     input: unknown,
     ctx: CallContext,
     opts?: { timeoutMs?: number },
   ): Promise<Uint8Array> {
+    const t = tracer();
+    if (t === null) return send(op, input, ctx, ctx.trace, opts);
+    const attributes = { "rpc.system": "nats", "rpc.method": op.subject };
+    const span = t.start(op.subject, { kind: "client", parent: activeSpan() ?? ctx.trace, attributes });
+    try {
+      return await send(op, input, ctx, span.ids, opts);
+    } catch (err) {
+      span.fail(codeOf(err));
+      throw err;
+    } finally {
+      span.end();
+    }
+  }
+
+  /** The request and its retry: the success reply's bytes, or the domain error it maps to (thrown). */
+  async function send(
+    op: Operation,
+    input: unknown,
+    ctx: CallContext,
+    trace: TraceIds | null | undefined,
+    opts?: { timeoutMs?: number },
+  ): Promise<Uint8Array> {
     const payload = encodeJson(op.validate(input));
-    const headers = callHeaders(ctx.requestId, ctx.caller, ctx.keyClaim);
+    const headers = callHeaders(ctx.requestId, ctx.caller, ctx.keyClaim, trace);
     const timeoutMs = opts?.timeoutMs ?? op.timeoutMs ?? defaults.timeoutMs;
     const started = performance.now();
     let result: Attempt;

@@ -3,6 +3,7 @@ import type { Caller, InputOf, Operation, OutputOf, Restriction } from "../contr
 import { ServiceError } from "../contract/errors";
 import type { Logger } from "./log";
 import type { KeyClaim } from "./wire";
+import type { TraceIds } from "./tracing/trace-context";
 
 /** What a handler knows of its request: no NATS or HTTP types, so handlers test as plain functions. */
 export interface HandlerContext {
@@ -11,6 +12,8 @@ export interface HandlerContext {
   log: Logger;
   /** The request's Idempotency-Key, for a write that claims it in its own step (Operation.claimsIdempotencyKey). */
   keyClaim?: KeyClaim;
+  /** The request's span (its handler's, or the caller's while tracing is off): what its events and calls carry. */
+  trace?: TraceIds | null;
 }
 
 export type Handler<Op extends Operation> = (

@@ -4,6 +4,7 @@ import type { RedisClient } from "./redis-client";
 import { primariesOf } from "./redis-scan";
 import { confirmReplicas } from "./replica-wait";
 import { acrossSlotMoves } from "./slot-moves";
+import { traced, tracer } from "./tracing/tracer";
 
 /**
  * Redis function libraries (`FUNCTION LOAD`, `FCALL`): the one way this codebase runs Lua in Redis.
@@ -83,7 +84,12 @@ export async function defineLibrary<F extends string>(spec: LibrarySpec<F>): Pro
     ].join("\n");
   const name = `${spec.name}_${version}`;
   const code = [`#!lua name=${name}`, ...shared, ...names.map((fn, i) => register(fn, bodies[i]!))].join("\n");
-  return { name, code, functionName, on: (redis) => caller(redis, code, functionName, spec.functions) };
+  return {
+    name,
+    code,
+    functionName,
+    on: (redis) => tracedCalls(spec.name, caller(redis, code, functionName, spec.functions)),
+  };
 }
 
 const MISSING = /function not found/i;
@@ -108,6 +114,24 @@ export function assertOneSlot(fn: string, keys: readonly Arg[]): void {
   const first = hashedPart(String(keys[0]));
   const other = keys.find((k) => hashedPart(String(k)) !== first);
   if (other !== undefined) throw new Error(`${fn}: keys of different cluster slots (${keys[0]}, ${other})`);
+}
+
+/**
+ * Each call in a client span while tracing is on, named after the library and function (never its keys or
+ * arguments: they name tenants and hold content).
+ */
+function tracedCalls<F extends string>(library: string, call: Call<F>): Call<F> {
+  return (fn, keys, args) => {
+    const t = tracer();
+    if (t === null) return call(fn, keys, args);
+    const procedure = `${library}.${fn}`;
+    const attributes = {
+      "db.system.name": "redis",
+      "db.operation.name": "FCALL",
+      "db.stored_procedure.name": procedure,
+    };
+    return traced(t, `FCALL ${procedure}`, { kind: "client", attributes }, () => call(fn, keys, args));
+  };
 }
 
 function caller<F extends string>(

@@ -7,6 +7,7 @@ import { createLogger, type Logger } from "./log";
 import { serveBindings } from "./serve";
 import { createBus, type Bus } from "./bus";
 import { stopOnSignals } from "./shutdown";
+import { startTracing } from "./tracing/setup";
 import { checkLayoutAtStart } from "../data-layout/check";
 import { serviceMetadata } from "../data-layout/auto";
 
@@ -34,6 +35,7 @@ export async function runService<C extends BaseSettings>(
   setup: (deps: ServiceDeps<C>) => Promise<ServiceSetup> | ServiceSetup,
 ): Promise<void> {
   const log = createLogger({ service: info.name, pid: process.pid }, config.LOG_LEVEL);
+  await startTracing(info.name, log);
   const redis = connectRedis(config.REDIS_URL, log, info.name, {
     cluster: config.REDIS_CLUSTER,
     replicaWait: { replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS },

@@ -19,7 +19,10 @@ import {
   readBudget,
   readCaller,
   readKeyClaim,
+  readTrace,
 } from "./wire";
+import { tracer, withSpan } from "./tracing/tracer";
+import type { TraceIds } from "./tracing/trace-context";
 import { errorFields, type Logger } from "./log";
 import { isDependencyDown, isStorageFull } from "./connect";
 
@@ -123,7 +126,10 @@ interface EndpointCounters {
   in_flight: number;
 }
 
-/** Handles one request with exactly one reply; resolves true when it succeeded. Never rejects. */
+/**
+ * Handles one request with exactly one reply, in a server span while tracing is on; resolves true when it
+ * succeeded. Never rejects.
+ */
 async function dispatch(
   msg: ServiceMsg,
   binding: Binding,
@@ -132,8 +138,36 @@ async function dispatch(
   onReplied: () => void,
 ): Promise<boolean> {
   const requestId = msg.headers?.get(HEADER_REQUEST_ID) || crypto.randomUUID();
-  const reqLog = log.child({ request_id: requestId, subject: binding.op.subject });
+  const parent = readTrace(msg.headers);
+  const subject = binding.op.subject;
+  const reqLog = log.child(
+    parent ? { request_id: requestId, trace_id: parent.traceId, subject } : { request_id: requestId, subject },
+  );
+  const t = tracer();
+  if (t === null) return (await handle(msg, binding, reqLog, opts, onReplied, requestId, parent)) === null;
+  const span = t.start(subject, {
+    kind: "server",
+    parent,
+    attributes: { "rpc.system": "nats", "rpc.method": subject },
+  });
+  const failure = await withSpan(span, () => handle(msg, binding, reqLog, opts, onReplied, requestId, span.ids));
+  if (failure !== null) span.fail(failure);
+  span.end();
+  return failure === null;
+}
+
+/** The request's handling: null once the success reply is sent, else the code of the error it answered. */
+async function handle(
+  msg: ServiceMsg,
+  binding: Binding,
+  reqLog: Logger,
+  opts: ServeOptions,
+  onReplied: () => void,
+  requestId: string,
+  trace: TraceIds | null,
+): Promise<string | null> {
   let replied = false;
+  let answered: string | null = null;
   const reply = (send: () => void): boolean => {
     if (replied) return false;
     replied = true;
@@ -141,9 +175,11 @@ async function dispatch(
     send();
     return true;
   };
-  const replyError = (error: ServiceError) =>
+  const replyError = (error: ServiceError) => {
+    answered = error.code;
     // respondError adds the micro-service error headers, so $SRV STATS count errors.
     reply(() => msg.respondError(httpStatusOf(error.code), error.code, encodeJson({ error: error.toBody() })));
+  };
   const budget = readBudget(msg.headers);
   const started = performance.now();
   const expiry =
@@ -170,11 +206,12 @@ async function dispatch(
       throw new ServiceError("VALIDATION_ERROR", "Malformed JSON", { field: "body", constraint: "json" });
     }
     const input = binding.op.validate(raw ?? {});
-    const ctx: HandlerContext = { caller: readCaller(msg.headers), requestId, log: reqLog };
+    const ctx: HandlerContext = { caller: readCaller(msg.headers), requestId, log: reqLog, trace };
     const keyClaim = readKeyClaim(msg.headers);
     if (keyClaim) ctx.keyClaim = keyClaim;
     const data = await binding.handler(input, ctx);
-    return reply(() => msg.respond(encodeReply(data)));
+    // Answered already (503 at the caller's deadline): the late success goes nowhere.
+    return reply(() => msg.respond(encodeReply(data))) ? null : answered;
   } catch (err) {
     const error = isDependencyDown(err)
       ? new ServiceError("SERVICE_UNAVAILABLE", "A dependency is unavailable, retry shortly")
@@ -183,8 +220,8 @@ async function dispatch(
         : toServiceError(err);
     if (!(err instanceof ServiceError))
       reqLog[error.code === "INTERNAL_ERROR" ? "error" : "warn"]("handler failed", errorFields(err));
-    replyError(error);
-    return false;
+    if (!replied) replyError(error);
+    return answered ?? error.code;
   } finally {
     clearTimeout(expiry);
   }

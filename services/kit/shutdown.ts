@@ -1,6 +1,7 @@
 import type { NatsConnection } from "nats";
 import type { RedisClient } from "./redis-functions";
 import { errorFields, type Logger } from "./log";
+import { flushTracing } from "./tracing/setup";
 
 /** What one process stops, in the order it stops it; the connections close after them. */
 export interface ShutdownSteps {
@@ -21,8 +22,8 @@ export interface ShutdownSteps {
 
 /**
  * The graceful stop of every process, gateway and services alike, on SIGTERM or SIGINT: stop taking
- * work, let in-flight work finish, stop background work, drain NATS, close Redis, exit 0. Past 25 s it
- * exits 1 wherever it is.
+ * work, let in-flight work finish, stop background work, drain NATS, close Redis, export the last spans, exit 0.
+ * Past 25 s it exits 1 wherever it is.
  */
 export function stopOnSignals(s: ShutdownSteps): void {
   const shutdown = async (signal: string) => {
@@ -40,6 +41,7 @@ export function stopOnSignals(s: ShutdownSteps): void {
       await s.nc.drain();
       s.log.debug("nats drained");
       await s.redis.quit().catch(() => s.redis.disconnect());
+      await flushTracing();
     } catch (err) {
       s.log.error("shutdown error", errorFields(err));
     }

@@ -1,5 +1,6 @@
 import { headers as natsHeaders, type MsgHdrs } from "nats";
 import type { Caller } from "../contract/op";
+import { formatTraceparent, parseTraceparent, TRACEPARENT, type TraceIds } from "./tracing/trace-context";
 
 /** What travels in NATS headers: the gateway sets them, services read them. */
 export const HEADER_REQUEST_ID = "Request-Id";
@@ -94,13 +95,29 @@ export function rawPage(reply: Uint8Array): { total: number; limit: number; offs
   };
 }
 
-export function callHeaders(requestId: string, caller: Caller | null | undefined, keyClaim?: KeyClaim): MsgHdrs {
+export function callHeaders(
+  requestId: string,
+  caller: Caller | null | undefined,
+  keyClaim?: KeyClaim,
+  trace?: TraceIds | null,
+): MsgHdrs {
   const h = natsHeaders();
   h.set(HEADER_REQUEST_ID, requestId);
   if (caller) h.set(HEADER_CALLER, JSON.stringify(caller));
   if (keyClaim) h.set(HEADER_KEY_CLAIM, JSON.stringify(keyClaim));
+  if (trace) h.set(TRACEPARENT, formatTraceparent(trace));
   return h;
 }
+
+/** Headers naming a span: a JetStream event's, so that its consumers' spans link to the write that made it. */
+export function traceHeaders(trace: TraceIds): MsgHdrs {
+  const h = natsHeaders();
+  h.set(TRACEPARENT, formatTraceparent(trace));
+  return h;
+}
+
+/** The caller's span (W3C `traceparent`, the same header name as over HTTP), or null when it sent none. */
+export const readTrace = (h: MsgHdrs | undefined): TraceIds | null => parseTraceparent(h?.get(TRACEPARENT));
 
 export function readKeyClaim(h: MsgHdrs | undefined): KeyClaim | undefined {
   const raw = h?.get(HEADER_KEY_CLAIM);
