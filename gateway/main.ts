@@ -19,11 +19,13 @@ import type { GatewayDeps } from "./deps";
 import { createSessionStore } from "./session/store";
 import { createSessions } from "./session/sessions";
 import { loadWebAssets } from "./web/load";
+import { startTracing } from "../services/kit/tracing/setup";
 import { checkLayoutAtStart } from "../services/data-layout/check";
 import { registerLayoutMetrics } from "./http/observability/layout-metrics";
 
 const config = loadGatewayConfig();
 const log = createLogger({ service: "gateway", pid: process.pid }, config.LOG_LEVEL);
+await startTracing("gateway", log);
 const web = await loadWebAssets(config.WEB_ASSETS_DIR, log);
 const redis = connectRedis(config.REDIS_URL, log, "gateway", { cluster: config.REDIS_CLUSTER });
 await redisReady(redis, log);

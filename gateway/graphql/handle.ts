@@ -72,7 +72,7 @@ export function graphqlHandler(
 
   /** yoga's answer, with the gateway's headers; `keyed`: a mutation whose answer is kept for its key. */
   const execute = async (ex: Exchange, params: Record<string, unknown> | undefined, keyed: boolean) => {
-    const base = { deps, identity: ex.identity, requestId: ex.requestId, keyed };
+    const base = { deps, identity: ex.identity, requestId: ex.requestId, trace: ex.trace, keyed };
     let res = await yoga.handleRequest(ex.request, { ...base, params, loaders: createLoaders(base) });
     // A subscription asked for as one JSON document: yoga answers 406 without a body.
     if (res.status === 406) {

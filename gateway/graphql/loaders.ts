@@ -5,7 +5,7 @@ import { getEntities, type Entity } from "../../services/contract/entities";
 // The resolvers' `call` (./context), imported from its source: ./context holds these loaders, so not from there.
 import { type CallerContext, callOperation as call } from "../http/exchange/operation-call";
 
-type Ctx = Pick<CallerContext, "deps" | "identity" | "requestId">;
+type Ctx = Pick<CallerContext, "deps" | "identity" | "requestId" | "trace">;
 
 /**
  * Per-request batch loaders: every `parent`, `tags` and `entities` of one level of a query becomes

@@ -44,7 +44,7 @@ async function runMcp(ex: Exchange): Promise<Response> {
   const body = await jsonBody(ex);
   ex.usage = usageLabel(body);
   const transport = new streamable.WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
-  const server = createMcpServer({ deps: ex.deps, identity: ex.identity, requestId: ex.requestId });
+  const server = createMcpServer({ deps: ex.deps, identity: ex.identity, requestId: ex.requestId, trace: ex.trace });
   await server.connect(transport);
   let res: Response;
   try {

@@ -74,7 +74,11 @@ export function createMcpServer(ctx: CallerContext): Server {
       return { content: [{ type: "text", text: answer.text }], structuredContent: answer.data };
     } catch (err) {
       if (!(err instanceof ServiceError))
-        ctx.deps.log.error("unexpected mcp tool error", { request_id: ctx.requestId, ...errorFields(err) });
+        ctx.deps.log.error("unexpected mcp tool error", {
+          request_id: ctx.requestId,
+          trace_id: ctx.trace?.traceId,
+          ...errorFields(err),
+        });
       return toolError(toServiceError(err));
     }
   });

@@ -22,7 +22,7 @@ export async function serveErase(ex: Exchange): Promise<Response> {
     request.body !== null &&
     (request.headers.has("transfer-encoding") || Number(request.headers.get("content-length") ?? 0) > 0);
   const input = hasBody ? await jsonBody(ex) : coerceQuery(eraseTenant.input, parseQuery(request.url));
-  const ctx = { requestId: ex.requestId, caller: ex.caller };
+  const ctx = { requestId: ex.requestId, caller: ex.caller, trace: ex.trace };
   const reply = await deps.bus.callRaw(eraseTenant, input as never, ctx, { timeoutMs: ERASE_TIMEOUT_MS });
   const data = rawData(reply);
   if (!data) throw new Error("tenant.erase answered something other than data");

@@ -17,7 +17,7 @@ const line = (x: unknown) => `${JSON.stringify(x)}\n`;
 export async function serveExport(ex: Exchange): Promise<Response> {
   const { deps, request } = ex;
   const input = exportPage.validate(coerceQuery(exportPage.input, parseQuery(request.url)));
-  const ctx = { requestId: ex.requestId, caller: ex.caller };
+  const ctx = { requestId: ex.requestId, caller: ex.caller, trace: ex.trace };
   const fetchPage = (cursor: string | undefined) =>
     deps.bus.call(exportPage, { limit: input.limit, ...(cursor ? { cursor } : {}) }, ctx, { timeoutMs: 30_000 });
   // The first page before the status: a bad cursor is a 400, not a broken stream.

@@ -30,13 +30,13 @@ async function runRoute(ex: Exchange, route: RestRoute, params: Params): Promise
   const refusal = key === null ? null : keyRefusal(route.op);
   if (refusal) throw refusal;
   const raw = await operationInput(ex, route, params);
-  const { requestId, caller } = ex;
+  const { requestId, caller, trace } = ex;
   // The common request, awaited here: no further async step on its way.
-  if (key === null) return answerOf(ex, route, await ex.deps.bus.callRaw(route.op, raw, { requestId, caller }));
+  if (key === null) return answerOf(ex, route, await ex.deps.bus.callRaw(route.op, raw, { requestId, caller, trace }));
   const fingerprint = fingerprintOf(`${route.method} ${route.path}`, raw);
   const write = { key, fingerprint, claimsItself: route.op.claimsIdempotencyKey };
   return underIdempotencyKey(ex, write, async (keyClaim) =>
-    answerOf(ex, route, await ex.deps.bus.callRaw(route.op, raw, { requestId, caller, keyClaim })),
+    answerOf(ex, route, await ex.deps.bus.callRaw(route.op, raw, { requestId, caller, keyClaim, trace })),
   );
 }
 

@@ -10,8 +10,11 @@ import { hostOf } from "../exchange/forwarded";
  * tenant's allow-list); a secret key from another origin is refused, readably. No credentials mode: tokens travel
  * in `Authorization`, never in cookies.
  */
-export const ALLOW_HEADERS = "Authorization, Content-Type, Idempotency-Key, X-Request-Id, Last-Event-ID";
-export const EXPOSE_HEADERS = "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, Retry-After";
+/** `traceparent` and `tracestate`: a browser's tracing (OpenTelemetry's fetch instrumentation) sends both. */
+export const ALLOW_HEADERS =
+  "Authorization, Content-Type, Idempotency-Key, X-Request-Id, Last-Event-ID, traceparent, tracestate";
+export const EXPOSE_HEADERS =
+  "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, Retry-After, traceresponse";
 export const ALLOW_METHODS = "GET, POST, PATCH, DELETE";
 /** How long a browser may reuse a preflight's answer (Chromium caps it at 2 hours). */
 export const MAX_AGE_S = 600;

@@ -7,6 +7,9 @@ import { readJsonObject, settleConnection } from "../body/body";
 import { errorResponse } from "../envelope/envelope";
 import { type Admission, requireScope } from "./guard";
 import { requestIdOf } from "./request-id";
+import { callerSpan, inRequestSpan, withTraceresponse } from "../observability/request-trace";
+import { type TraceIds, untracedSpan } from "../../../services/kit/tracing/trace-context";
+import { tracer } from "../../../services/kit/tracing/tracer";
 
 /**
  * A route as the request frame counts it, built once per route (never per request): its labels in
@@ -33,6 +36,8 @@ export interface Exchange {
   surface: Surface;
   request: Request;
   requestId: string;
+  /** The request's span: what its NATS calls carry while tracing is off, and its logs' `trace_id`. */
+  trace: TraceIds;
   identity: Identity;
   caller: Caller;
   /** What every answer to the request carries: its rate-limit and CORS headers. */
@@ -46,8 +51,10 @@ export interface Exchange {
 /**
  * The request frame of every API surface, written once: admit (authenticate, rate limit, CORS) → the route's
  * scope → `run` → an error thrown becomes the envelope → usage and metrics → the answer, its unread body settled
- * (settleConnection). REST, GraphQL, MCP and the streamed routes only translate their protocol in `run`.
- * `run` and `arg` are passed apart so that a route's run is built once, not as a closure per request.
+ * (settleConnection), in the request's span (with `traceresponse`). REST, GraphQL, MCP and the streamed routes
+ * only translate their protocol in `run`. `run` and `arg` are passed apart so that a route's run is built
+ * once, not as a closure per request. Tracing off, the request's ids are made without the SDK, so the logs and
+ * the answer name its trace all the same.
  */
 export async function exchange<A>(
   deps: GatewayDeps,
@@ -55,6 +62,25 @@ export async function exchange<A>(
   request: Request,
   run: (ex: Exchange, arg: A) => Promise<Response>,
   arg: A,
+): Promise<Response> {
+  const parent = callerSpan(request);
+  const t = tracer();
+  if (t === null) {
+    const trace = untracedSpan(parent);
+    return withTraceresponse(await frame(deps, surface, request, run, arg, trace), trace);
+  }
+  return inRequestSpan(t, parent, surface.method, surface.route, (trace) =>
+    frame(deps, surface, request, run, arg, trace),
+  );
+}
+
+async function frame<A>(
+  deps: GatewayDeps,
+  surface: Surface,
+  request: Request,
+  run: (ex: Exchange, arg: A) => Promise<Response>,
+  arg: A,
+  trace: TraceIds,
 ): Promise<Response> {
   const started = performance.now();
   const requestId = requestIdOf(request);
@@ -71,6 +97,7 @@ export async function exchange<A>(
       surface,
       request,
       requestId,
+      trace,
       identity,
       caller: identity.caller,
       headers,
@@ -94,7 +121,12 @@ export async function exchange<A>(
 /** The answer to an error thrown while running: the protocol's, else the envelope. Only a surprise is logged. */
 export function failed(ex: Exchange, err: unknown): Response {
   if (!(err instanceof ServiceError)) {
-    const fields = { request_id: ex.requestId, route: ex.surface.route, ...errorFields(err) };
+    const fields = {
+      request_id: ex.requestId,
+      trace_id: ex.trace.traceId,
+      route: ex.surface.route,
+      ...errorFields(err),
+    };
     ex.deps.log.error("unexpected gateway error", fields);
   }
   return ex.surface.fail ? ex.surface.fail(err, ex) : errorResponse(toServiceError(err), ex.requestId, ex.headers);
