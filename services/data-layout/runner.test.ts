@@ -62,7 +62,7 @@ const fillPrevious = async () => {
 };
 
 describe("the layout key", () => {
-  test("an empty keyspace gets the current layout; data without the key is taken for the last unversioned", async () => {
+  test("an empty keyspace gets the current layout; data without the key, the last unversioned one", async () => {
     expect(await store.versionOrInit()).toBe(CURRENT_LAYOUT);
     await redis.flushall();
     await redis.set("apikey:root", "x");
