@@ -167,9 +167,8 @@ describe("a rolling upgrade from the release before", () => {
     await Promise.all(clients);
 
     const byPhase = (p: string) => answers.filter((a) => a.phase === p).length;
-    console.log(
-      `answers: old ${byPhase("old")}, mixed ${byPhase("mixed")}, stopping ${byPhase("stopping")}, new ${byPhase("new")}`,
-    );
+    const counts = ["old", "mixed", "stopping", "new"].map((p) => `${p} ${byPhase(p)}`);
+    console.log(`answers: ${counts.join(", ")}`);
     expect(byPhase("mixed")).toBeGreaterThan(20);
     expect(byPhase("new")).toBeGreaterThan(20);
     expect(answers.filter((a) => a.status >= 500)).toEqual([]);
