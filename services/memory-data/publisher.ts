@@ -12,6 +12,9 @@ import {
   type MemorySnapshot,
 } from "../contract/events";
 import { createIndexWriter } from "./index-writes";
+import { traceHeaders } from "../kit/wire";
+import { traced, tracer } from "../kit/tracing/tracer";
+import type { TraceIds } from "../kit/tracing/trace-context";
 
 /** One committed change of one memory: its snapshot after the change, or its deletion at a version. */
 export type MemoryChange =
@@ -40,12 +43,20 @@ const PUBLISH_ATTEMPT_MS = 1000;
 const PUBLISH_BUDGET_MS = 3000;
 const PUBLISH_PAUSE_MS = 100;
 
-async function publishPatiently(js: JetStreamClient, subject: string, data: Uint8Array, msgID: string) {
+async function publishPatiently(
+  js: JetStreamClient,
+  subject: string,
+  data: Uint8Array,
+  msgID: string,
+  trace: TraceIds | null | undefined,
+) {
   const started = Date.now();
+  const headers = trace ? { headers: traceHeaders(trace) } : {};
   for (;;) {
     const left = PUBLISH_BUDGET_MS - (Date.now() - started);
     try {
-      return await js.publish(subject, data, { msgID, timeout: Math.max(1, Math.min(PUBLISH_ATTEMPT_MS, left)) });
+      const timeout = Math.max(1, Math.min(PUBLISH_ATTEMPT_MS, left));
+      return await js.publish(subject, data, { msgID, timeout, ...headers });
     } catch (err) {
       if (Date.now() - started + PUBLISH_PAUSE_MS >= PUBLISH_BUDGET_MS) throw err;
       await Bun.sleep(PUBLISH_PAUSE_MS);
@@ -57,6 +68,20 @@ interface EventMessage {
   type: MemoryEventType;
   data: Uint8Array;
   msgID: string;
+}
+
+/**
+ * One message, carrying the write's span in its headers (a producer span of its own while tracing is on), which
+ * the indexer's and the webhooks dispatcher's spans link to.
+ */
+function publishEvent(js: JetStreamClient, msg: EventMessage, trace: TraceIds | null | undefined) {
+  const subject = memoryEventSubject(msg.type);
+  const t = tracer();
+  if (t === null) return publishPatiently(js, subject, msg.data, msg.msgID, trace);
+  const attributes = { "messaging.system": "nats", "messaging.destination.name": subject };
+  return traced(t, `publish ${subject}`, { kind: "producer", attributes }, (ids) =>
+    publishPatiently(js, subject, msg.data, msg.msgID, ids),
+  );
 }
 
 const encoder = new TextEncoder();
@@ -134,7 +159,7 @@ export function createChangePublisher(js: JetStreamClient, bus: Bus, now?: () =>
         for (const batch of chunksOf(eventMessages(events), PUBLISH_BATCH)) {
           await Promise.all(
             batch.map((msg) =>
-              publishPatiently(js, memoryEventSubject(msg.type), msg.data, msg.msgID).catch((err) =>
+              publishEvent(js, msg, ctx.trace).catch((err) =>
                 ctx.log.error("memory events not published", { msg_id: msg.msgID, ...errorFields(err) }),
               ),
             ),
@@ -153,7 +178,7 @@ export function createChangePublisher(js: JetStreamClient, bus: Bus, now?: () =>
           if (
             !(await indexNow(
               { upserts: u[i] ?? [], deletes: d[i] ?? [] },
-              { requestId: ctx.requestId, caller },
+              { requestId: ctx.requestId, caller, trace: ctx.trace },
               ctx.log,
             ))
           )

@@ -11,12 +11,12 @@ import { tracer, withSpan } from "./tracer";
  */
 export async function inConsumerSpan<T>(
   consumer: string,
-  messages: readonly { headers?: MsgHdrs }[],
+  received: readonly { m: { headers?: MsgHdrs } }[],
   step: () => Promise<T>,
 ): Promise<T> {
   const t = tracer();
   if (t === null) return step();
-  const links = writesOf(messages);
+  const links = writesOf(received);
   const span = t.start(`process ${consumer}`, {
     kind: "consumer",
     parent: links[0] ?? null,
@@ -25,7 +25,7 @@ export async function inConsumerSpan<T>(
       "messaging.system": "nats",
       "messaging.operation.type": "process",
       "messaging.consumer.group.name": consumer,
-      "messaging.batch.message_count": messages.length,
+      "messaging.batch.message_count": received.length,
     },
   });
   try {
@@ -36,9 +36,9 @@ export async function inConsumerSpan<T>(
 }
 
 /** The spans of the writes that published the messages, each once. */
-function writesOf(messages: readonly { headers?: MsgHdrs }[]): TraceIds[] {
+function writesOf(received: readonly { m: { headers?: MsgHdrs } }[]): TraceIds[] {
   const seen = new Map<string, TraceIds>();
-  for (const m of messages) {
+  for (const { m } of received) {
     const ids = readTrace(m.headers);
     if (ids && !seen.has(ids.spanId)) seen.set(ids.spanId, ids);
   }

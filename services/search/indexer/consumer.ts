@@ -11,6 +11,7 @@ import { INDEX_WAIT_MS } from "../../contract/search-index";
 import { errorFields, type Logger } from "../../kit/log";
 import type { Space } from "../../kit/space";
 import type { Apply, Changes } from "./apply";
+import { inConsumerSpan } from "../../kit/tracing/consumer-span";
 
 export const INDEXER_DURABLE = "search-indexer";
 /** Events applied at once (a message may carry many: at least one message goes). */
@@ -93,7 +94,8 @@ export async function startIndexer(
         if (!stopped && ageMs(buffer[n]!.m) < grace) break;
         events += buffer[n++]!.events.length;
       }
-      await applyBatch(buffer.splice(0, n), apply, log);
+      const batch = buffer.splice(0, n);
+      await inConsumerSpan(INDEXER_DURABLE, batch, () => applyBatch(batch, apply, log));
     }
   })();
 

@@ -12,6 +12,9 @@ import { hashTag } from "../../kit/space";
 import type { NewDelivery, WebhookStore } from "../store";
 import { partitionOf } from "../store/keyspace";
 import { deliveryIdOf, memoryEventBody, subscribes, webhookTypeOf } from "../payload";
+import { inConsumerSpan } from "../../kit/tracing/consumer-span";
+import { activeSpan } from "../../kit/tracing/tracer";
+import { formatTraceparent } from "../../kit/tracing/trace-context";
 
 export const DISPATCHER_DURABLE = "webhooks-dispatcher";
 /** Events dispatched at once (a message may carry many: at least one message goes). */
@@ -70,7 +73,9 @@ export async function startDispatcher(
       let n = 1;
       let events = buffer[0]!.events.length;
       while (n < buffer.length && events + buffer[n]!.events.length <= BATCH) events += buffer[n++]!.events.length;
-      deps.enqueued(await dispatch(buffer.splice(0, n), deps.store, deps.log, now));
+      const batch = buffer.splice(0, n);
+      const run = () => dispatch(batch, deps.store, deps.log, now);
+      deps.enqueued(await inConsumerSpan(DISPATCHER_DURABLE, batch, run));
     }
   })();
 
@@ -100,6 +105,9 @@ async function dispatch(
       if (!spaces.has(hashTag(space))) spaces.set(hashTag(space), store.endpoints.all(space));
     }
     const deliveries: NewDelivery[] = [];
+    // The dispatcher's span (inConsumerSpan), which each attempt's span descends from.
+    const span = activeSpan();
+    const trace = span ? { trace: formatTraceparent(span) } : {};
     for (const e of [...events].sort((a, b) => a.version - b.version)) {
       const type = webhookTypeOf(e);
       const to = (await spaces.get(hashTag({ tenant: e.tenant, env: e.env }))!).filter(
@@ -121,6 +129,7 @@ async function dispatch(
           version: e.version,
           body: json,
           manual: false,
+          ...trace,
         });
       }
     }

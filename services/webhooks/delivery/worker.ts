@@ -5,6 +5,7 @@ import { nextRetryAt } from "../schedule";
 import { signedHeaders } from "../signature";
 import type { Attempt, ClaimedDelivery, AttemptOutcome, WebhookStore } from "../store";
 import type { Send } from "./sender";
+import { inAttemptSpan } from "./attempt-span";
 
 export interface WorkerDeps {
   store: WebhookStore;
@@ -99,7 +100,7 @@ export function startDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
     if (!endpoint.enabled && !c.manual)
       return settle(c, record({ status_code: null, latency_ms: 0, error: "endpoint disabled" }), "failed", null);
     const headers = signedHeaders(signingSecrets(endpoint, at), c.event_id, at, c.body);
-    const result = await deps.send(endpoint.url, headers, c.body);
+    const result = await inAttemptSpan(c, () => deps.send(endpoint.url, headers, c.body));
     const retryAt = result.ok || c.manual ? null : nextRetryAt(deps.schedule, c.attempt, now(), random());
     const outcome: AttemptOutcome = result.ok ? "succeeded" : retryAt !== null ? "retry" : "failed";
     await settle(c, record(result), outcome, retryAt);

@@ -17,9 +17,9 @@ for _, id in ipairs(redis.call('ZRANGE', KEYS[1], '-inf', now, 'BYSCORE', 'LIMIT
     redis.call('ZADD', KEYS[1], now + lease, id)
     local attempt = redis.call('HINCRBY', record_key, 'attempt_count', 1)
     redis.call('HSET', record_key, 'claim', token, 'next_at', '')
-    local f = redis.call('HMGET', record_key, 'webhook_id', 'tenant', 'env', 'event_id', 'body', 'manual')
+    local f = redis.call('HMGET', record_key, 'webhook_id', 'tenant', 'env', 'event_id', 'body', 'manual', 'trace')
     claimed[#claimed + 1] = cjson.encode({ id = id, webhook_id = f[1], tenant = f[2], env = f[3], event_id = f[4],
-      body = f[5], manual = f[6] == '1', attempt = attempt })
+      body = f[5], manual = f[6] == '1', attempt = attempt, trace = f[7] or '' })
   end
 end
 local head = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')

@@ -3,7 +3,8 @@
 -- lane while an earlier one of that memory to that endpoint is being attempted; any other is due now.
 -- KEYS: due sorted set, active hash
 -- ARGV: now ms, now ISO, deliveries kept per endpoint (log), deliveries (JSON array of
---   {id, webhook_id, tenant, env, event_id, event_type, memory_id|null, version|null, body, manual})
+--   {id, webhook_id, tenant, env, event_id, event_type, memory_id|null, version|null, body, manual, trace?})
+--   (trace: the traceparent of the span that enqueued it, absent while tracing is off)
 -- Meets record, lane and log keys as it runs: built from the partition's hash tag (KEYS[1]).
 -- Returns how many deliveries were created.
 use_partition_of(KEYS[1])
@@ -18,7 +19,7 @@ for _, d in ipairs(cjson.decode(ARGV[4])) do
     redis.call('HSET', record_key, 'id', d.id, 'webhook_id', d.webhook_id, 'tenant', d.tenant, 'env', d.env,
       'event_id', d.event_id, 'event_type', d.event_type, 'memory_id', memory, 'version', version, 'body', d.body,
       'attempt_count', 0, 'attempts', '[]', 'created_at', now_iso, 'updated_at', now_iso,
-      'manual', d.manual and '1' or '', 'claim', '', 'lane', '')
+      'manual', d.manual and '1' or '', 'claim', '', 'lane', '', 'trace', d.trace or '')
     local lane = memory ~= '' and (d.webhook_id .. ':' .. memory) or ''
     if lane ~= '' and redis.call('HEXISTS', KEYS[2], lane) == 1 then
       redis.call('ZADD', PK.lane(lane), version ~= '' and version or 0, d.id)

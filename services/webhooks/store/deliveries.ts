@@ -26,6 +26,8 @@ export interface NewDelivery {
   body: string;
   /** Asked for by hand (a test ping): sent even to a disabled endpoint, not retried. */
   manual: boolean;
+  /** The `traceparent` of the span that enqueued it, for its attempts' spans (while tracing is on). */
+  trace?: string;
 }
 
 /** A delivery claimed for one attempt. */
@@ -39,6 +41,8 @@ export interface ClaimedDelivery {
   manual: boolean;
   /** This attempt's number, from 1. */
   attempt: number;
+  /** The `traceparent` of the span that enqueued it; '' when none (tracing off, or enqueued by an older version). */
+  trace: string;
   partition: number;
   claim: string;
 }
