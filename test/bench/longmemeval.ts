@@ -187,6 +187,21 @@ async function runFolds(tenantIds: string[]) {
   } finally {
     await reader.close();
   }
+  // Every question's candidates (ids as session/turn) and parts, without the data set's text: rankings can be
+  // compared offline.
+  writeFileSync(
+    join(root, "candidates.json"),
+    JSON.stringify(
+      asked.map(({ q, fold, candidates }) => ({
+        id: q.id,
+        type: q.type,
+        fold,
+        answerSessions: q.answerSessions,
+        evidence: evidenceTurns(q),
+        candidates: candidates.map((c) => ({ ...c, at: where.get(c.id) ?? null })),
+      })),
+    ),
+  );
   // The choice maximises the turn-level figures the goals name: recall_any@5, recall_any@10 and recall_all@10.
   const objectiveAt = [4, 5, 6];
   const settings = grid();

@@ -90,15 +90,15 @@ describe("candidates from the threads of the first ones", () => {
       vectorsFor: [],
       prevFor: first.map((c) => c.id),
     });
-    const proposed = await propose(store.reads, space, first, place, { neighbours: 1, threads: 1 });
+    const proposed = await propose(store.reads, space, first, place, { neighbours: 1, threads: 1, feedback: 0 });
     // The best (turn 1 of thread 0): its previous and next sibling. Thread 0 sums three matches: all its turns.
     expect(proposed.get(idOf(0, 0))).toEqual({ neighbour: 0, thread: 0 });
     expect(proposed.get(idOf(0, 2))).toEqual({ neighbour: 0, thread: 0 });
     expect(proposed.get(idOf(0, 4))).toEqual({ thread: 0 });
     expect(proposed.has(idOf(1, 2))).toBe(false);
     expect([...proposed.keys()].some((id) => first.some((c) => c.id === id))).toBe(false);
-    expect(keptBy(proposed.get(idOf(0, 4))!, { neighbours: 5, threads: 0 })).toBe(false);
-    expect(keptBy(proposed.get(idOf(0, 2))!, { neighbours: 1, threads: 0 })).toBe(true);
+    expect(keptBy(proposed.get(idOf(0, 4))!, { neighbours: 5, threads: 0, feedback: 0 })).toBe(false);
+    expect(keptBy(proposed.get(idOf(0, 2))!, { neighbours: 1, threads: 0, feedback: 0 })).toBe(true);
   });
 
   test("the benchmarks' reader returns the added candidates with their own parts and why they were added", async () => {
@@ -108,7 +108,7 @@ describe("candidates from the threads of the first ones", () => {
     // 52 memories, 30 from each side at most: the threads propose the rest of their turns.
     expect(added.length).toBeGreaterThan(0);
     expect(new Set(out.map((c) => c.id)).size).toBe(out.length);
-    const content = new Map(turns.flat().map((m) => [m.id, m.content]));
+    const content = new Map([...roots, ...turns.flat()].map((m) => [m.id, m.content]));
     const query = vectorOf("kitchen");
     for (const c of added) {
       const own = vectorOf(content.get(c.id)!);

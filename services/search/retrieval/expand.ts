@@ -18,26 +18,33 @@ export interface Expansion {
   neighbours: number;
   /** Every turn of the `threads` threads whose candidates match best together becomes a candidate. */
   threads: number;
+  /** The best `feedback` new hits of the query moved toward its best candidates (feedback.ts) become candidates. */
+  feedback: number;
 }
 
 /** The counts the folds choose among; the service's are EXPANSION (retrieve.ts). */
-export const EXPANSION_READ: Expansion = { neighbours: 20, threads: 3 };
+export const EXPANSION_READ: Expansion = { neighbours: 20, threads: 3, feedback: 30 };
 
 /** A thread's evidence: the sum of its best candidates' scores, this many (one strong match is no topic). */
 export const THREAD_EVIDENCE_TURNS = 3;
 /** A thread proposes at most this many turns (its first, in the thread's order). */
 export const THREAD_TURNS_MAX = 100;
 
-/** Why a memory was added: the rank (0 = best) of the candidate it neighbours, of the thread that holds it. */
+/**
+ * Why a memory was added: the rank (0 = best) of the candidate it neighbours, of the thread that holds it, among
+ * the feedback query's new hits.
+ */
 export interface Proposed {
   neighbour?: number;
   thread?: number;
+  feedback?: number;
 }
 
 /** Whether a candidate added for `proposed` is one under the counts `x` (the folds' offline choice). */
 export const keptBy = (proposed: Proposed, x: Expansion) =>
   (proposed.neighbour !== undefined && proposed.neighbour < x.neighbours) ||
-  (proposed.thread !== undefined && proposed.thread < x.threads);
+  (proposed.thread !== undefined && proposed.thread < x.threads) ||
+  (proposed.feedback !== undefined && proposed.feedback < x.feedback);
 
 /**
  * The memories `x` adds to `candidates` (none already among them), with why. `place` holds where each

@@ -7,6 +7,7 @@ import { queryNames, queryTerms } from "../text";
 import type { Hit, ReadStore, ThreadPlace } from "../store";
 import { chooseVectorSearch, searchGraph, type VectorQuery, type VectorSearch } from "./vector-search";
 import { EXPANSION_READ, propose, type Expansion, type Proposed } from "./expand";
+import { feedbackHits } from "./feedback";
 
 export interface RetrieveRequest {
   query: string;
@@ -25,7 +26,7 @@ export interface Retrieved {
 export const MAX_QUERY_TERMS = 64;
 
 /** What the service adds to a query's candidates from their threads (expand.ts), as the folds chose it. */
-export const EXPANSION: Expansion = { neighbours: 0, threads: 0 };
+export const EXPANSION: Expansion = { neighbours: 0, threads: 0, feedback: 0 };
 
 /** Each side (vector, lexical) proposes this many candidates; fusion then ranks their union exactly. */
 export const candidateCount = (limit: number) => Math.min(200, Math.max(30, 3 * limit));
@@ -166,9 +167,15 @@ async function matchCandidates(
   });
   const first = ids.map(candidate);
   // An added memory must pass the query's filters: done for none or a lone filter set, the common cases.
-  if ((expansion.neighbours <= 0 && expansion.threads <= 0) || (hasFilters(spec) && stats.passing === null))
-    return first;
-  const proposed = await propose(reads, space, first, parts.place, expansion);
+  const expands = expansion.neighbours > 0 || expansion.threads > 0 || expansion.feedback > 0;
+  if (!expands || (hasFilters(spec) && stats.passing === null)) return first;
+  const [proposed, fed] = await Promise.all([
+    propose(reads, space, first, parts.place, expansion),
+    expansion.feedback > 0 && vector !== null && search.strategy !== "every-passing"
+      ? feedbackHits(vq, search, vector, first, chunked)
+      : new Map<string, number>(),
+  ]);
+  for (const [id, at] of fed) if (at < expansion.feedback) proposed.set(id, { ...proposed.get(id), feedback: at });
   let added = [...proposed.keys()];
   if (hasFilters(spec) && added.length > 0) {
     const pass = await reads.passLoneFilter(space, spec, added);
