@@ -11,12 +11,13 @@ export const LAYOUT_POLL_MS = 2000;
  * replicas of the release before still read everything; once it is recorded, it writes N's form, and the step's
  * walk converts what was written before.
  */
-export function createLayoutView(store: LayoutStore, initial: number, log: Logger, pollMs = LAYOUT_POLL_MS) {
-  let layout = initial;
+export async function createLayoutView(store: LayoutStore, log: Logger, pollMs = LAYOUT_POLL_MS) {
+  let layout = await store.versionOrInit();
   const read = async () => {
     const [version, progress] = await Promise.all([store.version(), store.progress()]);
     layout = Math.max(version ?? layout, progress?.to ?? 0);
   };
+  await read();
   const timer = setInterval(
     () => void read().catch((err) => log.warn("reading the data layout failed", errorFields(err))),
     pollMs,
@@ -32,4 +33,4 @@ export function createLayoutView(store: LayoutStore, initial: number, log: Logge
   };
 }
 
-export type LayoutView = ReturnType<typeof createLayoutView>;
+export type LayoutView = Awaited<ReturnType<typeof createLayoutView>>;

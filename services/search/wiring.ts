@@ -39,7 +39,7 @@ export async function buildSearch(deps: {
   await Promise.all(pool.map((c) => redisReady(c, log)));
   const store = createSearchStore(redis, pool);
   const layoutStore = createLayoutStore(redis);
-  const layout = createLayoutView(layoutStore, await layoutStore.versionOrInit(), log);
+  const layout = await createLayoutView(layoutStore, log);
   const chunked = () => layout.writes(3);
   const apply = createApplier(store, embedders, modelId, chunked);
   const reader = createMemoryReader(bus);
