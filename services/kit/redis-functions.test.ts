@@ -109,4 +109,11 @@ describe("cluster slots", () => {
     expect(() => assertOneSlot("f", ["x", "x"])).not.toThrow();
     expect(() => assertOneSlot("f", ["x", "y"])).toThrow("keys of different cluster slots");
   });
+
+  test("a frozen key list is remembered only once it passed: one in two slots is refused on every call", () => {
+    const mixed = Object.freeze(["a:{t:live}:x", "a:{u:live}:y"]);
+    for (let i = 0; i < 2; i++) expect(() => assertOneSlot("f", mixed)).toThrow("keys of different cluster slots");
+    const one = Object.freeze(["a:{t:live}:x", "a:{t:live}:y"]);
+    for (let i = 0; i < 2; i++) expect(() => assertOneSlot("f", one)).not.toThrow();
+  });
 });

@@ -37,7 +37,26 @@ export const indexKeys = (space: Space) => {
   ];
 };
 
-const REGISTRY_KEYS = [EXPIRY_REGISTRY.due, EXPIRY_REGISTRY.gen];
+/** Spaces whose index keys a replica holds at once; past it they are named again (a few MiB for 10,000). */
+const MAX_HELD_SPACES = 10_000;
+const held = new Map<string, readonly string[]>();
+
+/**
+ * A space's index keys, named once and frozen: naming ten keys on every call showed in the service's profile of
+ * a read, and the same frozen list each time lets the library caller check its slot once (kit/redis-functions.ts).
+ */
+export function heldIndexKeys(space: Space): readonly string[] {
+  const id = `${space.env}:${space.tenant}`;
+  let keys = held.get(id);
+  if (!keys) {
+    if (held.size >= MAX_HELD_SPACES) held.clear();
+    keys = Object.freeze(indexKeys(space));
+    held.set(id, keys);
+  }
+  return keys;
+}
+
+const REGISTRY_KEYS = Object.freeze([EXPIRY_REGISTRY.due, EXPIRY_REGISTRY.gen]);
 
 /**
  * How every feature's store calls the memories library: `space` for one tenant+environment (its index keys,
@@ -48,7 +67,7 @@ export function memoriesCaller(redis: RedisClient) {
   const call = memoriesLibrary.on(redis);
   return {
     async space<T>(fn: MemoryFunction, space: Space, args: (string | number)[], extraKeys: string[] = []) {
-      const keys = extraKeys.length > 0 ? [...indexKeys(space), ...extraKeys] : indexKeys(space);
+      const keys = extraKeys.length > 0 ? [...heldIndexKeys(space), ...extraKeys] : heldIndexKeys(space);
       return emptyTablesAsLists(JSON.parse((await call(fn, keys, args)) as string)) as T;
     },
     async registry<T>(fn: MemoryFunction, args: (string | number)[]) {
