@@ -66,7 +66,8 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-function spawnChild(name: string, entry: string, env: Record<string, string>, logDir: string): Child {
+/** One process of this checkout (`entry` from its root), its output appended to `<logDir>/<name>.log`. */
+export function spawnChild(name: string, entry: string, env: Record<string, string>, logDir: string): Child {
   const logFile = join(logDir, `${name}.log`);
   const fd = openSync(logFile, "a");
   // Kernel-enforced cleanup: the child gets SIGTERM if the launcher dies, however it dies.
