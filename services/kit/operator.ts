@@ -113,6 +113,18 @@ function noStackMessage(found: FoundStack, env: Env, orSet: string): string {
   return `No running stack: start one with \`npm start\` (or set DATA_DIR to its data directory, or ${orSet}).`;
 }
 
+/**
+ * The environment of a command that builds a service's own pieces (reindex, migrate): this one's, with Redis and
+ * NATS where they were found (the choice of stack said on stderr when several run).
+ */
+export async function serviceEnvOf(target: StackTarget, env: Env = process.env): Promise<Env> {
+  const both = "REDIS_URL and NATS_URL";
+  const [{ url, cluster }, natsUrl] = await Promise.all([target.redis(both), target.nats(both)]);
+  const note = target.choiceNote();
+  if (note) console.error(note);
+  return { ...env, REDIS_URL: url, REDIS_CLUSTER: String(cluster), NATS_URL: natsUrl };
+}
+
 /** REDIS_CLUSTER read as every process reads it. */
 function clusterSetting(env: Env): boolean {
   try {

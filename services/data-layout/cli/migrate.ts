@@ -2,7 +2,7 @@ import { BaseConfig, configOrExit, loadConfig } from "../../kit/config";
 import { connectNats, connectRedis, redisReady } from "../../kit/connect";
 import { createBus } from "../../kit/bus";
 import { createLogger } from "../../kit/log";
-import { OperatorError, operatorArgs, runOperatorCommand, stackTarget } from "../../kit/operator";
+import { OperatorError, operatorArgs, runOperatorCommand, serviceEnvOf, stackTarget } from "../../kit/operator";
 import { SearchConfig } from "../../search/config";
 import { searchMigrations } from "../../search/migrations";
 import { buildSearch, closeSearch, type SearchParts } from "../../search/wiring";
@@ -39,15 +39,8 @@ if (values.help) {
 
 const target = stackTarget();
 await runOperatorCommand(async () => {
-  const both = "REDIS_URL and NATS_URL";
-  const [{ url, cluster }, natsUrl] = await Promise.all([target.redis(both), target.nats(both)]);
-  const note = target.choiceNote();
-  if (note) console.error(note);
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    REDIS_URL: url,
-    REDIS_CLUSTER: String(cluster),
-    NATS_URL: natsUrl,
+  const env = {
+    ...(await serviceEnvOf(target)),
     ...(values["batch-size"] ? { MIGRATION_BATCH_SIZE: values["batch-size"] } : {}),
     ...(values["pause-ms"] ? { MIGRATION_PAUSE_MS: values["pause-ms"] } : {}),
   };

@@ -2,7 +2,7 @@ import { BaseConfig, configOrExit, loadConfig } from "../../kit/config";
 import { connectNats, connectRedis, redisReady } from "../../kit/connect";
 import { createBus } from "../../kit/bus";
 import { createLogger } from "../../kit/log";
-import { operatorArgs, runOperatorCommand, stackTarget } from "../../kit/operator";
+import { operatorArgs, runOperatorCommand, serviceEnvOf, stackTarget } from "../../kit/operator";
 import type { Space } from "../../kit/space";
 import { SearchConfig } from "../config";
 import { buildSearch, closeSearch } from "../wiring";
@@ -27,12 +27,8 @@ if (values.help || (values.env && values.env !== "live" && values.env !== "test"
 
 const target = stackTarget();
 await runOperatorCommand(async () => {
-  const both = "REDIS_URL and NATS_URL";
-  const [{ url, cluster }, natsUrl] = await Promise.all([target.redis(both), target.nats(both)]);
-  const note = target.choiceNote();
-  if (note) console.error(note);
   // The search service's own settings, with Redis and NATS where they were found.
-  const env = { ...process.env, REDIS_URL: url, REDIS_CLUSTER: String(cluster), NATS_URL: natsUrl };
+  const env = await serviceEnvOf(target);
   const config = configOrExit(() => loadConfig({ ...BaseConfig, ...SearchConfig }, env));
   const log = createLogger({ service: "reindex" }, config.LOG_LEVEL === "debug" ? "debug" : "warn");
   const redis = connectRedis(config.REDIS_URL, log, "reindex", { cluster: config.REDIS_CLUSTER });
