@@ -1,9 +1,8 @@
-import { closeSync, existsSync, openSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, rmSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
-import type { Subprocess } from "bun";
-import { freePort, withDeathSignal } from "../../scripts/stack/infra";
-import type { ServiceName, Stack, StackOptions } from "../../scripts/stack/launch";
+import { freePort } from "../../scripts/stack/infra";
+import { spawnChild, type ServiceName, type Stack, type StackOptions } from "../../scripts/stack/launch";
 import { runProcess } from "../process-helpers";
 
 /** What a rolling upgrade needs: the release before as real code, replicas of this one, and traffic. */
@@ -56,44 +55,15 @@ export async function startOldStack(dir: string, opts: StackOptions): Promise<St
   return launch.startStack(opts);
 }
 
-export interface Replica {
-  name: string;
-  proc: Subprocess;
-  logFile: string;
-  stop(): Promise<number>;
-}
-
-/** One process of this checkout (`services/<name>/main.ts` or the gateway) against the old stack's Redis and NATS. */
-export function startReplica(name: string, entry: string, env: Record<string, string>, logDir: string): Replica {
-  const logFile = join(logDir, `new-${name}.log`);
-  const fd = openSync(logFile, "a");
-  const proc = Bun.spawn(withDeathSignal([process.execPath, join(ROOT, entry)]), {
-    cwd: ROOT,
-    env,
-    stdout: fd,
-    stderr: fd,
-    stdin: "ignore",
-  });
-  closeSync(fd);
-  return {
-    name,
-    proc,
-    logFile,
-    async stop() {
-      if (proc.exitCode === null) proc.kill("SIGTERM");
-      return await proc.exited;
-    },
-  };
-}
-
+/** A service replica of this checkout against the old stack's Redis and NATS. */
 export const newService = (name: ServiceName, env: Record<string, string>, logDir: string) =>
-  startReplica(name, `services/${name}/main.ts`, env, logDir);
+  spawnChild(`new-${name}`, `services/${name}/main.ts`, env, logDir);
 
 /** A gateway of this checkout on free ports; resolves once its /readyz is 200. */
 export async function newGateway(env: Record<string, string>, logDir: string) {
   const [port, metricsPort] = [await freePort(), await freePort()];
-  const child = startReplica(
-    "gateway",
+  const child = spawnChild(
+    "new-gateway",
     "gateway/main.ts",
     { ...env, PORT: `${port}`, HEALTH_PORT: `${metricsPort}` },
     logDir,

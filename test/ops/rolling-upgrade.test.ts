@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Redis from "ioredis";
-import type { ServiceName, Stack } from "../../scripts/stack/launch";
+import type { Child, ServiceName, Stack } from "../../scripts/stack/launch";
 import { apiClient, newTenant, type ApiClient } from "../api";
 import { newDataDir } from "./backup-helpers";
 import {
@@ -10,7 +10,6 @@ import {
   newGateway,
   newService,
   previousReleaseCommit,
-  type Replica,
   startOldStack,
   worktreeOf,
 } from "./rolling-upgrade-helpers";
@@ -48,7 +47,7 @@ let worktree: Awaited<ReturnType<typeof worktreeOf>>;
 let old: Stack;
 let redis: Redis;
 let logDir: string;
-const replicas: Replica[] = [];
+const replicas: Child[] = [];
 let gateway: Awaited<ReturnType<typeof newGateway>>;
 let tenant: string;
 let key: string;
