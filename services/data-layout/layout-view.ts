@@ -1,6 +1,7 @@
 import type { Logger } from "../kit/log";
 import { errorFields } from "../kit/log";
 import type { LayoutStore } from "./store";
+import { CURRENT_LAYOUT, LayoutTooNewError } from "./layout";
 
 /** How often a process reads the keyspace's layout again; a step waits twice this before its first batch. */
 export const LAYOUT_POLL_MS = 2000;
@@ -13,6 +14,8 @@ export const LAYOUT_POLL_MS = 2000;
  */
 export async function createLayoutView(store: LayoutStore, log: Logger, pollMs = LAYOUT_POLL_MS) {
   let layout = await store.versionOrInit();
+  // A command that builds a service's pieces (reindex) must not write an older form into newer data either.
+  if (layout > CURRENT_LAYOUT) throw new LayoutTooNewError(layout, CURRENT_LAYOUT);
   const read = async () => {
     const [version, progress] = await Promise.all([store.version(), store.progress()]);
     layout = Math.max(version ?? layout, progress?.to ?? 0);
