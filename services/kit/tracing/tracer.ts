@@ -41,18 +41,20 @@ export const tracer = (): Tracer | null => installed;
 
 export const installTracer = (t: Tracer | null): void => {
   installed = t;
+  if (t) active ??= new AsyncLocalStorage<TraceIds>();
 };
 
 /**
  * The span the running code belongs to, carried across awaits, so that calls deep inside (a Redis function, a
  * NATS request of a store) find their parent without every signature passing it. Entered only while tracing is
- * on: an AsyncLocalStorage in use costs every promise a little, which the off path does not pay.
+ * on, and made only then: in Bun an AsyncLocalStorage costs every promise a little once it exists, which the off
+ * path does not pay.
  */
-const active = new AsyncLocalStorage<TraceIds>();
+let active: AsyncLocalStorage<TraceIds> | null = null;
 
-export const activeSpan = (): TraceIds | undefined => active.getStore();
+export const activeSpan = (): TraceIds | undefined => active?.getStore();
 
-export const withSpan = <T>(span: TraceSpan, run: () => T): T => active.run(span.ids, run);
+export const withSpan = <T>(span: TraceSpan, run: () => T): T => (active ? active.run(span.ids, run) : run());
 
 /** Runs `step` in a span of its own, child of the active one, failed with the error's code when it throws. */
 export async function traced<T>(
