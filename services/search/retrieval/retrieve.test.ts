@@ -60,8 +60,9 @@ describe("retrieve", () => {
   });
 
   test("every candidate gets both parts, even when only one side proposed it", async () => {
-    const out = await retrieve(space, { query: "rare", limit: 40, threshold: 0, filters: {} });
-    expect(out.length).toBe(40);
+    // Deep enough that every lexical candidate is among the results, whatever the weights.
+    const out = await retrieve(space, { query: "rare", limit: 200, threshold: 0, filters: {} });
+    expect(out.length).toBe(200);
     const rare = out.filter((r) => byId.get(r.id)!.content.includes("rare"));
     expect(rare.length).toBe(30);
     for (const r of out) {
