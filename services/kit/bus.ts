@@ -11,7 +11,7 @@ import {
   LOST_AFTER_MS,
   rawData,
 } from "./wire";
-import { activeSpan, codeOf, tracer } from "./tracing/tracer";
+import { activeSpan, codeOf, type Tracer, tracer } from "./tracing/tracer";
 import type { TraceIds } from "./tracing/trace-context";
 
 export interface CallContext {
@@ -20,8 +20,9 @@ export interface CallContext {
   /** For an operation that claims the request's Idempotency-Key itself (Operation.claimsIdempotencyKey). */
   keyClaim?: KeyClaim;
   /**
-   * The span the call belongs to when no span is active (tracing off: the request's ids, for the services' logs).
-   * While tracing is on the active span is the parent, and each call is a client span of its own.
+   * The span the call belongs to when no span is active (tracing off: the request's ids, for the services' logs,
+   * unless the gateway started the trace itself). While tracing is on the active span is the parent, and each
+   * call is a client span of its own.
    */
   trace?: TraceIds | null;
 }
@@ -115,14 +116,19 @@ export function createBus(nc: NatsConnection, defaults: { timeoutMs: number; obs
   };
 
   /** One call, in a client span of its own while tracing is on. */
-  async function exchange(
+  function exchange(op: Operation, input: unknown, ctx: CallContext, opts?: { timeoutMs?: number }) {
+    const t = tracer();
+    if (t !== null) return sendInSpan(t, op, input, ctx, opts);
+    return send(op, input, ctx, ctx.trace?.local ? null : ctx.trace, opts);
+  }
+
+  async function sendInSpan(
+    t: Tracer,
     op: Operation,
     input: unknown,
     ctx: CallContext,
     opts?: { timeoutMs?: number },
   ): Promise<Uint8Array> {
-    const t = tracer();
-    if (t === null) return send(op, input, ctx, ctx.trace, opts);
     const attributes = { "rpc.system": "nats", "rpc.method": op.subject };
     const span = t.start(op.subject, { kind: "client", parent: activeSpan() ?? ctx.trace, attributes });
     try {

@@ -93,8 +93,8 @@ export async function serveBindings(
         active.set(msg, started);
         // The reply goes out synchronously in reply(): no heartbeat after it.
         void dispatch(msg, binding, log, opts, () => active.delete(msg))
-          .then((ok) => {
-            if (!ok) c.errors++;
+          .then((failure) => {
+            if (failure !== null) c.errors++;
           })
           .finally(() => {
             inFlight--;
@@ -127,16 +127,16 @@ interface EndpointCounters {
 }
 
 /**
- * Handles one request with exactly one reply, in a server span while tracing is on; resolves true when it
- * succeeded. Never rejects.
+ * Handles one request with exactly one reply, in a server span while tracing is on; resolves null when it
+ * succeeded, else the code of the error it answered. Never rejects.
  */
-async function dispatch(
+function dispatch(
   msg: ServiceMsg,
   binding: Binding,
   log: Logger,
   opts: ServeOptions,
   onReplied: () => void,
-): Promise<boolean> {
+): Promise<string | null> {
   const requestId = msg.headers?.get(HEADER_REQUEST_ID) || crypto.randomUUID();
   const parent = readTrace(msg.headers);
   const subject = binding.op.subject;
@@ -144,16 +144,17 @@ async function dispatch(
     parent ? { request_id: requestId, trace_id: parent.traceId, subject } : { request_id: requestId, subject },
   );
   const t = tracer();
-  if (t === null) return (await handle(msg, binding, reqLog, opts, onReplied, requestId, parent)) === null;
+  if (t === null) return handle(msg, binding, reqLog, opts, onReplied, requestId, parent);
   const span = t.start(subject, {
     kind: "server",
     parent,
     attributes: { "rpc.system": "nats", "rpc.method": subject },
   });
-  const failure = await withSpan(span, () => handle(msg, binding, reqLog, opts, onReplied, requestId, span.ids));
-  if (failure !== null) span.fail(failure);
-  span.end();
-  return failure === null;
+  return withSpan(span, () => handle(msg, binding, reqLog, opts, onReplied, requestId, span.ids)).then((failure) => {
+    if (failure !== null) span.fail(failure);
+    span.end();
+    return failure;
+  });
 }
 
 /** The request's handling: null once the success reply is sent, else the code of the error it answered. */

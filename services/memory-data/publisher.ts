@@ -51,7 +51,7 @@ async function publishPatiently(
   trace: TraceIds | null | undefined,
 ) {
   const started = Date.now();
-  const headers = trace ? { headers: traceHeaders(trace) } : {};
+  const headers = trace && !trace.local ? { headers: traceHeaders(trace) } : {};
   for (;;) {
     const left = PUBLISH_BUDGET_MS - (Date.now() - started);
     try {

@@ -52,6 +52,13 @@ const spansOnceThere = (traceId: string, ready: (spans: ReceivedSpan[]) => boole
     `the spans of trace ${traceId}`,
   );
 
+/** Whether the spans `expectGatewayToRedis` looks at have all arrived (each process exports on its own). */
+const gatewayToRedis = (gatewaySpanId: string, subject: string, service: string) => (spans: ReceivedSpan[]) =>
+  spans.some((s) => s.spanId === gatewaySpanId) &&
+  spans.some((s) => s.name === subject && s.kind === KIND.client) &&
+  spans.some((s) => s.name === subject && s.kind === KIND.server) &&
+  spans.some((s) => s.service === service && s.name.startsWith("FCALL "));
+
 /** The request's span at the gateway, a call of `subject` under it, its handler in `service`, and a Redis call. */
 function expectGatewayToRedis(spans: ReceivedSpan[], gatewaySpanId: string, subject: string, service: string) {
   const request = one(spans, "gateway request span", (s) => s.spanId === gatewaySpanId);
@@ -84,7 +91,9 @@ describe("with tracing on", () => {
       (s) =>
         has("memory-search", "process search-indexer")(s) &&
         has("memory-webhooks", "process webhooks-dispatcher")(s) &&
-        has("memory-webhooks", "POST webhook")(s),
+        has("memory-webhooks", "POST webhook")(s) &&
+        gatewayToRedis(trace.spanId, "memories.create", "memory-memories")(s) &&
+        s.some((x) => x.kind === KIND.producer),
       30_000,
     );
     const { request, handler } = expectGatewayToRedis(spans, trace.spanId, "memories.create", "memory-memories");
@@ -110,7 +119,8 @@ describe("with tracing on", () => {
     expect(res.status).toBe(200);
     expect(res.body.data.memory.id).toBe(memoryId);
     const trace = traceOf(res.headers);
-    const spans = await spansOnceThere(trace.traceId, (s) => s.some((x) => x.name.startsWith("FCALL ")));
+    const ready = gatewayToRedis(trace.spanId, "memories.get", "memory-memories");
+    const spans = await spansOnceThere(trace.traceId, ready);
     const { request } = expectGatewayToRedis(spans, trace.spanId, "memories.get", "memory-memories");
     expect(request.name).toBe("POST /graphql");
   });
@@ -119,9 +129,7 @@ describe("with tracing on", () => {
     const res = await api.post("/v1/search", { query: "the patient's secret", limit: 3 });
     expect(res.status).toBe(200);
     const trace = traceOf(res.headers);
-    const spans = await spansOnceThere(trace.traceId, (s) =>
-      s.some((x) => x.service === "memory-search" && x.name.startsWith("FCALL ")),
-    );
+    const spans = await spansOnceThere(trace.traceId, gatewayToRedis(trace.spanId, "search.query", "memory-search"));
     const { request } = expectGatewayToRedis(spans, trace.spanId, "search.query", "memory-search");
     expect(request.name).toBe("POST /v1/search");
   });
@@ -132,7 +140,7 @@ describe("with tracing on", () => {
     expect(res.status).toBe(200);
     const trace = traceOf(res.headers);
     expect(trace.traceId).toBe(traceId);
-    const spans = await spansOnceThere(traceId, (s) => s.some((x) => x.service === "memory-memories"));
+    const spans = await spansOnceThere(traceId, gatewayToRedis(trace.spanId, "memories.get", "memory-memories"));
     const request = one(spans, "gateway request span", (s) => s.spanId === trace.spanId);
     expect(request).toMatchObject({ name: "GET /v1/memories/:id", parentSpanId: parent });
     expectGatewayToRedis(spans, trace.spanId, "memories.get", "memory-memories");

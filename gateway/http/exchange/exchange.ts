@@ -7,8 +7,13 @@ import { readJsonObject, settleConnection } from "../body/body";
 import { errorResponse } from "../envelope/envelope";
 import { type Admission, requireScope } from "./guard";
 import { requestIdOf } from "./request-id";
-import { callerSpan, inRequestSpan, withTraceresponse } from "../observability/request-trace";
-import { type TraceIds, untracedSpan } from "../../../services/kit/tracing/trace-context";
+import { callerSpan, inRequestSpan } from "../observability/request-trace";
+import {
+  formatTraceparent,
+  TRACERESPONSE,
+  type TraceIds,
+  untracedSpan,
+} from "../../../services/kit/tracing/trace-context";
 import { tracer } from "../../../services/kit/tracing/tracer";
 
 /**
@@ -40,7 +45,7 @@ export interface Exchange {
   trace: TraceIds;
   identity: Identity;
   caller: Caller;
-  /** What every answer to the request carries: its rate-limit and CORS headers. */
+  /** What every answer to the request carries: its rate-limit, CORS and `traceresponse` headers. */
   headers: Record<string, string>;
   /** `performance.now()` at arrival: the answer's `latency_ms`, the duration metric. */
   started: number;
@@ -56,7 +61,7 @@ export interface Exchange {
  * once, not as a closure per request. Tracing off, the request's ids are made without the SDK, so the logs and
  * the answer name its trace all the same.
  */
-export async function exchange<A>(
+export function exchange<A>(
   deps: GatewayDeps,
   surface: Surface,
   request: Request,
@@ -65,10 +70,7 @@ export async function exchange<A>(
 ): Promise<Response> {
   const parent = callerSpan(request);
   const t = tracer();
-  if (t === null) {
-    const trace = untracedSpan(parent);
-    return withTraceresponse(await frame(deps, surface, request, run, arg, trace), trace);
-  }
+  if (t === null) return frame(deps, surface, request, run, arg, untracedSpan(parent));
   return inRequestSpan(t, parent, surface.method, surface.route, (trace) =>
     frame(deps, surface, request, run, arg, trace),
   );
@@ -87,6 +89,9 @@ async function frame<A>(
   const admission = await (surface.admit
     ? surface.admit(deps, request, requestId)
     : deps.guard.admit(request, requestId));
+  // In the headers every answer carries (each admission's own record): set before the answer is built, as
+  // changing a built Response's headers costs more.
+  admission.headers[TRACERESPONSE] = formatTraceparent(trace);
   let res: Response;
   let usage = surface.usage;
   if (!admission.ok) res = errorResponse(admission.error, requestId, admission.headers);

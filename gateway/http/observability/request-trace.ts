@@ -1,10 +1,4 @@
-import {
-  formatTraceparent,
-  parseTraceparent,
-  TRACEPARENT,
-  TRACERESPONSE,
-  type TraceIds,
-} from "../../../services/kit/tracing/trace-context";
+import { parseTraceparent, TRACEPARENT, type TraceIds } from "../../../services/kit/tracing/trace-context";
 import { type Tracer, withSpan } from "../../../services/kit/tracing/tracer";
 
 /** The caller's span: its well-formed `traceparent`, continued; null (a new trace) otherwise. */
@@ -27,24 +21,11 @@ export async function inRequestSpan(
     const res = await withSpan(span, () => answer(span.ids));
     span.set("http.response.status_code", res.status);
     if (res.status >= 500) span.fail(String(res.status));
-    return withTraceresponse(res, span.ids);
+    return res;
   } catch (err) {
     span.fail((err as Error)?.name ?? "Error");
     throw err;
   } finally {
     span.end();
-  }
-}
-
-/** The answer names its trace (W3C Trace Context Level 2): the id a caller quotes to an operator. */
-export function withTraceresponse(res: Response, ids: TraceIds): Response {
-  try {
-    res.headers.set(TRACERESPONSE, formatTraceparent(ids));
-    return res;
-  } catch {
-    // Headers of a response made by Response.error() or redirect() are immutable: a copy carries it instead.
-    const copy = new Response(res.body, res);
-    copy.headers.set(TRACERESPONSE, formatTraceparent(ids));
-    return copy;
   }
 }

@@ -84,13 +84,17 @@ describe("trace context over NATS", () => {
   test("tracing off: the caller's ids reach the handler, and its logs carry trace_id beside request_id", async () => {
     const logs: Record<string, unknown>[] = [];
     const { bus, served } = await serveBoth(logs);
-    const trace = untracedSpan(null);
+    // A trace a caller of the gateway started (continued there), not one the gateway made up.
+    const trace = untracedSpan({ traceId: untracedSpan(null).traceId, spanId: "00f067aa0ba902b7", sampled: false });
     const got = await bus.call(outer, {}, { requestId: "req-1", trace });
     expect(got.trace.mine).toEqual(trace);
     expect(got.trace.inner).toEqual(trace); // a handler's own calls pass its context on
     expect(logs).toContainEqual(expect.objectContaining({ request_id: "req-1", trace_id: trace.traceId }));
     await bus.call(outer, {}, { requestId: "req-2" });
     expect(logs.find((l) => l.request_id === "req-2")).not.toHaveProperty("trace_id");
+    // A trace started by the gateway while nothing records it stays there: its calls carry no header.
+    const local = await bus.call(outer, {}, { requestId: "req-3", trace: untracedSpan(null) });
+    expect(local.trace.mine).toBeNull();
     await served.stop();
   });
 
@@ -99,7 +103,7 @@ describe("trace context over NATS", () => {
     installTracer(recordingTracer(spans));
     const { bus, served } = await serveBoth([]);
     const request = untracedSpan(null);
-    await bus.call(outer, {}, { requestId: "req-3", trace: request });
+    await bus.call(outer, {}, { requestId: "req-4", trace: request });
     const [call1, serve1, call2, serve2] = spans;
     expect(spans.map((s) => [s.name, s.kind])).toEqual([
       [outer.subject, "client"],

@@ -50,7 +50,9 @@ describe("ids made without the SDK", () => {
     const b = untracedSpan(null);
     expect(a.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(a.traceId).not.toBe(b.traceId);
-    expect(parseTraceparent(formatTraceparent(a))).toEqual(a);
-    expect(a.sampled).toBe(false);
+    expect(parseTraceparent(formatTraceparent(a))).toEqual({ traceId: a.traceId, spanId: a.spanId, sampled: false });
+    // Nothing records it while tracing is off: it is this process's alone, not carried on.
+    expect(a.local).toBe(true);
+    expect(untracedSpan({ traceId: TRACE, spanId: SPAN, sampled: false }).local).toBeUndefined();
   });
 });

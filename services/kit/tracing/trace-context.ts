@@ -10,6 +10,11 @@ export interface TraceIds {
   spanId: string;
   /** The caller recorded its span (the `sampled` flag): spans below it are recorded too. */
   sampled: boolean;
+  /**
+   * A trace started here while tracing is off: nothing records it, so only this process's logs and answer name
+   * it, and calls do not carry it (a NATS header per call costs a few per cent of a read's throughput).
+   */
+  local?: true;
 }
 
 /** The W3C header names: what a caller sends, and what the gateway answers (Trace Context Level 2). */
@@ -50,9 +55,8 @@ const newSpanId = () => {
   return u.slice(19, 23) + u.slice(24);
 };
 
-/** The ids of a span started without the SDK: the caller's trace continued, or a new one (not sampled). */
-export const untracedSpan = (parent: TraceIds | null): TraceIds => ({
-  traceId: parent?.traceId ?? newTraceId(),
-  spanId: newSpanId(),
-  sampled: parent?.sampled ?? false,
-});
+/** The ids of a span started without the SDK: the caller's trace continued, or a new one (not sampled, local). */
+export const untracedSpan = (parent: TraceIds | null): TraceIds =>
+  parent
+    ? { traceId: parent.traceId, spanId: newSpanId(), sampled: parent.sampled }
+    : { traceId: newTraceId(), spanId: newSpanId(), sampled: false, local: true };
