@@ -4,6 +4,7 @@ import type { RedisClient } from "./redis-functions";
 import { setReplicaWait, type ReplicaWait } from "./replica-wait";
 import { errorFields, type Logger } from "./log";
 import { coalesceWritesPerTurn } from "./nats-writes";
+import { defineTracingChannelSubscribers } from "./redis-tracing";
 
 /** NATS with endless reconnects: a restart of NATS must never take a process down. */
 export async function connectNats(url: string, name: string, log: Logger): Promise<NatsConnection> {
@@ -90,6 +91,7 @@ export interface RedisConnectOptions {
  * gets a `Cluster` client, which routes each command to its slot's primary.
  */
 export function connectRedis(url: string, log: Logger, name = "redis", opts: RedisConnectOptions = {}): RedisClient {
+  defineTracingChannelSubscribers(); // ioredis traces every command on Bun without it (redis-tracing.ts)
   const target = redisTarget(url, opts.cluster);
   const enableOfflineQueue = opts.offlineQueue ?? false;
   const common = { maxRetriesPerRequest: 1, connectTimeout: 2000, connectionName: name };
