@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { Type as T } from "@sinclair/typebox";
 import { connect, type NatsConnection } from "nats";
 import { testStack } from "../../../test/harness";
@@ -100,7 +101,7 @@ describe("trace context over NATS", () => {
 
   test("tracing on: each call a client span, each handling a server span under it, nested calls below", async () => {
     const spans: Parameters<typeof recordingTracer>[0] = [];
-    installTracer(recordingTracer(spans));
+    installTracer(recordingTracer(spans), new AsyncLocalStorage());
     const { bus, served } = await serveBoth([]);
     const request = untracedSpan(null);
     await bus.call(outer, {}, { requestId: "req-4", trace: request });

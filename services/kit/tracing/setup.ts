@@ -15,7 +15,8 @@ export async function startTracing(name: string, log: Logger): Promise<boolean> 
   const { version } = (await Bun.file(new URL("../../../package.json", import.meta.url)).json()) as {
     version: string;
   };
-  installTracer(await sdkTracer(settings, version));
+  const { AsyncLocalStorage } = await import("node:async_hooks");
+  installTracer(await sdkTracer(settings, version), new AsyncLocalStorage());
   log.info("tracing on", {
     service_name: settings.serviceName,
     protocol: settings.protocol,

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { TraceIds } from "./trace-context";
 
 /**
@@ -39,18 +38,23 @@ let installed: Tracer | null = null;
 /** The process's tracer, or null while tracing is off. */
 export const tracer = (): Tracer | null => installed;
 
-export const installTracer = (t: Tracer | null): void => {
+/** Installs (or, null, removes) the tracer, with the store that carries the active span across awaits. */
+export const installTracer = (t: Tracer | null, store: SpanStore | null = null): void => {
   installed = t;
-  if (t) active ??= new AsyncLocalStorage<TraceIds>();
+  active = t ? store : null;
 };
 
 /**
  * The span the running code belongs to, carried across awaits, so that calls deep inside (a Redis function, a
- * NATS request of a store) find their parent without every signature passing it. Entered only while tracing is
- * on, and made only then: in Bun an AsyncLocalStorage costs every promise a little once it exists, which the off
- * path does not pay.
+ * NATS request of a store) find their parent without every signature passing it: an AsyncLocalStorage, which
+ * setup.ts imports and makes only when tracing is on, so the off path loads nothing of it.
  */
-let active: AsyncLocalStorage<TraceIds> | null = null;
+export interface SpanStore {
+  getStore(): TraceIds | undefined;
+  run<T>(ids: TraceIds, run: () => T): T;
+}
+
+let active: SpanStore | null = null;
 
 export const activeSpan = (): TraceIds | undefined => active?.getStore();
 
