@@ -6,7 +6,7 @@ import { createLogger } from "./log";
 
 const db = privateRedis("redis-tracing");
 
-test("a process's Redis clients skip ioredis' tracing while nobody subscribes, and trace once someone does", async () => {
+test("Redis clients skip ioredis' tracing while nobody subscribes, and trace once someone does", async () => {
   connectRedis("redis://127.0.0.1:1", createLogger({}, "error")).disconnect();
   const channel = dc.tracingChannel("ioredis:command");
   // ioredis traces unless this is false: without the getter (Bun) it is undefined, and every command is traced.
