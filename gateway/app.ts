@@ -7,6 +7,7 @@ import { indexResponse } from "./http/envelope/index-page";
 import { checkReadiness } from "./http/observability/health";
 import { methodTable } from "./http/envelope/methods";
 import { requestIdOf } from "./http/exchange/request-id";
+import { unframedTraceHeader } from "./http/observability/request-trace";
 import { restHandler } from "./rest/handle";
 import { graphqlHandler } from "./graphql/handle";
 import { GRAPHQL_PATH } from "./graphql/yoga";
@@ -67,7 +68,11 @@ export function createApp(deps: GatewayDeps, state: { stopping: boolean } = { st
     deps.log.error("unhandled gateway error", { request_id: requestId, code: String(code) });
     return errorResponse(new ServiceError("INTERNAL_ERROR", "An unexpected error occurred"), requestId);
   };
-  app.onError(async ({ code, request }) => settleConnection(request, await fallbackResponse(code, request)));
+  app.onError(async ({ code, request }) => {
+    const res = await fallbackResponse(code, request);
+    for (const [name, value] of Object.entries(unframedTraceHeader(request))) res.headers.set(name, value);
+    return settleConnection(request, res);
+  });
   return app;
 }
 

@@ -5,6 +5,7 @@ import { settleConnection } from "../http/body/body";
 import { type Exchange, exchange, jsonBody, type Surface } from "../http/exchange/exchange";
 import { errorResponse } from "../http/envelope/envelope";
 import { requestIdOf } from "../http/exchange/request-id";
+import { unframedTraceHeader } from "../http/observability/request-trace";
 import { createMcpServer } from "./server";
 import { MCP_TOOLS } from "./tools";
 
@@ -31,7 +32,8 @@ export function mcpHandler(deps: GatewayDeps) {
       const error = new ServiceError("METHOD_NOT_ALLOWED", `${request.method} is not allowed here; allowed: POST`, {
         allowed: ["POST"],
       });
-      return settleConnection(request, errorResponse(error, requestIdOf(request), { Allow: "POST" }));
+      const headers = { Allow: "POST", ...unframedTraceHeader(request) };
+      return settleConnection(request, errorResponse(error, requestIdOf(request), headers));
     }
     return exchange(deps, SURFACE, request, runMcp, undefined);
   };

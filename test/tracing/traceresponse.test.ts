@@ -60,4 +60,27 @@ describe("traceresponse, tracing off", () => {
     await mcp.arrayBuffer();
     traceOf(mcp.headers);
   });
+
+  test("answers outside the request frame name the trace too: 404, 405, MCP's 405, a body that does not parse", async () => {
+    const traceparent = `00-${TRACE}-${PARENT}-01`;
+    const missing = await api.get("/v1/no-such-route", { traceparent });
+    expect(missing.status).toBe(404);
+    expect(traceOf(missing.headers).traceId).toBe(TRACE);
+    const wrongMethod = await fetch(`${baseUrl}/v1/memories`, { method: "PUT", headers: { traceparent } });
+    await wrongMethod.arrayBuffer();
+    expect(wrongMethod.status).toBe(405);
+    expect(traceOf(wrongMethod.headers).traceId).toBe(TRACE);
+    const mcpGet = await fetch(`${baseUrl}/mcp`, { headers: { Authorization: `Bearer ${key}`, traceparent } });
+    await mcpGet.arrayBuffer();
+    expect(mcpGet.status).toBe(405);
+    expect(traceOf(mcpGet.headers).traceId).toBe(TRACE);
+    const unparsed = await fetch(`${baseUrl}/v1/memories`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+      body: "{not json",
+    });
+    await unparsed.arrayBuffer();
+    expect(unparsed.status).toBe(400);
+    traceOf(unparsed.headers);
+  });
 });
