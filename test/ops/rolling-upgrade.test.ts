@@ -33,6 +33,8 @@ const FILLER = [
   "Backups of the photo archive are verified once a quarter.",
   "The cycling club meets at the fountain before the Sunday ride.",
 ];
+/** The long memories the clients write, ~3,500 characters of their own (a chunk each ~500). */
+const RACKS = Array.from({ length: 60 }, (_, k) => `Rack ${k} in row ${k % 9} holds ${k % 7} switches.`).join(" ");
 /** ~40,000 characters with FACT at about character 20,000: past what layout 2 embeds (the first 2,000). */
 const longContent = () => {
   let out = "";
@@ -78,7 +80,8 @@ async function client(worker: number): Promise<void> {
     if (kind === 0 || acked.length === 0) {
       // Every fifth a long one, which layout 3 embeds in chunks: the old replicas must still read the index.
       const words = `rolling w${worker} n${i} token${crypto.randomUUID().slice(0, 8)}`;
-      const content = i % 15 === 0 ? `${FILLER.join(" ").repeat(20)} ${words}` : words;
+      // Not the long memory's filler: chunks of the same text embed alike, and a tie would go by id.
+      const content = i % 15 === 0 ? `${RACKS} ${words}` : words;
       const res = await api.post("/v1/memories", { content, tier: "long" });
       record("create", res.status);
       if (res.status === 200) acked.push({ id: res.body.data.id, content });
