@@ -1,7 +1,7 @@
 import type { NatsConnection } from "nats";
 import type { RedisClient } from "./redis-functions";
 import type { BaseSettings } from "./config";
-import { connectNats, connectRedis, redisReady } from "./connect";
+import { connectNats, connectRedis, redisReady, redisTroubledSince } from "./connect";
 import type { Binding } from "./handler";
 import { createLogger, type Logger } from "./log";
 import { serveBindings } from "./serve";
@@ -47,7 +47,9 @@ export async function runService<C extends BaseSettings>(
   const { bindings, onStop } = await setup({ config, nc, redis, bus, log });
   // The layout its code writes, in $SRV.INFO: a migration waits until no replica declares an older one.
   const described = { ...info, metadata: serviceMetadata() };
-  const served = await serveBindings(nc, described, bindings, log);
+  const served = await serveBindings(nc, described, bindings, log, {
+    troubledSince: (since) => redisTroubledSince(redis, since),
+  });
   log.info("service started", { endpoints: bindings.map((b) => b.op.subject) });
 
   const state = { stopping: false };

@@ -29,11 +29,26 @@ import { isDependencyDown, isStorageFull } from "./connect";
 export interface ServeOptions {
   /**
    * Whether the service's dependencies met trouble since a time (performance.now()). With it, a request
-   * still running when the caller's budget is about to end answers 503 if they did (its wait is Redis's
-   * recovery, and a retry soon may succeed), and is left to the caller's 504 otherwise.
+   * still running when the caller's budget is about to end answers 503 if they did within RECENT_TROUBLE_MS
+   * before it started, or one of the service's requests found a dependency down (its wait is a recovery, and a
+   * retry soon may succeed); it is left to the caller's 504 otherwise.
    */
   troubledSince?: (since: number) => boolean;
 }
+
+/** Whether a dependency met trouble since a time, and how a handler reports that it did. */
+interface Troubles {
+  since: (t: number) => boolean;
+  note: () => void;
+  /** False without ServeOptions.troubledSince: then no request answers early (tests of the bare bus). */
+  watched: boolean;
+}
+
+/**
+ * How long trouble counts: a failover's requests meet closed connections at its start, then wait quietly on the
+ * client's retries for seconds (4–5 s, once 13 s here) with no new error in between.
+ */
+export const RECENT_TROUBLE_MS = 30_000;
 
 export interface ServedService {
   service: Service;
@@ -67,6 +82,13 @@ export async function serveBindings(
   const active = new Map<ServiceMsg, number>();
   const working = natsHeaders();
   working.set(HEADER_WORKING, "1");
+  // What a handler met (a dependency down, a downstream call timed out) counts like the Redis client's trouble.
+  const recent = { at: Number.NEGATIVE_INFINITY };
+  const troubles: Troubles = {
+    since: (t) => recent.at >= t || opts.troubledSince?.(t) === true,
+    note: () => void (recent.at = performance.now()),
+    watched: opts.troubledSince !== undefined,
+  };
   const heartbeats = setInterval(() => {
     const due = performance.now() - HEARTBEAT_MS;
     for (const [msg, started] of active) {
@@ -92,7 +114,7 @@ export async function serveBindings(
         const started = performance.now();
         active.set(msg, started);
         // The reply goes out synchronously in reply(): no heartbeat after it.
-        void dispatch(msg, binding, log, opts, () => active.delete(msg))
+        void dispatch(msg, binding, log, troubles, () => active.delete(msg))
           .then((failure) => {
             if (failure !== null) c.errors++;
           })
@@ -134,7 +156,7 @@ function dispatch(
   msg: ServiceMsg,
   binding: Binding,
   log: Logger,
-  opts: ServeOptions,
+  troubles: Troubles,
   onReplied: () => void,
 ): Promise<string | null> {
   const requestId = msg.headers?.get(HEADER_REQUEST_ID) || crypto.randomUUID();
@@ -144,17 +166,19 @@ function dispatch(
     parent ? { request_id: requestId, trace_id: parent.traceId, subject } : { request_id: requestId, subject },
   );
   const t = tracer();
-  if (t === null) return handle(msg, binding, reqLog, opts, onReplied, requestId, parent);
+  if (t === null) return handle(msg, binding, reqLog, troubles, onReplied, requestId, parent);
   const span = t.start(subject, {
     kind: "server",
     parent,
     attributes: { "rpc.system": "nats", "rpc.method": subject },
   });
-  return withSpan(span, () => handle(msg, binding, reqLog, opts, onReplied, requestId, span.ids)).then((failure) => {
-    if (failure !== null) span.fail(failure);
-    span.end();
-    return failure;
-  });
+  return withSpan(span, () => handle(msg, binding, reqLog, troubles, onReplied, requestId, span.ids)).then(
+    (failure) => {
+      if (failure !== null) span.fail(failure);
+      span.end();
+      return failure;
+    },
+  );
 }
 
 /** The request's handling: null once the success reply is sent, else the code of the error it answered. */
@@ -162,7 +186,7 @@ async function handle(
   msg: ServiceMsg,
   binding: Binding,
   reqLog: Logger,
-  opts: ServeOptions,
+  troubles: Troubles,
   onReplied: () => void,
   requestId: string,
   trace: TraceIds | null,
@@ -184,10 +208,10 @@ async function handle(
   const budget = readBudget(msg.headers);
   const started = performance.now();
   const expiry =
-    budget !== null && opts.troubledSince
+    budget !== null && troubles.watched
       ? setTimeout(
           () => {
-            if (!opts.troubledSince?.(started - budget)) return;
+            if (!troubles.since(started - budget - RECENT_TROUBLE_MS)) return;
             replyError(
               new ServiceError(
                 "SERVICE_UNAVAILABLE",
@@ -221,6 +245,7 @@ async function handle(
         : toServiceError(err);
     if (!(err instanceof ServiceError))
       reqLog[error.code === "INTERNAL_ERROR" ? "error" : "warn"]("handler failed", errorFields(err));
+    if (error.code === "SERVICE_UNAVAILABLE" || error.code === "TIMEOUT") troubles.note();
     if (!replied) replyError(error);
     return answered ?? error.code;
   } finally {
