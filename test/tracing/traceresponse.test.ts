@@ -61,7 +61,7 @@ describe("traceresponse, tracing off", () => {
     traceOf(mcp.headers);
   });
 
-  test("answers outside the request frame name the trace too: 404, 405, MCP's 405, a body that does not parse", async () => {
+  test("answers outside the request frame name their trace: 404, 405, MCP's 405, a bad body", async () => {
     const traceparent = `00-${TRACE}-${PARENT}-01`;
     const missing = await api.get("/v1/no-such-route", { traceparent });
     expect(missing.status).toBe(404);
