@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import Redis from "ioredis";
 import { privateRedis } from "../../../scripts/stack/redis.fixture";
 import type { MemorySnapshot } from "../../contract/events";
-import type { Embedder } from "../embedder";
+import { HASHED_MODEL as MODEL, hashedEmbedder as fake, hashedVectorOf as vectorOf } from "../embedder/hashed.fixture";
 import { createSearchStore, type SearchStore } from "../store";
 import { createApplier } from "../indexer";
 import { snapshotFixture } from "../indexer/snapshot.fixture";
@@ -10,16 +10,7 @@ import type { Candidate } from "../ranking";
 import { createCandidateReader } from "./retrieve";
 import { keptBy, propose } from "./expand";
 
-/** Two threads of turns and a deterministic fake model (a text's vector seeded by its hash). */
-const DIMS = 16;
-const vectorOf = (text: string) => {
-  let seed = Number(Bun.hash(text) % 2147483647n) || 1;
-  const v = Float32Array.from({ length: DIMS }, () => ((seed = (seed * 48271) % 2147483647) / 2147483647) * 2 - 1);
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
-};
-const fake: Embedder = { model: "fake", dimensions: DIMS, embed: async (texts) => texts.map(vectorOf) };
-const MODEL = `fake-${DIMS}`;
+/** Two threads of turns and the hashed fake model. */
 const space = { tenant: "ex", env: "live" as const };
 const at = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
 

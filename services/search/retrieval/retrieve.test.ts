@@ -3,22 +3,19 @@ import Redis from "ioredis";
 import { privateRedis } from "../../../scripts/stack/redis.fixture";
 import type { MemorySnapshot } from "../../contract/events";
 import type { Embedder } from "../embedder";
+import {
+  HASHED_DIMS as DIMS,
+  HASHED_MODEL as MODEL,
+  hashedEmbedder as fake,
+  hashedVectorOf as vectorOf,
+} from "../embedder/hashed.fixture";
 import { createSearchStore } from "../store";
 import { createApplier } from "../indexer";
 import { snapshotFixture } from "../indexer/snapshot.fixture";
 import { candidateCount, createRetriever, type Retrieve } from "./retrieve";
 import { filterEffort, OVERSAMPLE_MAX, oversampleCount } from "./vector-search";
 
-/** Retrieval against a real Redis with a deterministic fake model: a text's vector is seeded by its hash. */
-const DIMS = 16;
-const vectorOf = (text: string) => {
-  let seed = Number(Bun.hash(text) % 2147483647n) || 1;
-  const v = Float32Array.from({ length: DIMS }, () => ((seed = (seed * 48271) % 2147483647) / 2147483647) * 2 - 1);
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
-};
-const fake: Embedder = { model: "fake", dimensions: DIMS, embed: async (texts) => texts.map(vectorOf) };
-const MODEL = `fake-${DIMS}`;
+/** Retrieval against a real Redis with the hashed fake model. */
 
 const db = privateRedis("search-retrieve");
 let redis: Redis;
