@@ -11,13 +11,14 @@ COPY package.json package-lock.json ./
 # No production dependency needs an install script, so none is run.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
-# 2. The offline model's AVX-512 weight-product kernel (services/search/embedder/dense.c). The
-#    search service checks the CPU before using it, so the image still runs on nodes without AVX-512
-#    (OpenBLAS then does the products).
+# 2. The offline model's weight-product kernel (services/search/embedder/dense.c): an AVX-512 and an
+#    AVX2 variant, each chosen by a target attribute in the file, so no -m flag. The search service
+#    checks the CPU before calling one, so the image still runs on nodes with neither (OpenBLAS then
+#    does the products).
 FROM debian:bookworm-slim AS kernel
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
 COPY services/search/embedder/dense.c /src/dense.c
-RUN gcc -O3 -mavx512f -shared -fPIC -o /src/dense.so /src/dense.c
+RUN gcc -O3 -shared -fPIC -o /src/dense.so /src/dense.c
 
 # 3. The browser assets (the dashboard, GraphiQL, the /docs page), bundled once with Bun.build from
 #    dashboard/ and the front-end packages (development dependencies): the runtime image carries
@@ -70,7 +71,7 @@ FROM runtime AS webhooks
 CMD ["bun", "services/webhooks/main.ts"]
 
 FROM runtime AS search
-# OpenBLAS and the AVX-512 kernel run the offline model's products (~3× and ~6× faster than tfjs's
+# OpenBLAS and the kernel run the offline model's products (~3× and ~6× faster than tfjs's
 # WASM kernels).
 USER root
 RUN apt-get update && apt-get install -y --no-install-recommends libopenblas0-pthread && rm -rf /var/lib/apt/lists/*

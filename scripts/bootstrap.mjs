@@ -7,7 +7,7 @@
 //   1. npm install, when node_modules/.bin/bun is missing or broken (bun.mjs)
 //   2. Redis >= 8.0.4: PATH, cache, or a build of Debian's newest upstream source (redis.mjs)
 //   3. nats-server of the production minor: PATH, cache, or Debian's package unpacked into the cache (nats.mjs)
-//   4. optional speed-ups for the embedding model: OpenBLAS and an AVX-512 kernel (embedder.mjs, via system.mjs)
+//   4. optional speed-ups for the embedding model: OpenBLAS and a SIMD kernel (embedder.mjs, via system.mjs)
 //   5. Debian's Chromium, for a test run that includes the browser tests (chromium.mjs, via system.mjs)
 //   6. exec `bun <script> [args]` with REDIS_SERVER_BIN / REDIS_CLI_BIN / NATS_SERVER_BIN (and EMBEDDINGS_KERNEL)
 import { spawn } from "node:child_process";

@@ -23,7 +23,7 @@ export function ensureOpenBlas() {
 }
 
 /**
- * The model's products with its weights run ~2.7× faster on a small AVX-512 kernel than on OpenBLAS
+ * The model's products with its weights run faster on a small kernel (AVX-512, or AVX2 with FMA) than on OpenBLAS
  * (services/search/embedder/dense.ts). Built once per source version into the cache; the search service checks the
  * CPU again before using it. Without it, OpenBLAS does the products.
  * @returns {string | undefined} the kernel's path
@@ -34,7 +34,8 @@ export function ensureDenseKernel({ root, cacheDir }) {
   try {
     cpu = readFileSync("/proc/cpuinfo", "utf8");
   } catch {}
-  if (!/^flags\s*:.*\bavx512f\b/m.test(cpu)) return undefined;
+  const flags = /^flags\s*:(.*)$/m.exec(cpu)?.[1]?.split(/\s+/) ?? [];
+  if (!flags.includes("avx512f") && !(flags.includes("avx2") && flags.includes("fma"))) return undefined;
   const sourceFile = join(root, "services", "search", "embedder", "dense.c");
   const source = readFileSync(sourceFile);
   const out = join(cacheDir, `dense-${createHash("sha256").update(source).digest("hex").slice(0, 16)}.so`);
@@ -46,13 +47,13 @@ export function ensureDenseKernel({ root, cacheDir }) {
   }
   mkdirSync(cacheDir, { recursive: true });
   const tmp = `${out}.${process.pid}.tmp`;
-  const r = run(cc, ["-O3", "-mavx512f", "-shared", "-fPIC", "-o", tmp, sourceFile]);
+  const r = run(cc, ["-O3", "-shared", "-fPIC", "-o", tmp, sourceFile]);
   if (!r.ok) {
     rmSync(tmp, { force: true });
     log(`building ${sourceFile} failed; the embedding model's products stay on OpenBLAS:\n${tail(r.out)}`);
     return undefined;
   }
   renameSync(tmp, out);
-  log("built the embedding model's AVX-512 kernel");
+  log("built the embedding model's weight-product kernel");
   return out;
 }

@@ -1,12 +1,18 @@
-// Products with USE-lite's fixed weights on AVX-512: c (m × n) += a (m × k) · W (k × n), W packed
-// once as n/64 column blocks of k × 64 floats. For the model's few-row inputs (a query is ~17
-// tokens) this runs ~2.7× faster than OpenBLAS's sgemm, which repacks W on every call. Built by
-// scripts/bootstrap.mjs (and the search image) when the CPU has AVX-512; loaded by dense.ts.
+// Products with USE-lite's fixed weights: c (m × n) += a (m × k) · W (k × n), W packed once as
+// column blocks of k × 64 floats (AVX-512) or k × 16 (AVX2), so a tile reads its weights in order.
+// For the model's few-row inputs (a query is ~17 tokens) this runs 1.5–3× faster than OpenBLAS's
+// sgemm, which repacks W on every call (dense.ts sends long calls to OpenBLAS). Two variants, each
+// compiled for its instruction set by a target attribute, so the file needs no -m flag and one
+// library serves both kinds of CPU: dense_f32_avx512 and dense_f32_avx2 (AVX2 with FMA). dense.ts
+// calls the one the CPU can run. Built by scripts/bootstrap.mjs (and the search image).
 #include <immintrin.h>
 #include <stddef.h>
 
-// Up to 6 rows × 64 columns of c held in 24 registers while k runs.
-static inline void tile(int rows, const float *a, int lda, int k, const float *w, float *c, int ldc) {
+#define AVX512 __attribute__((target("avx512f")))
+#define AVX2 __attribute__((target("avx2,fma")))
+
+// AVX-512: up to 6 rows × 64 columns of c held in 24 of the 32 registers while k runs.
+static inline AVX512 void tile512(int rows, const float *a, int lda, int k, const float *w, float *c, int ldc) {
   __m512 acc[6][4];
   for (int r = 0; r < rows; r++)
     for (int q = 0; q < 4; q++) acc[r][q] = _mm512_loadu_ps(c + (size_t)r * ldc + q * 16);
@@ -27,22 +33,53 @@ static inline void tile(int rows, const float *a, int lda, int k, const float *w
     for (int q = 0; q < 4; q++) _mm512_storeu_ps(c + (size_t)r * ldc + q * 16, acc[r][q]);
 }
 
-// n must be a multiple of 64 (the model's are 512, 768 and 1536).
-void dense_f32(int m, int n, int k, const float *a, const float *packed, float *c) {
+// AVX2: 16 registers, so up to 6 rows × 16 columns (12 accumulators, 2 of weights, 1 broadcast);
+// `w` is a 16-column block, its rows 16 floats apart. The accumulators are named, not an array:
+// GCC keeps an array of them on the stack here, which halved the kernel's speed.
+#define LOAD2(r)                                                                                                   \
+  __m256 c##r##0 = _mm256_setzero_ps(), c##r##1 = _mm256_setzero_ps();                                          \
+  if (rows > r) c##r##0 = _mm256_loadu_ps(c + (size_t)r * ldc), c##r##1 = _mm256_loadu_ps(c + (size_t)r * ldc + 8);
+#define FMA2(r)                                                                                                    \
+  if (rows > r) {                                                                                                 \
+    const __m256 x = _mm256_broadcast_ss(a + (size_t)r * lda + p);                                              \
+    c##r##0 = _mm256_fmadd_ps(x, w0, c##r##0);                                                                   \
+    c##r##1 = _mm256_fmadd_ps(x, w1, c##r##1);                                                                   \
+  }
+#define STORE2(r)                                                                                                  \
+  if (rows > r) _mm256_storeu_ps(c + (size_t)r * ldc, c##r##0), _mm256_storeu_ps(c + (size_t)r * ldc + 8, c##r##1);
+
+static inline AVX2 void tile256(int rows, const float *a, int lda, int k, const float *w, float *c, int ldc) {
+  LOAD2(0) LOAD2(1) LOAD2(2) LOAD2(3) LOAD2(4) LOAD2(5)
+  for (int p = 0; p < k; p++) {
+    const __m256 w0 = _mm256_loadu_ps(w + (size_t)p * 16);
+    const __m256 w1 = _mm256_loadu_ps(w + (size_t)p * 16 + 8);
+    FMA2(0) FMA2(1) FMA2(2) FMA2(3) FMA2(4) FMA2(5)
+  }
+  STORE2(0) STORE2(1) STORE2(2) STORE2(3) STORE2(4) STORE2(5)
+}
+
+// Constant row counts let the compiler keep the accumulators in registers: one `switch` per tile.
+#define ROWS_SWITCH(TILE, ...)                                                                                     \
+  switch (m - r < 6 ? m - r : 6) {                                                                                \
+    case 6: TILE(6, __VA_ARGS__); break;                                                                          \
+    case 5: TILE(5, __VA_ARGS__); break;                                                                          \
+    case 4: TILE(4, __VA_ARGS__); break;                                                                          \
+    case 3: TILE(3, __VA_ARGS__); break;                                                                          \
+    case 2: TILE(2, __VA_ARGS__); break;                                                                          \
+    default: TILE(1, __VA_ARGS__); break;                                                                         \
+  }
+
+// n must be a multiple of 64 (the model's are 512, 768 and 1536), the wider block.
+AVX512 void dense_f32_avx512(int m, int n, int k, const float *a, const float *packed, float *c) {
   for (int j = 0; j < n / 64; j++) {
     const float *w = packed + (size_t)j * k * 64;
-    for (int r = 0; r < m; r += 6) {
-      const float *ar = a + (size_t)r * k;
-      float *cr = c + (size_t)r * n + j * 64;
-      // Constant row counts let the compiler keep the accumulators in registers.
-      switch (m - r < 6 ? m - r : 6) {
-        case 6: tile(6, ar, k, k, w, cr, n); break;
-        case 5: tile(5, ar, k, k, w, cr, n); break;
-        case 4: tile(4, ar, k, k, w, cr, n); break;
-        case 3: tile(3, ar, k, k, w, cr, n); break;
-        case 2: tile(2, ar, k, k, w, cr, n); break;
-        default: tile(1, ar, k, k, w, cr, n); break;
-      }
-    }
+    for (int r = 0; r < m; r += 6) ROWS_SWITCH(tile512, a + (size_t)r * k, k, k, w, c + (size_t)r * n + j * 64, n)
+  }
+}
+
+AVX2 void dense_f32_avx2(int m, int n, int k, const float *a, const float *packed, float *c) {
+  for (int j = 0; j < n / 16; j++) {
+    const float *w = packed + (size_t)j * k * 16;
+    for (int r = 0; r < m; r += 6) ROWS_SWITCH(tile256, a + (size_t)r * k, k, k, w, c + (size_t)r * n + j * 16, n)
   }
 }

@@ -1,10 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { BLAS_CANDIDATES, openBlas } from "./blas";
-import { blasWeightProducts, cpuFlags, openDenseKernel } from "./dense";
+import { blasWeightProducts, byRowCount, cpuFlags, denseVariant, openDenseKernel, type WeightProducts } from "./dense";
 
-// `npm test` runs through scripts/bootstrap.mjs, which builds dense.c when the CPU has AVX-512.
-const avx512 = cpuFlags().has("avx512f");
+// `npm test` runs through scripts/bootstrap.mjs, which builds dense.c when the CPU has AVX-512 or AVX2 with FMA.
+const flags = cpuFlags();
+const variant = denseVariant(flags);
 const built = process.env.EMBEDDINGS_KERNEL;
+// Every variant this CPU can run (an AVX-512 CPU runs the AVX2 one too), as the flags that select it.
+const runnable = [
+  ...(flags.has("avx512f") ? [{ name: "avx512", flags: new Set(["avx512f"]) }] : []),
+  ...(flags.has("avx2") && flags.has("fma") ? [{ name: "avx2", flags: new Set(["avx2", "fma"]) }] : []),
+];
 const blas = blasWeightProducts(openBlas(BLAS_CANDIDATES)!.sgemm);
 
 /** Deterministic values in [-1, 1). */
@@ -15,40 +21,71 @@ function filled(n: number, seed: number): Float32Array {
   return out;
 }
 
-describe("the AVX-512 kernel for the model's weight products", () => {
-  test("bootstrap built it on this AVX-512 machine, and it loads", () => {
-    if (!avx512) return void expect(openDenseKernel(built ?? "/nonexistent.so")).toBeNull();
+describe("the kernel for the model's weight products", () => {
+  test("bootstrap built it on this machine when the CPU runs a variant, and it loads", () => {
+    if (!variant) return void expect(openDenseKernel(built ?? "/nonexistent.so")).toBeNull();
     expect(built).toBeDefined();
     expect(openDenseKernel(built!)).not.toBeNull();
   });
 
-  test.skipIf(!avx512)("c += a·W equals OpenBLAS's for every row count of a tile, and the model's shapes", () => {
-    const kernel = openDenseKernel(built!)!;
-    for (const [k, n] of [
-      [256, 768],
-      [512, 1536],
-      [1536, 512],
-      [256, 64],
-    ] as const) {
-      const w = filled(k * n, k + n);
-      const viaKernel = kernel(w, k, n);
-      const viaBlas = blas(w, k, n);
-      for (const rows of [1, 2, 3, 4, 5, 6, 7, 12, 17, 33]) {
-        const a = filled(rows * k, rows);
-        const start = filled(rows * n, 7 * rows); // accumulates onto what c holds
-        const c1 = start.slice();
-        const c2 = start.slice();
-        viaKernel(rows, a, c1);
-        viaBlas(rows, a, c2);
-        let worst = 0;
-        for (let i = 0; i < c1.length; i++) worst = Math.max(worst, Math.abs(c1[i]! - c2[i]!));
-        expect(worst).toBeLessThan(1e-3); // sums of ≤ 1536 products of magnitude < 1: float rounding only
-      }
-    }
+  test("AVX-512 is preferred, then AVX2 with FMA; AVX2 without FMA is not enough", () => {
+    expect(denseVariant(new Set(["avx2", "fma", "avx512f"]))).toBe("avx512");
+    expect(denseVariant(new Set(["sse2", "avx2", "fma"]))).toBe("avx2");
+    expect(denseVariant(new Set(["sse2", "avx2"]))).toBeNull();
   });
 
-  test("a CPU without AVX-512 never gets it (it would kill the process); shapes it cannot do are refused", () => {
+  test.each(runnable)(
+    "$name: c += a·W equals OpenBLAS's for every row count of a tile, and the model's shapes",
+    (v) => {
+      const kernel = openDenseKernel(built!, v.flags)!;
+      for (const [k, n] of [
+        [256, 768],
+        [512, 1536],
+        [1536, 512],
+        [256, 64],
+      ] as const) {
+        const w = filled(k * n, k + n);
+        const viaKernel = kernel(w, k, n);
+        const viaBlas = blas(w, k, n);
+        for (const rows of [1, 2, 3, 4, 5, 6, 7, 12, 17, 33]) {
+          const a = filled(rows * k, rows);
+          const start = filled(rows * n, 7 * rows); // accumulates onto what c holds
+          const c1 = start.slice();
+          const c2 = start.slice();
+          viaKernel(rows, a, c1);
+          viaBlas(rows, a, c2);
+          let worst = 0;
+          for (let i = 0; i < c1.length; i++) worst = Math.max(worst, Math.abs(c1[i]! - c2[i]!));
+          expect(worst).toBeLessThan(1e-3); // sums of ≤ 1536 products of magnitude < 1: float rounding only
+        }
+      }
+    },
+  );
+
+  test("a CPU with neither variant never gets it (it would kill the process); shapes it cannot do are refused", () => {
     expect(openDenseKernel("/nonexistent.so", new Set(["sse2", "avx2"]))).toBeNull();
-    if (avx512) expect(() => openDenseKernel(built!)!(new Float32Array(10 * 100), 10, 100)).toThrow("64-column blocks");
+    if (variant)
+      expect(() => openDenseKernel(built!)!(new Float32Array(10 * 100), 10, 100)).toThrow("64-column blocks");
+  });
+
+  test("calls of at most maxRows rows go to the kernel, larger ones to OpenBLAS, each prepared once", () => {
+    const calls: string[] = [];
+    const recording =
+      (name: string): WeightProducts =>
+      (_w, k, n) => {
+        calls.push(`prepare ${name} ${k}x${n}`);
+        return (rows) => void calls.push(`${name} ${rows}`);
+      };
+    const product = byRowCount(recording("kernel"), recording("blas"), 128)(new Float32Array(4 * 64), 4, 64);
+    for (const rows of [1, 17, 128, 129, 4096]) product(rows, new Float32Array(0), new Float32Array(0));
+    expect(calls).toEqual([
+      "prepare kernel 4x64",
+      "prepare blas 4x64",
+      "kernel 1",
+      "kernel 17",
+      "kernel 128",
+      "blas 129",
+      "blas 4096",
+    ]);
   });
 });

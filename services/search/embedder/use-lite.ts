@@ -15,7 +15,7 @@ type Reply =
 export interface UseLiteEmbedder extends Embedder {
   /** The OpenBLAS library of the forward pass, or null (the graph on tfjs's WASM kernels). */
   blas: string | null;
-  /** The AVX-512 kernel library doing the weight products, or null (OpenBLAS does them, or tfjs). */
+  /** The kernel library (dense.c) doing the weight products, or null (OpenBLAS does them, or tfjs). */
   kernel: string | null;
 }
 

@@ -2,7 +2,7 @@
 // (2.5–12 ms per short text, depending on the path), which would otherwise stall every request
 // the service is handling.
 import { BLAS_CANDIDATES, openBlas } from "./blas";
-import { blasWeightProducts, openDenseKernel } from "./dense";
+import { blasWeightProducts, byRowCount, openDenseKernel } from "./dense";
 import { createUseLiteForward } from "./use-lite-forward";
 import { loadUseLite } from "./use-lite-graph";
 import { loadUseLiteWeights, readUseLiteFiles, useLiteTokenizer } from "./use-lite-weights";
@@ -22,7 +22,7 @@ interface Loaded {
 }
 
 /**
- * With OpenBLAS: the forward pass written out, its weight products on the AVX-512 kernel when one
+ * With OpenBLAS: the forward pass written out, its weight products on the dense.c kernel when one
  * is given and the CPU runs it; without OpenBLAS: the TensorFlow graph on tfjs's WASM kernels.
  */
 async function load({ blas, kernel }: WorkerInit): Promise<Loaded> {
@@ -40,7 +40,7 @@ async function load({ blas, kernel }: WorkerInit): Promise<Loaded> {
   const embed = createUseLiteForward(
     loadUseLiteWeights(files),
     library.sgemm,
-    dense ?? blasWeightProducts(library.sgemm),
+    dense ? byRowCount(dense, blasWeightProducts(library.sgemm)) : blasWeightProducts(library.sgemm),
     useLiteTokenizer(files.vocabulary),
   );
   return { embed, blas: library.path, kernel: dense ? kernel! : null };
