@@ -37,11 +37,17 @@ export const SearchConfig = {
     T.String({
       pattern: "^/.+",
       description:
-        "The AVX-512 kernel for the offline model's weight products (services/search/embedder/dense.c " +
-        "built as a shared library; `npm start` builds it when the CPU has AVX-512). " +
-        "Unset, or a CPU without AVX-512: OpenBLAS does them.",
+        "The kernel for the offline model's weight products (services/search/embedder/dense.c built as a " +
+        "shared library; `npm start` builds it when the CPU has AVX-512 or AVX2 with FMA). " +
+        "Unset, or a CPU with neither: OpenBLAS does them.",
     }),
   ),
+  EMBEDDINGS_WORKERS: T.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 2,
+    description: "Copies of the offline model, each in a worker thread (a core) of its own.",
+  }),
   EMBEDDINGS_BATCH: T.Integer({ minimum: 1, maximum: 2048, default: 32, description: "Most texts per model call." }),
   EMBEDDINGS_CONCURRENCY: T.Integer({
     minimum: 1,

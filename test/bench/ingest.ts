@@ -9,6 +9,7 @@ import type { BenchSection } from "./sections";
 import { sentence } from "./sentences";
 import { indexWaitMs } from "../../services/contract/search-index";
 import { createUseLiteEmbedder } from "../../services/search/embedder/use-lite";
+import { benchTurnIngest } from "./ingest-turns";
 
 /**
  * Batch ingest against single creates, and what an Idempotency-Key costs a create.
@@ -19,6 +20,7 @@ import { createUseLiteEmbedder } from "../../services/search/embedder/use-lite";
  * - With embeddings (the main stack, default offline embedder): BENCH_INGEST_EMBEDDED memories of distinct
  *   sentences, one create each at 32 in flight, against batches at BENCH_BATCH_IN_FLIGHT in flight; every call
  *   returns once its memories are searchable. Then the model alone, which bounds both: the ratio's ceiling.
+ * - Long chat turns with embeddings (ingest-turns.ts): LongMemEval_S sessions, memories/s and tokens embedded/s.
  */
 const BATCH = Number(process.env.BENCH_BATCH_SIZE ?? 100);
 const BATCH_CONNECTIONS = Number(process.env.BENCH_BATCH_CONNECTIONS ?? 8);
@@ -168,5 +170,6 @@ export const ingestSection: BenchSection = {
     } finally {
       await model.close?.();
     }
+    await benchTurnIngest(ctx);
   },
 };

@@ -3,6 +3,7 @@ import type { Embedder } from "./embedder";
 import { createBatcher } from "./batcher";
 import { cachedEmbedder } from "./cache";
 import { createOpenAiEmbedder } from "./openai";
+import { pooledEmbedder } from "./pool";
 import { createUseLiteEmbedder } from "./use-lite";
 
 export { DEFAULT_MAX_TOKENS, embeddingText, modelIdOf, type Embedder } from "./embedder";
@@ -16,6 +17,8 @@ export interface EmbedderConfig {
   EMBEDDINGS_MAX_TOKENS?: number;
   EMBEDDINGS_BLAS: string;
   EMBEDDINGS_KERNEL?: string;
+  /** Copies of the offline model (worker threads). */
+  EMBEDDINGS_WORKERS?: number;
   EMBEDDINGS_BATCH: number;
   EMBEDDINGS_CONCURRENCY: number;
   QUERY_CACHE_SIZE: number;
@@ -36,9 +39,16 @@ export interface Embedders {
 export async function createEmbedders(config: EmbedderConfig, log: Logger): Promise<Embedders> {
   const started = performance.now();
   const remote = !!config.EMBEDDINGS_URL;
+  const workers = remote ? 0 : (config.EMBEDDINGS_WORKERS ?? 1);
   const local = remote
     ? null
-    : await createUseLiteEmbedder({ blas: config.EMBEDDINGS_BLAS, kernel: config.EMBEDDINGS_KERNEL });
+    : pooledEmbedder(
+        await Promise.all(
+          Array.from({ length: workers }, () =>
+            createUseLiteEmbedder({ blas: config.EMBEDDINGS_BLAS, kernel: config.EMBEDDINGS_KERNEL }),
+          ),
+        ),
+      );
   const base =
     local ??
     (await createOpenAiEmbedder({
@@ -48,7 +58,9 @@ export async function createEmbedders(config: EmbedderConfig, log: Logger): Prom
       dimensions: config.EMBEDDINGS_DIMENSIONS,
       maxTokens: config.EMBEDDINGS_MAX_TOKENS,
     }));
-  const how = local ? { blas: local.blas ?? "off (tfjs WASM kernels)", kernel: local.kernel ?? "none (OpenBLAS)" } : {};
+  const how = local
+    ? { blas: local.blas ?? "off (tfjs WASM kernels)", kernel: local.kernel ?? "none (OpenBLAS)", workers }
+    : {};
   log.info("embedder ready", {
     model: base.model,
     dimensions: base.dimensions,
@@ -57,7 +69,7 @@ export async function createEmbedders(config: EmbedderConfig, log: Logger): Prom
   });
   const batcher = createBatcher(base, {
     maxBatch: config.EMBEDDINGS_BATCH,
-    concurrency: remote ? config.EMBEDDINGS_CONCURRENCY : 1,
+    concurrency: remote ? config.EMBEDDINGS_CONCURRENCY : workers,
   });
   return {
     query: cachedEmbedder(batcher.lane("query"), config.QUERY_CACHE_SIZE),
