@@ -8,7 +8,8 @@
 //   2. Redis >= 8.0.4: PATH, cache, or a build of Debian's newest upstream source (redis.mjs)
 //   3. nats-server of the production minor: PATH, cache, or Debian's package unpacked into the cache (nats.mjs)
 //   4. optional speed-ups for the embedding model: OpenBLAS and a SIMD kernel (embedder.mjs, via system.mjs)
-//   5. Debian's Chromium, for a test run that includes the browser tests (chromium.mjs, via system.mjs)
+//   5. Debian's Chromium, for a test run that includes the browser tests (chromium.mjs, via system.mjs), and
+//      Debian's python3-httpx, pytest, pytest-asyncio, venv and mypy for one that includes test/python (python.mjs)
 //   6. exec `bun <script> [args]` with REDIS_SERVER_BIN / REDIS_CLI_BIN / NATS_SERVER_BIN (and EMBEDDINGS_KERNEL)
 import { spawn } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
@@ -18,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { inBackground, stopAll } from "./setup/background.mjs";
 import { ensureBun } from "./setup/bun.mjs";
 import { runsBrowserTests } from "./setup/chromium.mjs";
+import { runsPythonTests } from "./setup/python.mjs";
 import { log, SetupError } from "./setup/shell.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -42,11 +44,12 @@ async function main() {
   if (args.length === 0) throw new SetupError("usage: node scripts/bootstrap.mjs <bun-script> [args...]");
   if (existsSync(OLD_SOURCE_LIST)) rmSync(OLD_SOURCE_LIST, { force: true });
   const browser = runsBrowserTests(args[0], args.slice(1));
+  const python = runsPythonTests(args[0], args.slice(1));
   const steps = [
     ensureBun(ROOT),
     inBackground(join(SETUP, "redis.mjs"), "ensureRedis", { cacheDir: CACHE }),
     inBackground(join(SETUP, "nats.mjs"), "ensureNats", { cacheDir: CACHE }),
-    inBackground(join(SETUP, "system.mjs"), "ensureSystem", { root: ROOT, cacheDir: CACHE, browser }),
+    inBackground(join(SETUP, "system.mjs"), "ensureSystem", { root: ROOT, cacheDir: CACHE, browser, python }),
   ];
   // Every step runs to its end, so that one start reports every problem, each on its line.
   const settled = await Promise.allSettled(steps);
