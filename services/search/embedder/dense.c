@@ -1,7 +1,7 @@
 // Products with USE-lite's fixed weights: c (m × n) += a (m × k) · W (k × n), W packed once as
 // column blocks of k × 64 floats (AVX-512) or k × 16 (AVX2), so a tile reads its weights in order.
 // For the model's few-row inputs (a query is ~17 tokens) this runs 1.5–3× faster than OpenBLAS's
-// sgemm, which repacks W on every call (dense.ts sends long calls to OpenBLAS). Two variants, each
+// sgemm, which repacks W on every call (long texts go to OpenBLAS: by-length.ts). Two variants, each
 // compiled for its instruction set by a target attribute, so the file needs no -m flag and one
 // library serves both kinds of CPU: dense_f32_avx512 and dense_f32_avx2 (AVX2 with FMA). dense.ts
 // calls the one the CPU can run. Built by scripts/bootstrap.mjs (and the search image).

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { BLAS_CANDIDATES, openBlas } from "./blas";
-import { blasWeightProducts, byRowCount, cpuFlags, denseVariant, openDenseKernel, type WeightProducts } from "./dense";
+import { blasWeightProducts, cpuFlags, denseVariant, openDenseKernel } from "./dense";
 
 // `npm test` runs through scripts/bootstrap.mjs, which builds dense.c when the CPU has AVX-512 or AVX2 with FMA.
 const flags = cpuFlags();
@@ -66,26 +66,5 @@ describe("the kernel for the model's weight products", () => {
     expect(openDenseKernel("/nonexistent.so", new Set(["sse2", "avx2"]))).toBeNull();
     if (variant)
       expect(() => openDenseKernel(built!)!(new Float32Array(10 * 100), 10, 100)).toThrow("64-column blocks");
-  });
-
-  test("calls of at most maxRows rows go to the kernel, larger ones to OpenBLAS, each prepared once", () => {
-    const calls: string[] = [];
-    const recording =
-      (name: string): WeightProducts =>
-      (_w, k, n) => {
-        calls.push(`prepare ${name} ${k}x${n}`);
-        return (rows) => void calls.push(`${name} ${rows}`);
-      };
-    const product = byRowCount(recording("kernel"), recording("blas"), 128)(new Float32Array(4 * 64), 4, 64);
-    for (const rows of [1, 17, 128, 129, 4096]) product(rows, new Float32Array(0), new Float32Array(0));
-    expect(calls).toEqual([
-      "prepare kernel 4x64",
-      "prepare blas 4x64",
-      "kernel 1",
-      "kernel 17",
-      "kernel 128",
-      "blas 129",
-      "blas 4096",
-    ]);
   });
 });

@@ -19,22 +19,6 @@ export function blasWeightProducts(sgemm: Sgemm): WeightProducts {
     sgemm(CBLAS.ROW_MAJOR, CBLAS.NO_TRANS, CBLAS.NO_TRANS, rows, n, k, 1, ptr(a), k, ptr(w), n, 1, ptr(c), n);
 }
 
-/**
- * Above this many rows (tokens in one call) OpenBLAS's blocked sgemm is as fast or faster (measured on
- * AVX2: 66–75 against 60–66 GFLOP/s at 256–512 rows, the kernel ahead below 128, 3× ahead for a query's
- * ~17): the kernel serves queries and small calls, OpenBLAS long batches.
- */
-export const KERNEL_MAX_ROWS = 128;
-
-/** Products on `kernel` for calls of at most `maxRows` rows, on `blas` for larger ones. */
-export function byRowCount(kernel: WeightProducts, blas: WeightProducts, maxRows = KERNEL_MAX_ROWS): WeightProducts {
-  return (w, k, n) => {
-    const small = kernel(w, k, n);
-    const large = blas(w, k, n);
-    return (rows, a, c) => (rows <= maxRows ? small : large)(rows, a, c);
-  };
-}
-
 /** The CPU's feature flags from /proc/cpuinfo (none where it cannot be read). */
 export function cpuFlags(): Set<string> {
   try {

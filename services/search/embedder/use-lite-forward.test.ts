@@ -64,6 +64,21 @@ describe("USE-lite's forward pass on OpenBLAS", () => {
     }
   });
 
+  test("a text's vector is the same bit for bit whatever it is embedded with", async () => {
+    // Batches of many long texts and a text alone once took different paths (kernel, OpenBLAS) by the call's size,
+    // whose roundings differ: a ranking then depended on the order writes arrived in.
+    const long = "The committee reviewed the budget for the river project and asked for a second estimate. ".repeat(5);
+    const short = "Grace moved the dentist appointment to Friday.";
+    const others = Array.from({ length: 40 }, (_, i) => `${i} ${long}`);
+    const [[longAlone], [shortAlone], together] = await Promise.all([
+      kernelled.embed([long]),
+      kernelled.embed([short]),
+      kernelled.embed([...others, long, short]),
+    ]);
+    expect([...together.at(-2)!]).toEqual([...longAlone!]);
+    expect([...together.at(-1)!]).toEqual([...shortAlone!]);
+  });
+
   test("a library path that cannot be loaded is a start-up error, not a silent fallback", async () => {
     await expect(createUseLiteEmbedder({ blas: "/nonexistent/libopenblas.so.0" })).rejects.toThrow(
       "cannot load OpenBLAS",

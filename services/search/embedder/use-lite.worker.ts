@@ -2,7 +2,8 @@
 // (2.5–12 ms per short text, depending on the path), which would otherwise stall every request
 // the service is handling.
 import { BLAS_CANDIDATES, openBlas } from "./blas";
-import { blasWeightProducts, byRowCount, openDenseKernel } from "./dense";
+import { byTextLength } from "./by-length";
+import { blasWeightProducts, openDenseKernel } from "./dense";
 import { createUseLiteForward } from "./use-lite-forward";
 import { loadUseLite } from "./use-lite-graph";
 import { loadUseLiteWeights, readUseLiteFiles, useLiteTokenizer } from "./use-lite-weights";
@@ -37,12 +38,10 @@ async function load({ blas, kernel }: WorkerInit): Promise<Loaded> {
   } catch (err) {
     throw new Error(`EMBEDDINGS_KERNEL: cannot load ${kernel}: ${(err as Error).message}`);
   }
-  const embed = createUseLiteForward(
-    loadUseLiteWeights(files),
-    library.sgemm,
-    dense ? byRowCount(dense, blasWeightProducts(library.sgemm)) : blasWeightProducts(library.sgemm),
-    useLiteTokenizer(files.vocabulary),
-  );
+  const weights = loadUseLiteWeights(files);
+  const tokenize = useLiteTokenizer(files.vocabulary);
+  const onBlas = createUseLiteForward(weights, library.sgemm, blasWeightProducts(library.sgemm), tokenize);
+  const embed = dense ? byTextLength(createUseLiteForward(weights, library.sgemm, dense, tokenize), onBlas) : onBlas;
   return { embed, blas: library.path, kernel: dense ? kernel! : null };
 }
 
