@@ -1,0 +1,27 @@
+import { pooledEmbedder } from "../../services/search/embedder/pool";
+import { createUseLiteEmbedder } from "../../services/search/embedder/use-lite";
+import { pool } from "./load";
+
+/** As many copies of the offline model as the search service runs (EMBEDDINGS_WORKERS, default 2). */
+const COPIES = Number(process.env.EMBEDDINGS_WORKERS ?? 2);
+
+/**
+ * The model alone as the search service runs it: its copies, `batch` texts a call, one call in flight per copy.
+ * Resolves texts/s; the ceiling of any ingest.
+ */
+export async function modelAloneRate(texts: string[], batch: number): Promise<{ rate: number; copies: number }> {
+  const copies = await Promise.all(
+    Array.from({ length: COPIES }, () =>
+      createUseLiteEmbedder({ blas: "auto", kernel: process.env.EMBEDDINGS_KERNEL }),
+    ),
+  );
+  const model = pooledEmbedder(copies);
+  try {
+    const calls = Math.ceil(texts.length / batch);
+    const started = performance.now();
+    await pool(calls, COPIES, async (c) => void (await model.embed(texts.slice(c * batch, (c + 1) * batch))));
+    return { rate: texts.length / ((performance.now() - started) / 1000), copies: COPIES };
+  } finally {
+    await model.close?.();
+  }
+}
