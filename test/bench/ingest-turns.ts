@@ -1,7 +1,7 @@
 import { apiClient, newTenant } from "../api";
 import { embeddedTokenCounter } from "./embedded-tokens";
 import { pool } from "./load";
-import { lmeTime, loadLongMemEval, shuffled } from "./longmemeval-data";
+import { lmeTime, loadLongMemEval, sessionBatchItems, shuffled } from "./longmemeval-data";
 import type { BenchContext } from "./sections";
 import { embeddingChunks } from "../../services/search/embedder";
 import { USE_LITE } from "../../services/search/embedder/use-lite";
@@ -31,16 +31,9 @@ export async function benchTurnIngest(ctx: BenchContext) {
     .filter((s, i, all) => all.findIndex((o) => o.id === s.id) === i)
     .slice(0, SESSIONS);
   const countTokens = embeddedTokenCounter();
-  const bodies = sessions.map((s) => {
-    const at = lmeTime(s.date) ?? Date.UTC(2023, 0, 1);
-    const turns = s.turns.map((t, i) => ({
-      content: `${t.role}: ${t.content}`,
-      content_type: "conversation",
-      occurred_at: new Date(at + (i + 1) * 1000).toISOString(),
-    }));
-    return { root: `Chat session on ${s.date}`, turns, at };
-  });
-  const turns = bodies.flatMap((b) => b.turns.map((t) => t.content));
+  // Each session's batch as the LongMemEval bench posts it: its root first, then its turns.
+  const bodies = sessions.map((s) => sessionBatchItems(s, lmeTime(s.date) ?? Date.UTC(2023, 0, 1)));
+  const turns = bodies.flatMap((items) => items.slice(1).map((t) => t.content));
   const tokens = turns.reduce((n, t) => n + countTokens(t), 0);
   const chars = turns.reduce((n, t) => n + t.length, 0);
 
@@ -49,11 +42,7 @@ export async function benchTurnIngest(ctx: BenchContext) {
   let failures = 0;
   const started = performance.now();
   await pool(bodies.length, IN_FLIGHT, async (i) => {
-    const b = bodies[i]!;
-    const items = [
-      { content: b.root, content_type: "conversation", occurred_at: new Date(b.at).toISOString() },
-      ...b.turns.map((t) => ({ ...t, parent_ref: 0 })),
-    ];
+    const items = bodies[i]!;
     const res = await api.post("/v1/memories/batch", { items });
     failures += res.status === 200 ? res.body.data.failed : items.length;
   });

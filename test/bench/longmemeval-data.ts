@@ -74,6 +74,26 @@ export function shuffled<T extends { id: string }>(items: T[]): T[] {
   return [...items].sort((a, b) => key(a.id) - key(b.id) || (a.id < b.id ? -1 : 1));
 }
 
+/**
+ * One session as the README's measure posts it in one `POST /v1/memories/batch`: its root (the session and its
+ * date), then its turns ("<role>: <content>", occurred_at = the session's date + the turn's index in seconds).
+ */
+export function sessionBatchItems(s: LmeSession, at: number) {
+  return [
+    {
+      content: `Chat session ${s.id} on ${s.date}`,
+      content_type: "conversation",
+      occurred_at: new Date(at).toISOString(),
+    },
+    ...s.turns.map((t, i) => ({
+      content: `${t.role}: ${t.content}`,
+      content_type: "conversation",
+      parent_ref: 0,
+      occurred_at: new Date(at + (i + 1) * 1000).toISOString(),
+    })),
+  ];
+}
+
 /** A turn's id in the measure: `<session id>#<index in the session>`. */
 export const turnId = (session: string, index: number) => `${session}#${index}`;
 

@@ -18,6 +18,7 @@ import {
   lmeRecalls,
   lmeTime,
   loadLongMemEval,
+  sessionBatchItems,
   shuffled,
   summariseLme,
   turnId,
@@ -70,19 +71,7 @@ async function ingest(api: ApiClient, q: LmeQuestion, where: Map<string, Located
   for (const s of q.sessions) {
     const at = lmeTime(s.date) ?? last + 86_400_000;
     last = at;
-    const items = [
-      {
-        content: `Chat session ${s.id} on ${s.date}`,
-        content_type: "conversation",
-        occurred_at: new Date(at).toISOString(),
-      },
-      ...s.turns.map((t, i) => ({
-        content: `${t.role}: ${t.content}`,
-        content_type: "conversation",
-        parent_ref: 0,
-        occurred_at: new Date(at + (i + 1) * 1000).toISOString(),
-      })),
-    ];
+    const items = sessionBatchItems(s, at);
     const body = await post(api, "/v1/memories/batch", { items });
     (body.data.items as { data?: { id: string }; error?: unknown }[]).forEach((item, i) => {
       if (!item.data) throw new Error(`batch item ${i} of ${q.id}/${s.id} refused: ${JSON.stringify(item.error)}`);

@@ -1,5 +1,4 @@
-import { pooledEmbedder } from "../../services/search/embedder/pool";
-import { createUseLiteEmbedder } from "../../services/search/embedder/use-lite";
+import { createUseLitePool } from "../../services/search/embedder/pool";
 import { pool } from "./load";
 
 /** As many copies of the offline model as the search service runs (EMBEDDINGS_WORKERS, default 2). */
@@ -10,12 +9,7 @@ const COPIES = Number(process.env.EMBEDDINGS_WORKERS ?? 2);
  * Resolves texts/s; the ceiling of any ingest.
  */
 export async function modelAloneRate(texts: string[], batch: number): Promise<{ rate: number; copies: number }> {
-  const copies = await Promise.all(
-    Array.from({ length: COPIES }, () =>
-      createUseLiteEmbedder({ blas: "auto", kernel: process.env.EMBEDDINGS_KERNEL }),
-    ),
-  );
-  const model = pooledEmbedder(copies);
+  const model = await createUseLitePool(COPIES, { blas: "auto", kernel: process.env.EMBEDDINGS_KERNEL });
   try {
     const calls = Math.ceil(texts.length / batch);
     const started = performance.now();

@@ -3,8 +3,7 @@ import type { Embedder } from "./embedder";
 import { createBatcher } from "./batcher";
 import { cachedEmbedder } from "./cache";
 import { createOpenAiEmbedder } from "./openai";
-import { pooledEmbedder } from "./pool";
-import { createUseLiteEmbedder } from "./use-lite";
+import { createUseLitePool } from "./pool";
 
 export { DEFAULT_MAX_TOKENS, embeddingText, modelIdOf, type Embedder } from "./embedder";
 export { chunkChars, embeddingChunks } from "./chunks";
@@ -42,13 +41,7 @@ export async function createEmbedders(config: EmbedderConfig, log: Logger): Prom
   const workers = remote ? 0 : (config.EMBEDDINGS_WORKERS ?? 1);
   const local = remote
     ? null
-    : pooledEmbedder(
-        await Promise.all(
-          Array.from({ length: workers }, () =>
-            createUseLiteEmbedder({ blas: config.EMBEDDINGS_BLAS, kernel: config.EMBEDDINGS_KERNEL }),
-          ),
-        ),
-      );
+    : await createUseLitePool(workers, { blas: config.EMBEDDINGS_BLAS, kernel: config.EMBEDDINGS_KERNEL });
   const base =
     local ??
     (await createOpenAiEmbedder({

@@ -1,3 +1,5 @@
+import type { WorkerInit } from "./use-lite.worker";
+import { createUseLiteEmbedder, type UseLiteEmbedder } from "./use-lite";
 import type { Embedder } from "./embedder";
 
 /**
@@ -24,4 +26,9 @@ export function pooledEmbedder<E extends Embedder>(copies: E[]): E {
       await Promise.all(copies.map((c) => c.close?.()));
     },
   };
+}
+
+/** `copies` copies of the offline model (EMBEDDINGS_WORKERS), each in its worker thread, as one embedder. */
+export async function createUseLitePool(copies: number, init: WorkerInit): Promise<UseLiteEmbedder> {
+  return pooledEmbedder(await Promise.all(Array.from({ length: copies }, () => createUseLiteEmbedder(init))));
 }
