@@ -36,17 +36,19 @@ export function amongCandidates(candidates: ReadCandidate[], evidence: string[],
 }
 
 /**
- * The settings compared: the service's own first, so it wins ties. The weights over their whole range without
- * expansion; each expansion crossed with the weights near the service's (the optimum is a wide plateau).
+ * The settings compared: the service's own first, so it wins ties. The weights and the chunk discount over their
+ * whole range without expansion; each expansion crossed with the weights near the service's (the optimum is a
+ * wide plateau).
  */
 export function grid(): Setting[] {
   const none: Expansion = { neighbours: 0, threads: 0, feedback: 0 };
   const out: Setting[] = [{ ...RANKING, expansion: EXPANSION }];
   // β < 1: at β = 1 a turn and its neighbour score alike (1 − (1 − a)(1 − b)), their order left to their ids.
-  for (const semanticWeight of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7])
+  for (const semanticWeight of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75])
     for (const threadWeight of [0, 0.25, 0.5, 0.75, 0.9])
       for (const entityWeight of [0, 0.025, 0.05, 0.075, 0.1])
-        out.push({ semanticWeight, threadWeight, entityWeight, expansion: none });
+        for (const chunkDiscount of [0, 0.05, 0.1, 0.15])
+          out.push({ semanticWeight, threadWeight, entityWeight, chunkDiscount, expansion: none });
   for (const neighbours of [0, 3, 5, 10, 20])
     for (const threads of [0, 1, 2, 3])
       for (const feedback of [0, 10, 30]) {
@@ -54,7 +56,13 @@ export function grid(): Setting[] {
         for (const semanticWeight of [0.45, 0.5, 0.55, 0.6])
           for (const threadWeight of [0.75, 0.9])
             for (const entityWeight of [0, 0.025, 0.05])
-              out.push({ semanticWeight, threadWeight, entityWeight, expansion: { neighbours, threads, feedback } });
+              out.push({
+                semanticWeight,
+                threadWeight,
+                entityWeight,
+                chunkDiscount: RANKING.chunkDiscount,
+                expansion: { neighbours, threads, feedback },
+              });
       }
   return out;
 }

@@ -2,6 +2,8 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import {
   cosineInt8,
+  DISCOUNTED_CHUNKS_MAX,
+  fittedSemantic,
   matchScore,
   semanticFromVsim,
   SEMANTIC_WEIGHT,
@@ -69,7 +71,7 @@ describe("rank", () => {
   });
 
   test("naming whom the query names raises the match; neighbours borrow the raised match", () => {
-    const params = { semanticWeight: 0.5, threadWeight: 0.5, entityWeight: 0.1 };
+    const params = { semanticWeight: 0.5, threadWeight: 0.5, entityWeight: 0.1, chunkDiscount: 0 };
     const out = rank(
       [
         { id: "other", semantic: 0.5, lexical: 0.5, entity: 0 },
@@ -95,7 +97,7 @@ describe("rank", () => {
       { id: "lexical", semantic: 0, lexical: 0.8 },
     ];
     const order = (semanticWeight: number) =>
-      rank(candidates, 2, 0, { semanticWeight, threadWeight: 0, entityWeight: 0 }).map((r) => r.id);
+      rank(candidates, 2, 0, { semanticWeight, threadWeight: 0, entityWeight: 0, chunkDiscount: 0 }).map((r) => r.id);
     expect(order(0.7)).toEqual(["semantic", "lexical"]);
     expect(order(0.3)).toEqual(["lexical", "semantic"]);
   });
@@ -110,7 +112,7 @@ describe("rank", () => {
       ],
       10,
       0,
-      { semanticWeight: 0.5, threadWeight: 0.5, entityWeight: 0 },
+      { semanticWeight: 0.5, threadWeight: 0.5, entityWeight: 0, chunkDiscount: 0 },
     );
     const byId = Object.fromEntries(out.map((r) => [r.id, r]));
     expect(byId.answer!.scores.thread).toBe(0.8);
@@ -119,6 +121,24 @@ describe("rank", () => {
     expect(byId.after!.scores.thread).toBeCloseTo(0.1, 6);
     expect(byId.unrelated!.scores.thread).toBe(0);
     expect(out.map((r) => r.id)).toEqual(["question", "answer", "unrelated", "after"]);
+  });
+
+  test("a memory of several chunks has its best chunk's cosine discounted by δ · ln chunks", () => {
+    const params = { semanticWeight: 1, threadWeight: 0, entityWeight: 0, chunkDiscount: 0.1 };
+    const candidates = [
+      { id: "long", semantic: 0.62, lexical: 0, chunks: 8 },
+      { id: "turn", semantic: 0.6, lexical: 0 },
+    ];
+    const out = rank(candidates, 2, 0, params);
+    expect(out.map((r) => r.id)).toEqual(["turn", "long"]);
+    expect(out[1]!.score).toBeCloseTo(0.62 - 0.1 * Math.log(8), 6);
+    // The reported part stays the cosine; without the discount the long memory's best chunk wins.
+    expect(out[1]!.scores.semantic).toBe(0.62);
+    expect(rank(candidates, 2, 0, { ...params, chunkDiscount: 0 }).map((r) => r.id)).toEqual(["long", "turn"]);
+    expect(fittedSemantic(0.1, 7, 0.1)).toBe(0);
+    expect(fittedSemantic(0.5, 1, 0.1)).toBe(0.5);
+    // A document's discount stops at DISCOUNTED_CHUNKS_MAX chunks.
+    expect(fittedSemantic(0.5, 100, 0.1)).toBeCloseTo(0.5 - 0.1 * Math.log(DISCOUNTED_CHUNKS_MAX), 12);
   });
 
   test("a neighbour that is not a candidate adds nothing", () => {

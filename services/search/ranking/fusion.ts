@@ -2,16 +2,21 @@
  * How a candidate's parts become one `score` in 0..1 (the `threshold` applies to it):
  *
  *   semantic = max(0, cosine(query, memory))                 VSIM gives (1 + cos) / 2, hence 2s − 1
+ *   fitted   = max(0, semantic − δ · ln min(chunks, 8))      δ = CHUNK_DISCOUNT; chunks: the memory's vectors
  *   lexical  = min(1, BM25 / Σ idf(query terms))             bm25.ts `normaliseBm25`
  *   entity   = share of the query's names in its postings     names: capitalised words past the first
  *   match    = m + ε · entity · (1 − m),                       ε = ENTITY_WEIGHT
- *              m = α · semantic + (1 − α) · lexical            α = SEMANTIC_WEIGHT
+ *              m = α · fitted + (1 − α) · lexical              α = SEMANTIC_WEIGHT
  *   thread   = max(match of the previous / next sibling)      0 when neither is a candidate
  *   score    = match + β · thread · (1 − match)               β = THREAD_WEIGHT
  *
  * The thread term lets a turn borrow relevance from the turns around it (a question and its answer
  * share little vocabulary); `(1 − match)` keeps the score ≤ 1 and lets it matter less for strong
- * matches. The entity term favours, among memories that match alike, those naming whom the query names.
+ * matches. A long memory embedded in n chunks scores as its best chunk, the best of n draws: `fitted` takes
+ * back what those extra draws give, so a long reply does not outrank a one-chunk turn that says the same
+ * (results still report the cosine as `semantic`). It stops growing at 8 chunks (~3,000 characters, the
+ * longest chat turns): past that a memory is a document, and a passage deep in it must stay findable by meaning.
+ * The entity term favours, among memories that match alike, those naming whom the query names.
  * α, β and ε are the setting chosen on LoCoMo and LongMemEval at once, by cross-validation over both
  * (docs/search.md): LoCoMo alone prefers α 0.55, β 0.9 (its answer is often the turn after the match),
  * LongMemEval alone α 0.7, β 0 (the turns beside a match are mostly an assistant's long replies).
@@ -19,6 +24,9 @@
 export const SEMANTIC_WEIGHT = 0.7;
 export const THREAD_WEIGHT = 0.75;
 export const ENTITY_WEIGHT = 0.025;
+export const CHUNK_DISCOUNT = 0;
+/** The chunk count past which δ's discount stops growing. */
+export const DISCOUNTED_CHUNKS_MAX = 8;
 
 /**
  * The ranking's tunable parameters. The service ranks with `RANKING`; the retrieval benchmarks' folds
@@ -31,15 +39,22 @@ export interface RankingParams {
   threadWeight: number;
   /** ε above. */
   entityWeight: number;
+  /** δ above. */
+  chunkDiscount: number;
 }
 
 export const RANKING: RankingParams = {
   semanticWeight: SEMANTIC_WEIGHT,
   threadWeight: THREAD_WEIGHT,
   entityWeight: ENTITY_WEIGHT,
+  chunkDiscount: CHUNK_DISCOUNT,
 };
 
 export const semanticFromVsim = (vsimScore: number) => Math.max(0, Math.min(1, 2 * vsimScore - 1));
+
+/** The semantic part of a memory embedded in `chunks` vectors: its best chunk's cosine less δ · ln chunks (capped). */
+export const fittedSemantic = (semantic: number, chunks = 1, delta = CHUNK_DISCOUNT) =>
+  chunks > 1 ? Math.max(0, semantic - delta * Math.log(Math.min(chunks, DISCOUNTED_CHUNKS_MAX))) : semantic;
 
 export const matchScore = (semantic: number, lexical: number, alpha = SEMANTIC_WEIGHT) =>
   alpha * semantic + (1 - alpha) * lexical;

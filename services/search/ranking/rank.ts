@@ -1,4 +1,4 @@
-import { matchScore, RANKING, withEntity, withThread, type RankingParams } from "./fusion";
+import { fittedSemantic, matchScore, RANKING, withEntity, withThread, type RankingParams } from "./fusion";
 
 export interface Candidate {
   id: string;
@@ -8,6 +8,8 @@ export interface Candidate {
   prev?: string;
   /** Share of the query's names its postings hold (0..1); absent when the query names nobody. */
   entity?: number;
+  /** How many vectors (chunks) the memory has; absent: one. */
+  chunks?: number;
 }
 
 export interface Ranked {
@@ -29,10 +31,11 @@ export function rank(
   params: RankingParams = RANKING,
 ): Ranked[] {
   const match = new Map(
-    candidates.map((c) => [
-      c.id,
-      withEntity(matchScore(c.semantic, c.lexical, params.semanticWeight), c.entity ?? 0, params.entityWeight),
-    ]),
+    candidates.map((c) => {
+      const semantic = fittedSemantic(c.semantic, c.chunks, params.chunkDiscount);
+      const m = matchScore(semantic, c.lexical, params.semanticWeight);
+      return [c.id, withEntity(m, c.entity ?? 0, params.entityWeight)];
+    }),
   );
   // Best neighbour of each candidate: its previous sibling, and any candidate whose previous sibling it is.
   const neighbour = new Map<string, number>();

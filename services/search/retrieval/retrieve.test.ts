@@ -10,9 +10,11 @@ import {
   hashedVectorOf as vectorOf,
 } from "../embedder/hashed.fixture";
 import { createSearchStore } from "../store";
+import { DOC } from "../store/fields";
+import { searchKeys } from "../store/keyspace";
 import { createApplier } from "../indexer";
 import { snapshotFixture } from "../indexer/snapshot.fixture";
-import { candidateCount, createRetriever, type Retrieve } from "./retrieve";
+import { candidateCount, createCandidateReader, createRetriever, type Retrieve } from "./retrieve";
 import { filterEffort, OVERSAMPLE_MAX, oversampleCount } from "./vector-search";
 
 /** Retrieval against a real Redis with the hashed fake model. */
@@ -205,5 +207,33 @@ describe("retrieve with memories past their expiry (not purged yet)", () => {
     const browsed = await retrieve(own, { query: "*", limit: 6, threshold: 0, filters: {} });
     // Newest first: the six still there, although the newest memory of all expired.
     expect(browsed.map((r) => r.id)).toEqual([...live].reverse());
+  });
+});
+
+describe("candidates of a memory embedded in chunks", () => {
+  test("carry its chunk count, whichever side proposed them; one-vector memories carry none", async () => {
+    const own = { tenant: "rt-chunks", env: "live" as const };
+    const chunky: Embedder = { ...fake, maxTokens: 20 };
+    const words = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(" ");
+    const long = snapshotFixture({ content: `walnut ${words(60, "alpha")}` });
+    const short = snapshotFixture({ content: "walnut bread" });
+    const store = createSearchStore(redis);
+    await createApplier(
+      store,
+      { write: chunky, background: chunky },
+      MODEL,
+    )(own, {
+      upserts: [long, short],
+      deletes: [],
+    });
+    const stored = Number(await redis.hget(searchKeys(own).doc(long.id), DOC.vectorCount));
+    expect(stored).toBeGreaterThan(3);
+    const read = createCandidateReader({ reads: store.reads, embedder: chunky, modelId: MODEL });
+    const byLexical = await read(own, { query: "walnut", limit: 5, filters: {} });
+    expect(byLexical.find((c) => c.id === long.id)?.chunks).toBe(stored);
+    expect(byLexical.find((c) => c.id === short.id)?.chunks).toBeUndefined();
+    // A query that shares no word: both come from the vector side alone.
+    const bySemantic = await read(own, { query: "unrelated pecan", limit: 5, filters: {} });
+    expect(bySemantic.find((c) => c.id === long.id)?.chunks).toBe(stored);
   });
 });

@@ -144,6 +144,7 @@ async function matchCandidates(
     prev: new Map(),
     place: new Map(),
     entity: new Map(),
+    chunks: new Map(),
   };
   const everyPassing = search.strategy === "every-passing" ? search.ids : [];
   let ids = [...new Set([...parts.semantic.keys(), ...parts.bm25.keys(), ...everyPassing])];
@@ -164,6 +165,7 @@ async function matchCandidates(
     lexical: normaliseBm25(parts.bm25.get(id) ?? 0, idfSum),
     prev: parts.prev.get(id),
     entity: names.length > 0 ? (parts.entity.get(id) ?? 0) : undefined,
+    chunks: parts.chunks.get(id),
   });
   const first = ids.map(candidate);
   // An added memory must pass the query's filters: done for none or a lone filter set, the common cases.
@@ -190,7 +192,14 @@ async function matchCandidates(
   return [...first, ...added.map((id) => ({ ...candidate(id), proposed: proposed.get(id) }))];
 }
 
-const NOTHING_READ: Completion = { weights: [], vectors: new Map(), prev: new Map(), place: new Map(), held: [] };
+const NOTHING_READ: Completion = {
+  weights: [],
+  vectors: new Map(),
+  prev: new Map(),
+  place: new Map(),
+  chunks: new Map(),
+  held: [],
+};
 
 /**
  * The lexical side: the k best by BM25 among memories passing the filters, and (read as soon as they
@@ -214,8 +223,8 @@ function lexicalCandidates(
 }
 
 /**
- * What ranking takes of each candidate, by id: cosine (0..1), raw BM25, previous sibling, names held (0..1);
- * and where it sits in its thread (for expand.ts).
+ * What ranking takes of each candidate, by id: cosine (0..1), raw BM25, previous sibling, names held (0..1),
+ * chunk count (when above one); and where it sits in its thread (for expand.ts).
  */
 interface Parts {
   semantic: Map<string, number>;
@@ -223,6 +232,7 @@ interface Parts {
   prev: Map<string, string>;
   place: Map<string, ThreadPlace>;
   entity: Map<string, number>;
+  chunks: Map<string, number>;
 }
 
 type Completion = Awaited<ReturnType<ReadStore["complete"]>>;
@@ -231,8 +241,8 @@ type Completion = Awaited<ReturnType<ReadStore["complete"]>>;
  * Fills in what the side that proposed a candidate did not give it, in one read: the BM25 of
  * candidates only the vector side (or a small filter) proposed, from their postings; the cosine of
  * candidates the graph search did not return, from their stored vectors; every candidate's previous
- * sibling; and which of the query's names each candidate's postings hold. `lexExtras` holds the lexical
- * candidates' vectors and siblings, read ahead.
+ * sibling and chunk count; and which of the query's names each candidate's postings hold. `lexExtras`
+ * holds the lexical candidates' vectors and siblings, read ahead.
  */
 async function completeParts(
   q: {
@@ -281,6 +291,7 @@ async function completeParts(
   }
   for (const [id, p] of [...early.prev, ...more.prev]) parts.prev.set(id, p);
   for (const [id, p] of [...early.place, ...more.place]) parts.place.set(id, p);
+  for (const [id, n] of [...early.chunks, ...more.chunks]) parts.chunks.set(id, n);
   ids.forEach((id, j) => {
     const held = more.held.reduce((n, row) => n + (row[j] ? 1 : 0), 0);
     if (held > 0) parts.entity.set(id, held / q.names.length);

@@ -219,7 +219,7 @@ export function createReadStore(redis: RedisClient, call: SearchCall, vsimConnec
     /**
      * What fusion still needs, in one round trip: the BM25 weights of `lexicalFor` ids for each query
      * term, the stored vectors of `vectorsFor` ids (every chunk's: a second round trip for memories that
-     * have several), the previous sibling and thread place of every candidate, and which of the query's `names`
+     * have several), the previous sibling, thread place and chunk count of every candidate, and which of the query's `names`
      * the postings of `namesFor` ids hold.
      */
     async complete(space: Space, query: CompletionQuery) {
@@ -231,7 +231,8 @@ export function createReadStore(redis: RedisClient, call: SearchCall, vsimConnec
         if (lexicalFor.length > 0) for (const t of terms) pipe.zmscore(k.term(t), ...lexicalFor);
         for (const id of vectorsFor) pipe.callBuffer("VEMB", k.vectors(modelId), id, "RAW");
         if (query.chunked) for (const id of vectorsFor) pipe.hget(k.doc(id), DOC.vectorCount);
-        for (const id of prevFor) pipe.hmget(k.doc(id), DOC.previousSibling, DOC.parent, DOC.threadOrder);
+        for (const id of prevFor)
+          pipe.hmget(k.doc(id), DOC.previousSibling, DOC.parent, DOC.threadOrder, DOC.vectorCount);
         for (const t of names) pipe.zmscore(k.term(t), ...query.namesFor!);
         return pipe;
       });
@@ -251,10 +252,12 @@ export function createReadStore(redis: RedisClient, call: SearchCall, vsimConnec
       });
       const prev = new Map<string, string>();
       const place = new Map<string, ThreadPlace>();
+      const chunks = new Map<string, number>();
       for (const id of prevFor) {
-        const [p, parent, member] = res[i++] as (string | null)[];
+        const [p, parent, member, vc] = res[i++] as (string | null)[];
         if (p) prev.set(id, p);
         if (parent && member) place.set(id, { parent, member });
+        if (vc && Number(vc) > 1) chunks.set(id, Number(vc));
       }
       const held = names.map(() => (res[i++] as (string | null)[]).map((x) => x !== null));
       if (chunked.length > 0) {
@@ -272,7 +275,7 @@ export function createReadStore(redis: RedisClient, call: SearchCall, vsimConnec
           }
         }
       }
-      return { weights, vectors, prev, place, held };
+      return { weights, vectors, prev, place, chunks, held };
     },
 
     /** The next sibling of each memory at `places` (in its thread's order), or null for a thread's last. */
