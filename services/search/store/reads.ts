@@ -219,8 +219,8 @@ export function createReadStore(redis: RedisClient, call: SearchCall, vsimConnec
     /**
      * What fusion still needs, in one round trip: the BM25 weights of `lexicalFor` ids for each query
      * term, the stored vectors of `vectorsFor` ids (every chunk's: a second round trip for memories that
-     * have several), the previous sibling, thread place and chunk count of every candidate, and which of the query's `names`
-     * the postings of `namesFor` ids hold.
+     * have several), the previous sibling, thread place and chunk count of every candidate, and which of the
+     * query's `names` the postings of `namesFor` ids hold.
      */
     async complete(space: Space, query: CompletionQuery) {
       const { modelId, terms, lexicalFor, vectorsFor, prevFor } = query;

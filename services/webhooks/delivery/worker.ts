@@ -29,15 +29,21 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
-/** With nothing due, the schedules are polled at least this often (other replicas enqueue too). */
-const IDLE_POLL_MS = 500;
+/**
+ * With nothing due, the schedules are polled this often (another replica may enqueue while it is saturated, or
+ * stop with claims whose leases end), backing off by doubling to IDLE_POLL_MAX_MS while passes find nothing:
+ * an idle replica polled its 16 partitions 32 times a second. Its own enqueues and known retry times wake it.
+ */
+export const IDLE_POLL_MS = 500;
+export const IDLE_POLL_MAX_MS = 4000;
 const CLAIM_BATCH = 32;
 
 /**
  * Every replica runs one worker: it claims due deliveries from the 16 partitions' schedules (atomically,
  * so replicas share the work without coordinating), attempts each one, and settles it: succeeded, a retry
  * at the next step of the schedule (with jitter), or failed. It sleeps until the earliest due delivery,
- * at most IDLE_POLL_MS, and wakes at once when this replica enqueues something or an attempt ends.
+ * at most the idle poll (IDLE_POLL_MS, backing off), and wakes at once when this replica enqueues something or
+ * an attempt ends.
  */
 export function startDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
   const now = deps.now ?? Date.now;
@@ -49,9 +55,10 @@ export function startDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
   const running = new Set<Promise<void>>();
   /**
    * When each partition next has a delivery due, as far as this replica knows: its last claim said so, or it
-   * is polled again after IDLE_POLL_MS (other replicas enqueue too). 0 = claim at once.
+   * is polled again after `idlePoll` (other replicas enqueue too). 0 = claim at once.
    */
   const dueAt = partitions.map(() => 0);
+  let idlePoll = IDLE_POLL_MS;
   let woken = false;
   let wakeUp: (() => void) | null = null;
   const signal = () => {
@@ -62,6 +69,7 @@ export function startDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
   };
   const wake = (enqueued: Iterable<number> = partitions) => {
     for (const p of enqueued) dueAt[p] = 0;
+    idlePoll = IDLE_POLL_MS;
     signal();
   };
   /** Sleeps `ms`, or not at all when signalled since the loop's last pass began. */
@@ -129,6 +137,7 @@ export function startDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
   const loop = (async () => {
     while (!stopped) {
       woken = false;
+      let claimedAny = false;
       try {
         for (const p of partitions) {
           const at = now();
@@ -137,9 +146,11 @@ export function startDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
           const most = Math.min(CLAIM_BATCH, deps.concurrency - inFlight);
           const { claimed, nextDue } = await store.deliveries.claim(p, at, deps.leaseMs, most);
           for (const c of claimed) start(c);
+          if (claimed.length > 0) claimedAny = true;
           // A full claim may have left due deliveries behind: come back at once.
-          dueAt[p] = claimed.length === most ? at : Math.min(nextDue ?? Infinity, at + IDLE_POLL_MS);
+          dueAt[p] = claimed.length === most ? at : Math.min(nextDue ?? Infinity, at + idlePoll);
         }
+        idlePoll = claimedAny ? IDLE_POLL_MS : Math.min(IDLE_POLL_MAX_MS, 2 * idlePoll);
       } catch (err) {
         log.warn("webhook schedules unreachable; trying again", errorFields(err));
         await sleep(1000);
