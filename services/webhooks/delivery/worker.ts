@@ -58,6 +58,12 @@ export function startDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
    * is polled again after `idlePoll` (other replicas enqueue too). 0 = claim at once.
    */
   const dueAt = partitions.map(() => 0);
+  /**
+   * The earliest delivery this replica's settles made due in each partition (a retry, or a memory's next event
+   * once its lane is free) and no claim has taken since: a claim's `nextDue` may predate the settle, so it is
+   * kept apart from `dueAt` and cleared only by a claim made after it is due.
+   */
+  const settledDue = partitions.map(() => Infinity);
   let idlePoll = IDLE_POLL_MS;
   let woken = false;
   let wakeUp: (() => void) | null = null;
@@ -88,8 +94,10 @@ export function startDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
         });
 
   const settle = async (c: ClaimedDelivery, attempt: Attempt, outcome: AttemptOutcome, retryAt: number | null) => {
-    if (!(await store.deliveries.settle(c, attempt, outcome, retryAt, now())))
+    const settled = await store.deliveries.settle(c, attempt, outcome, retryAt, now());
+    if (settled === null)
       log.warn("webhook attempt outlived its lease; another replica took the delivery over", { delivery: c.id });
+    else if (settled.due !== null) settledDue[c.partition] = Math.min(settledDue[c.partition]!, settled.due);
   };
 
   const attempt = async (c: ClaimedDelivery) => {
@@ -142,7 +150,8 @@ export function startDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
         for (const p of partitions) {
           const at = now();
           if (inFlight >= deps.concurrency || stopped) break;
-          if (dueAt[p]! > at) continue;
+          if (Math.min(dueAt[p]!, settledDue[p]!) > at) continue;
+          if (settledDue[p]! <= at) settledDue[p] = Infinity;
           const most = Math.min(CLAIM_BATCH, deps.concurrency - inFlight);
           const { claimed, nextDue } = await store.deliveries.claim(p, at, deps.leaseMs, most);
           for (const c of claimed) start(c);
@@ -158,7 +167,7 @@ export function startDeliveryWorker(deps: WorkerDeps): DeliveryWorker {
       }
       if (stopped) break;
       // At full capacity an ending attempt signals; otherwise sleep until the earliest partition is due.
-      const wait = inFlight >= deps.concurrency ? IDLE_POLL_MS : Math.min(...dueAt) - now();
+      const wait = inFlight >= deps.concurrency ? IDLE_POLL_MS : Math.min(...dueAt, ...settledDue) - now();
       if (wait > 0) await sleep(wait);
     }
   })();

@@ -5,7 +5,7 @@
 -- KEYS: due sorted set, active hash
 -- ARGV: delivery id, claim token, now ms, now ISO, the attempt (JSON object),
 --   outcome ('succeeded' | 'retry' | 'failed'), retry due ms ('' unless retry), retention ms, attempts kept
--- Returns 1 when settled, 0 when the claim no longer holds.
+-- Returns 0 when the claim no longer holds; else 1, or 2 when the lane's next delivery became due now.
 use_partition_of(KEYS[1])
 local id, outcome = ARGV[1], ARGV[6]
 local record_key = PK.record(id)
@@ -23,5 +23,5 @@ local lane = redis.call('HGET', record_key, 'lane')
 redis.call('HSET', record_key, 'status', outcome, 'next_at', '', 'manual', '', 'lane', '')
 redis.call('ZREM', KEYS[1], id)
 redis.call('PEXPIRE', record_key, ARGV[8])
-finish_in_lane(id, lane, KEYS[1], KEYS[2], ARGV[3], ARGV[4])
+if finish_in_lane(id, lane, KEYS[1], KEYS[2], ARGV[3], ARGV[4]) then return 2 end
 return 1

@@ -99,8 +99,17 @@ export function deliveryStore(redis: RedisClient, call: WebhooksCall) {
       return { claimed, nextDue: head === "" ? null : Number(head) };
     },
 
-    /** Records an attempt's outcome; false when the claim no longer holds (nothing changed). */
-    async settle(c: ClaimedDelivery, attempt: Attempt, outcome: AttemptOutcome, retryAt: number | null, now: number) {
+    /**
+     * Records an attempt's outcome; null when the claim no longer holds (nothing changed). `due` is when what
+     * it made due in the partition is: the retry, or now when it handed the memory's lane to its next event.
+     */
+    async settle(
+      c: ClaimedDelivery,
+      attempt: Attempt,
+      outcome: AttemptOutcome,
+      retryAt: number | null,
+      now: number,
+    ): Promise<{ due: number | null } | null> {
       const k = partitionKeys(c.partition);
       const args = [
         c.id,
@@ -113,7 +122,9 @@ export function deliveryStore(redis: RedisClient, call: WebhooksCall) {
         RETENTION_MS,
         ATTEMPTS_KEPT,
       ];
-      return (await call("settle", [k.due, k.active], args)) === 1;
+      const settled = Number(await call("settle", [k.due, k.active], args));
+      if (settled === 0) return null;
+      return { due: settled === 2 ? now : outcome === "retry" ? retryAt : null };
     },
 
     /** Makes a delivery due now (NOT_FOUND unless it is the endpoint's). */

@@ -120,8 +120,8 @@ describe("deliveries", () => {
     const again = await claimAll(wh, t + 60_001);
     expect(again.map((c) => [c.id, c.attempt])).toEqual([[d.id, 2]]);
     // The first claim lost the delivery: its settle changes nothing.
-    expect(await store.deliveries.settle(first[0]!, attempt(), "succeeded", null, Date.now())).toBe(false);
-    expect(await store.deliveries.settle(again[0]!, attempt(), "succeeded", null, Date.now())).toBe(true);
+    expect(await store.deliveries.settle(first[0]!, attempt(), "succeeded", null, Date.now())).toBeNull();
+    expect(await store.deliveries.settle(again[0]!, attempt(), "succeeded", null, Date.now())).toEqual({ due: null });
     expect(await store.deliveries.get(wh, d.id)).toMatchObject({ status: "succeeded", attempt_count: 2 });
   });
 
@@ -131,7 +131,7 @@ describe("deliveries", () => {
     const t = Date.now();
     await store.deliveries.enqueue([d], t);
     const [c] = await claimAll(wh, t);
-    await store.deliveries.settle(c!, attempt("HTTP 500"), "retry", t + 5000, t);
+    expect(await store.deliveries.settle(c!, attempt("HTTP 500"), "retry", t + 5000, t)).toEqual({ due: t + 5000 });
     expect(await store.deliveries.get(wh, d.id)).toMatchObject({
       status: "pending",
       next_attempt_at: new Date(t + 5000).toISOString(),
@@ -161,12 +161,17 @@ describe("deliveries", () => {
       ]),
     );
     const order: string[] = [];
+    const handedOn: string[] = [];
     for (let round = 0; round < 4; round++) {
       for (const c of await claimAll(wh, t + round)) {
         order.push(c.id);
-        await store.deliveries.settle(c, attempt(), round === 0 && c.id === a1.id ? "failed" : "succeeded", null, t);
+        const outcome = round === 0 && c.id === a1.id ? "failed" : "succeeded";
+        const settled = await store.deliveries.settle(c, attempt(), outcome, null, t);
+        // Settling says when it made the lane's next event due, so the worker claims it without polling.
+        if (settled?.due === t) handedOn.push(c.id);
       }
     }
+    expect(handedOn).toEqual([a1.id, a2.id]);
     // a1 failing (gave up) still hands the lane on: a2, then a3.
     expect(order.filter((id) => id !== b1.id)).toEqual([a1.id, a2.id, a3.id]);
     expect(order).toContain(b1.id);
