@@ -46,7 +46,7 @@ export function grid(): Setting[] {
   // β < 1: at β = 1 a turn and its neighbour score alike (1 − (1 − a)(1 − b)), their order left to their ids.
   for (const semanticWeight of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75])
     for (const threadWeight of [0, 0.25, 0.5, 0.75, 0.9])
-      for (const entityWeight of [0, 0.025, 0.05, 0.075, 0.1])
+      for (const entityWeight of [0, 0.025, 0.05, 0.075, 0.1, 0.125, 0.15])
         for (const chunkDiscount of [0, 0.05, 0.1, 0.15])
           out.push({ semanticWeight, threadWeight, entityWeight, chunkDiscount, expansion: none });
   for (const neighbours of [0, 3, 5, 10, 20])
@@ -55,7 +55,7 @@ export function grid(): Setting[] {
         if (neighbours === 0 && threads === 0 && feedback === 0) continue;
         for (const semanticWeight of [0.45, 0.5, 0.55, 0.6])
           for (const threadWeight of [0.75, 0.9])
-            for (const entityWeight of [0, 0.025, 0.05])
+            for (const entityWeight of [0, 0.05, 0.1])
               out.push({
                 semanticWeight,
                 threadWeight,

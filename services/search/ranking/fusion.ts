@@ -15,7 +15,9 @@
  * matches. A long memory embedded in n chunks scores as its best chunk, the best of n draws: `fitted` takes
  * back what those extra draws give, so a long reply does not outrank a one-chunk turn that says the same
  * (results still report the cosine as `semantic`). It stops growing at 8 chunks (~3,000 characters, the
- * longest chat turns): past that a memory is a document, and a passage deep in it must stay findable by meaning.
+ * longest chat turns). The service keeps δ at 0: the folds choose 0.1–0.15, at which a passage deep in a long
+ * document (a paraphrase's cosine ~0.3) falls below unrelated short memories; the benchmarks' evidence is short
+ * turns, and the discount learns that more than it corrects the n draws (docs/search.md).
  * The entity term favours, among memories that match alike, those naming whom the query names.
  * α, β and ε are the setting chosen on LoCoMo and LongMemEval at once, by cross-validation over both
  * (docs/search.md): LoCoMo alone prefers α 0.55, β 0.9 (its answer is often the turn after the match),
@@ -23,7 +25,7 @@
  */
 export const SEMANTIC_WEIGHT = 0.7;
 export const THREAD_WEIGHT = 0.75;
-export const ENTITY_WEIGHT = 0.025;
+export const ENTITY_WEIGHT = 0.1;
 export const CHUNK_DISCOUNT = 0;
 /** The chunk count past which δ's discount stops growing. */
 export const DISCOUNTED_CHUNKS_MAX = 8;
