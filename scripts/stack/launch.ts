@@ -55,8 +55,8 @@ export interface Stack {
   services: Record<ServiceName, Child[]>;
   gateway: Child;
   env: Record<string, string>;
-  /** Starts one more replica of a service (or a replacement). */
-  addReplica(name: ServiceName): Child;
+  /** Starts one more replica of a service (or a replacement), with `env` added to the stack's. */
+  addReplica(name: ServiceName, env?: Record<string, string>): Child;
   /**
    * Starts one more gateway replica on its own free port, with `env` added to the stack's; resolves when its
    * /readyz is 200.
@@ -127,8 +127,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   env.SERVICES = names.join(",");
   let counter = 0;
   const services = Object.fromEntries(SERVICE_NAMES.map((n) => [n, [] as Child[]])) as Record<ServiceName, Child[]>;
-  const addReplica = (name: ServiceName) => {
-    const child = spawnChild(`${name}-${++counter}`, `services/${name}/main.ts`, env, logDir);
+  const addReplica = (name: ServiceName, extra: Record<string, string> = {}) => {
+    const child = spawnChild(`${name}-${++counter}`, `services/${name}/main.ts`, { ...env, ...extra }, logDir);
     services[name].push(child);
     return child;
   };
