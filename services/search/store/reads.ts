@@ -226,12 +226,15 @@ export function createReadStore(redis: RedisClient, call: SearchCall, vsimConnec
       const { modelId, terms, lexicalFor, vectorsFor, prevFor } = query;
       const names = query.namesFor?.length ? (query.names ?? []) : [];
       const k = searchKeys(space);
+      // One read of each memory's record serves its sibling, thread place and chunk count (which says how many
+      // chunk vectors to read when some memories of the index have several).
+      const prevSet = new Set(prevFor);
+      const docsFor = [...prevFor, ...(query.chunked ? vectorsFor.filter((id) => !prevSet.has(id)) : [])];
       const res = await execBatch(() => {
         const pipe = redis.pipeline();
         if (lexicalFor.length > 0) for (const t of terms) pipe.zmscore(k.term(t), ...lexicalFor);
         for (const id of vectorsFor) pipe.callBuffer("VEMB", k.vectors(modelId), id, "RAW");
-        if (query.chunked) for (const id of vectorsFor) pipe.hget(k.doc(id), DOC.vectorCount);
-        for (const id of prevFor)
+        for (const id of docsFor)
           pipe.hmget(k.doc(id), DOC.previousSibling, DOC.parent, DOC.threadOrder, DOC.vectorCount);
         for (const t of names) pipe.zmscore(k.term(t), ...query.namesFor!);
         return pipe;
@@ -246,19 +249,19 @@ export function createReadStore(redis: RedisClient, call: SearchCall, vsimConnec
         const v = int8Of(res[i++] as Buffer[] | null);
         if (v) vectors.set(id, [v]);
       }
-      const chunked = (query.chunked ? vectorsFor : []).flatMap((id) => {
-        const n = Number(res[i++] ?? 1);
-        return n > 1 && vectors.has(id) ? [{ id, n }] : [];
-      });
       const prev = new Map<string, string>();
       const place = new Map<string, ThreadPlace>();
       const chunks = new Map<string, number>();
-      for (const id of prevFor) {
+      for (const id of docsFor) {
         const [p, parent, member, vc] = res[i++] as (string | null)[];
-        if (p) prev.set(id, p);
-        if (parent && member) place.set(id, { parent, member });
+        if (p && prevSet.has(id)) prev.set(id, p);
+        if (parent && member && prevSet.has(id)) place.set(id, { parent, member });
         if (vc && Number(vc) > 1) chunks.set(id, Number(vc));
       }
+      const chunked = (query.chunked ? vectorsFor : []).flatMap((id) => {
+        const n = chunks.get(id) ?? 1;
+        return n > 1 && vectors.has(id) ? [{ id, n }] : [];
+      });
       const held = names.map(() => (res[i++] as (string | null)[]).map((x) => x !== null));
       if (chunked.length > 0) {
         const more = await execBatch(() => {
