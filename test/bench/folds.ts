@@ -47,8 +47,9 @@ export function grid(): Setting[] {
   for (const semanticWeight of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75])
     for (const threadWeight of [0, 0.25, 0.5, 0.75, 0.9])
       for (const entityWeight of [0, 0.025, 0.05, 0.075, 0.1, 0.125, 0.15])
-        for (const chunkDiscount of [0, 0.05, 0.1, 0.15])
-          out.push({ semanticWeight, threadWeight, entityWeight, chunkDiscount, expansion: none });
+        for (const chunkDiscount of [0, 0.05, 0.1, 0.15, 0.2])
+          for (const peakWidth of chunkDiscount === 0 ? [0] : [0, 0.1, 0.15])
+            out.push({ semanticWeight, threadWeight, entityWeight, chunkDiscount, peakWidth, expansion: none });
   for (const neighbours of [0, 3, 5, 10, 20])
     for (const threads of [0, 1, 2, 3])
       for (const feedback of [0, 10, 30]) {
@@ -61,6 +62,7 @@ export function grid(): Setting[] {
                 threadWeight,
                 entityWeight,
                 chunkDiscount: RANKING.chunkDiscount,
+                peakWidth: RANKING.peakWidth,
                 expansion: { neighbours, threads, feedback },
               });
       }

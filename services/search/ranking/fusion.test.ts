@@ -71,7 +71,7 @@ describe("rank", () => {
   });
 
   test("naming whom the query names raises the match; neighbours borrow the raised match", () => {
-    const params = { semanticWeight: 0.5, threadWeight: 0.5, entityWeight: 0.1, chunkDiscount: 0 };
+    const params = { semanticWeight: 0.5, threadWeight: 0.5, entityWeight: 0.1, chunkDiscount: 0, peakWidth: 0 };
     const out = rank(
       [
         { id: "other", semantic: 0.5, lexical: 0.5, entity: 0 },
@@ -97,7 +97,9 @@ describe("rank", () => {
       { id: "lexical", semantic: 0, lexical: 0.8 },
     ];
     const order = (semanticWeight: number) =>
-      rank(candidates, 2, 0, { semanticWeight, threadWeight: 0, entityWeight: 0, chunkDiscount: 0 }).map((r) => r.id);
+      rank(candidates, 2, 0, { semanticWeight, threadWeight: 0, entityWeight: 0, chunkDiscount: 0, peakWidth: 0 }).map(
+        (r) => r.id,
+      );
     expect(order(0.7)).toEqual(["semantic", "lexical"]);
     expect(order(0.3)).toEqual(["lexical", "semantic"]);
   });
@@ -112,7 +114,7 @@ describe("rank", () => {
       ],
       10,
       0,
-      { semanticWeight: 0.5, threadWeight: 0.5, entityWeight: 0, chunkDiscount: 0 },
+      { semanticWeight: 0.5, threadWeight: 0.5, entityWeight: 0, chunkDiscount: 0, peakWidth: 0 },
     );
     const byId = Object.fromEntries(out.map((r) => [r.id, r]));
     expect(byId.answer!.scores.thread).toBe(0.8);
@@ -124,7 +126,7 @@ describe("rank", () => {
   });
 
   test("a memory of several chunks has its best chunk's cosine discounted by δ · ln chunks", () => {
-    const params = { semanticWeight: 1, threadWeight: 0, entityWeight: 0, chunkDiscount: 0.1 };
+    const params = { semanticWeight: 1, threadWeight: 0, entityWeight: 0, chunkDiscount: 0.1, peakWidth: 0 };
     const candidates = [
       { id: "long", semantic: 0.62, lexical: 0, chunks: 8 },
       { id: "turn", semantic: 0.6, lexical: 0 },
@@ -134,11 +136,35 @@ describe("rank", () => {
     expect(out[1]!.score).toBeCloseTo(0.62 - 0.1 * Math.log(8), 6);
     // The reported part stays the cosine; without the discount the long memory's best chunk wins.
     expect(out[1]!.scores.semantic).toBe(0.62);
-    expect(rank(candidates, 2, 0, { ...params, chunkDiscount: 0 }).map((r) => r.id)).toEqual(["long", "turn"]);
-    expect(fittedSemantic(0.1, 7, 0.1)).toBe(0);
-    expect(fittedSemantic(0.5, 1, 0.1)).toBe(0.5);
+    expect(rank(candidates, 2, 0, { ...params, chunkDiscount: 0, peakWidth: 0 }).map((r) => r.id)).toEqual([
+      "long",
+      "turn",
+    ]);
+    const flat = { chunkDiscount: 0.1, peakWidth: 0 };
+    expect(fittedSemantic({ semantic: 0.1, chunks: 7 }, flat)).toBe(0);
+    expect(fittedSemantic({ semantic: 0.5, chunks: 1 }, flat)).toBe(0.5);
     // A document's discount stops at DISCOUNTED_CHUNKS_MAX chunks.
-    expect(fittedSemantic(0.5, 100, 0.1)).toBeCloseTo(0.5 - 0.1 * Math.log(DISCOUNTED_CHUNKS_MAX), 12);
+    expect(fittedSemantic({ semantic: 0.5, chunks: 100 }, flat)).toBeCloseTo(
+      0.5 - 0.1 * Math.log(DISCOUNTED_CHUNKS_MAX),
+      12,
+    );
+  });
+
+  test("a long memory whose best chunk stands out of its runner-up keeps its cosine (τ)", () => {
+    const params = { semanticWeight: 1, threadWeight: 0, entityWeight: 0, chunkDiscount: 0.15, peakWidth: 0.15 };
+    // A passage deep in a document: one chunk matches, the others hardly (the long-memory test's figures).
+    const document = { id: "document", semantic: 0.3, lexical: 0, chunks: 115, runnerUp: 0.11 };
+    const unrelated = { id: "unrelated", semantic: 0.14, lexical: 0 };
+    expect(rank([document, unrelated], 2, 0, params).map((r) => r.id)).toEqual(["document", "unrelated"]);
+    expect(fittedSemantic(document, params)).toBe(0.3);
+    // Without the runner-up's cosine (or with τ 0), the discount is whole and buries the passage.
+    expect(rank([{ ...document, runnerUp: undefined }, unrelated], 2, 0, params)[0]!.id).toBe("unrelated");
+    expect(rank([document, unrelated], 2, 0, { ...params, peakWidth: 0 })[0]!.id).toBe("unrelated");
+    // A long reply whose chunks all match alike is discounted almost whole: the turn saying the same wins.
+    const reply = { id: "reply", semantic: 0.62, lexical: 0, chunks: 8, runnerUp: 0.6 };
+    const turn = { id: "turn", semantic: 0.6, lexical: 0 };
+    expect(rank([reply, turn], 2, 0, params).map((r) => r.id)).toEqual(["turn", "reply"]);
+    expect(fittedSemantic(reply, params)).toBeCloseTo(0.62 - 0.15 * Math.log(8) * (1 - 0.02 / 0.15), 12);
   });
 
   test("a neighbour that is not a candidate adds nothing", () => {

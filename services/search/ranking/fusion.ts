@@ -2,7 +2,8 @@
  * How a candidate's parts become one `score` in 0..1 (the `threshold` applies to it):
  *
  *   semantic = max(0, cosine(query, memory))                 VSIM gives (1 + cos) / 2, hence 2s − 1
- *   fitted   = max(0, semantic − δ · ln min(chunks, 8))      δ = CHUNK_DISCOUNT; chunks: the memory's vectors
+ *   fitted   = max(0, semantic − δ · ln min(chunks, 8) · f)  δ = CHUNK_DISCOUNT; chunks: the memory's vectors
+ *              f = max(0, 1 − (semantic − runnerUp) / τ)      τ = PEAK_WIDTH; runnerUp: runner-up.ts
  *   lexical  = min(1, BM25 / Σ idf(query terms))             bm25.ts `normaliseBm25`
  *   entity   = share of the query's names in its postings     names: capitalised words past the first
  *   match    = m + ε · entity · (1 − m),                       ε = ENTITY_WEIGHT
@@ -15,18 +16,19 @@
  * matches. A long memory embedded in n chunks scores as its best chunk, the best of n draws: `fitted` takes
  * back what those extra draws give, so a long reply does not outrank a one-chunk turn that says the same
  * (results still report the cosine as `semantic`). It stops growing at 8 chunks (~3,000 characters, the
- * longest chat turns). The service keeps δ at 0: the folds choose 0.1–0.15, at which a passage deep in a long
- * document (a paraphrase's cosine ~0.3) falls below unrelated short memories; the benchmarks' evidence is short
- * turns, and the discount learns that more than it corrects the n draws (docs/search.md).
+ * longest chat turns), and it shrinks as the best chunk stands out of its runner-up (runner-up.ts), to nothing
+ * at a gap of τ: a passage deep in a document matches in one place and keeps its cosine, a reply on the
+ * query's topic matches throughout and is discounted whole.
  * The entity term favours, among memories that match alike, those naming whom the query names.
- * α, β and ε are the setting chosen on LoCoMo and LongMemEval at once, by cross-validation over both
+ * α, β, ε, δ and τ are the setting chosen on LoCoMo and LongMemEval at once, by cross-validation over both
  * (docs/search.md): LoCoMo alone prefers α 0.55, β 0.9 (its answer is often the turn after the match),
  * LongMemEval alone α 0.7, β 0 (the turns beside a match are mostly an assistant's long replies).
  */
-export const SEMANTIC_WEIGHT = 0.7;
-export const THREAD_WEIGHT = 0.75;
+export const SEMANTIC_WEIGHT = 0.65;
+export const THREAD_WEIGHT = 0.5;
 export const ENTITY_WEIGHT = 0.1;
-export const CHUNK_DISCOUNT = 0;
+export const CHUNK_DISCOUNT = 0.15;
+export const PEAK_WIDTH = 0.15;
 /** The chunk count past which δ's discount stops growing. */
 export const DISCOUNTED_CHUNKS_MAX = 8;
 
@@ -43,6 +45,8 @@ export interface RankingParams {
   entityWeight: number;
   /** δ above. */
   chunkDiscount: number;
+  /** τ above. */
+  peakWidth: number;
 }
 
 export const RANKING: RankingParams = {
@@ -50,13 +54,26 @@ export const RANKING: RankingParams = {
   threadWeight: THREAD_WEIGHT,
   entityWeight: ENTITY_WEIGHT,
   chunkDiscount: CHUNK_DISCOUNT,
+  peakWidth: PEAK_WIDTH,
 };
 
 export const semanticFromVsim = (vsimScore: number) => Math.max(0, Math.min(1, 2 * vsimScore - 1));
 
-/** The semantic part of a memory embedded in `chunks` vectors: its best chunk's cosine less δ · ln chunks (capped). */
-export const fittedSemantic = (semantic: number, chunks = 1, delta = CHUNK_DISCOUNT) =>
-  chunks > 1 ? Math.max(0, semantic - delta * Math.log(Math.min(chunks, DISCOUNTED_CHUNKS_MAX))) : semantic;
+/**
+ * The semantic part of a memory embedded in `chunks` vectors: its best chunk's cosine less δ · ln chunks (capped),
+ * times how little the best chunk stands out of its runner-up (runner-up.ts): 1 − gap / τ, floored at 0.
+ */
+export function fittedSemantic(
+  c: { semantic: number; chunks?: number; runnerUp?: number },
+  params: Pick<RankingParams, "chunkDiscount" | "peakWidth"> = RANKING,
+): number {
+  const chunks = c.chunks ?? 1;
+  if (chunks <= 1 || params.chunkDiscount === 0) return c.semantic;
+  const gap = c.runnerUp === undefined ? 0 : Math.max(0, c.semantic - c.runnerUp);
+  const flat = params.peakWidth > 0 ? Math.max(0, 1 - gap / params.peakWidth) : 1;
+  const discount = params.chunkDiscount * Math.log(Math.min(chunks, DISCOUNTED_CHUNKS_MAX)) * flat;
+  return Math.max(0, c.semantic - discount);
+}
 
 export const matchScore = (semantic: number, lexical: number, alpha = SEMANTIC_WEIGHT) =>
   alpha * semantic + (1 - alpha) * lexical;

@@ -6,3 +6,4 @@
 export { B, CONTEXT_WEIGHT, idf, K1, normaliseBm25 } from "./bm25";
 export { cosineInt8, RANKING, semanticFromVsim, type RankingParams } from "./fusion";
 export { rank, type Candidate, type Ranked } from "./rank";
+export { runnerUp } from "./runner-up";

@@ -10,6 +10,8 @@ export interface Candidate {
   entity?: number;
   /** How many vectors (chunks) the memory has; absent: one. */
   chunks?: number;
+  /** Its runner-up chunk's cosine when it has several (runner-up.ts), or a bound above it; absent: unknown. */
+  runnerUp?: number;
 }
 
 export interface Ranked {
@@ -32,7 +34,7 @@ export function rank(
 ): Ranked[] {
   const match = new Map(
     candidates.map((c) => {
-      const semantic = fittedSemantic(c.semantic, c.chunks, params.chunkDiscount);
+      const semantic = fittedSemantic(c, params);
       const m = matchScore(semantic, c.lexical, params.semanticWeight);
       return [c.id, withEntity(m, c.entity ?? 0, params.entityWeight)];
     }),

@@ -235,5 +235,40 @@ describe("candidates of a memory embedded in chunks", () => {
     // A query that shares no word: both come from the vector side alone.
     const bySemantic = await read(own, { query: "unrelated pecan", limit: 5, filters: {} });
     expect(bySemantic.find((c) => c.id === long.id)?.chunks).toBe(stored);
+
+    // Its runner-up chunk's cosine comes along (how much the best stands out); a one-chunk memory has none.
+    const matching = await read(own, { query: "alpha3 alpha4 alpha5", limit: 5, filters: {} });
+    const hit = matching.find((c) => c.id === long.id)!;
+    expect(hit.runnerUp).toBeDefined();
+    expect(hit.runnerUp!).toBeLessThan(hit.semantic);
+    expect(matching.find((c) => c.id === short.id)?.runnerUp).toBeUndefined();
+
+    // A vector hit carries each chunk of its memory VSIM answered, [index, score] best first, and the lowest score.
+    const [vector] = await chunky.embed(["alpha3 alpha4 alpha5"]);
+    const set = searchKeys(own).vectors(MODEL);
+    const flat = (await redis.call(
+      "VSIM",
+      set,
+      "FP32",
+      Buffer.from(vector!.buffer),
+      "WITHSCORES",
+      "COUNT",
+      100,
+    )) as string[];
+    const ofLong = flat.flatMap((e, i) => {
+      const [id, chunk] = e.split("#");
+      return i % 2 === 0 && id === long.id ? [[Number(chunk ?? 0), Number(flat[i + 1])]] : [];
+    });
+    const nearest = async (count: number) =>
+      (await store.reads.nearest(own, { modelId: MODEL, vector: vector!, count, filter: null })).find(
+        (h) => h.id === long.id,
+      )!;
+    expect(ofLong.length).toBe(stored);
+    const all = await nearest(100);
+    expect(all.chunkScores).toEqual(ofLong as [number, number][]);
+    expect(all.lowest).toBe(Number(flat[flat.length - 1]));
+    const alone = await nearest(1);
+    expect(alone.chunkScores).toEqual([ofLong[0] as [number, number]]);
+    expect(alone.lowest).toBe(alone.score);
   });
 });

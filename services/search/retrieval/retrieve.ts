@@ -2,7 +2,7 @@ import type { Space } from "../../kit/space";
 import { MATCH_ALL } from "../../contract/search";
 import { embeddingText, type Embedder } from "../embedder";
 import { hasFilters, toFilterSpec, type FilterInput, type FilterSpec } from "../filters";
-import { cosineInt8, idf, normaliseBm25, rank, semanticFromVsim, type Candidate } from "../ranking";
+import { cosineInt8, idf, normaliseBm25, rank, runnerUp, semanticFromVsim, type Candidate } from "../ranking";
 import { queryNames, queryTerms } from "../text";
 import type { Hit, ReadStore, ThreadPlace } from "../store";
 import { chooseVectorSearch, searchGraph, type VectorQuery, type VectorSearch } from "./vector-search";
@@ -140,6 +140,16 @@ async function matchCandidates(
 
   const parts: Parts = {
     semantic: new Map(nearest.map((h) => [h.id, semanticFromVsim(h.score)])),
+    runnerUp: new Map(),
+    chunkScores: new Map(
+      nearest.map((h) => [
+        h.id,
+        {
+          seen: (h.chunkScores ?? []).map(([i, s]): [number, number] => [i, semanticFromVsim(s)]),
+          bound: semanticFromVsim(h.lowest ?? 0),
+        },
+      ]),
+    ),
     bm25: new Map(lex.hits.map((h) => [h.id, h.score])),
     prev: new Map(),
     place: new Map(),
@@ -166,6 +176,7 @@ async function matchCandidates(
     prev: parts.prev.get(id),
     entity: names.length > 0 ? (parts.entity.get(id) ?? 0) : undefined,
     chunks: parts.chunks.get(id),
+    runnerUp: runnerUpOf(parts, id),
   });
   const first = ids.map(candidate);
   // An added memory must pass the query's filters: done for none or a lone filter set, the common cases.
@@ -233,6 +244,20 @@ interface Parts {
   place: Map<string, ThreadPlace>;
   entity: Map<string, number>;
   chunks: Map<string, number>;
+  /** A candidate's runner-up chunk's cosine (Candidate.runnerUp), when all its chunks' vectors were read. */
+  runnerUp: Map<string, number>;
+  /** The chunks of a candidate the vector search returned, [index, cosine], and a bound above the others. */
+  chunkScores: Map<string, { seen: [number, number][]; bound: number }>;
+}
+
+/** A candidate's runner-up chunk's cosine (ranking/runner-up.ts), once its chunk count is known. */
+function runnerUpOf(parts: Parts, id: string): number | undefined {
+  const chunks = parts.chunks.get(id) ?? 1;
+  if (chunks <= 1) return undefined;
+  const read = parts.runnerUp.get(id);
+  if (read !== undefined) return read;
+  const found = parts.chunkScores.get(id);
+  return found ? runnerUp(chunks, found.seen, found.bound) : undefined;
 }
 
 type Completion = Awaited<ReturnType<ReadStore["complete"]>>;
@@ -284,8 +309,12 @@ async function completeParts(
   if (q.vector !== null) {
     for (const vectors of [early.vectors, more.vectors]) {
       for (const [id, chunks] of vectors) {
-        // A memory of several chunks scores as its best one.
-        if (!semantic.has(id)) semantic.set(id, Math.max(0, ...chunks.map((v) => cosineInt8(q.vector!, v))));
+        if (semantic.has(id)) continue;
+        // A memory of several chunks scores as its best one; its runner-up says how much the best stands out.
+        const cosines = chunks.map((v, i): [number, number] => [i, Math.max(0, cosineInt8(q.vector!, v))]);
+        semantic.set(id, Math.max(0, ...cosines.map(([, c]) => c)));
+        const runner = runnerUp(cosines.length, cosines, 0);
+        if (runner !== undefined) parts.runnerUp.set(id, runner);
       }
     }
   }

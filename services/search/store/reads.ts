@@ -9,6 +9,10 @@ import type { SearchCall } from "../lua/library";
 export interface Hit {
   id: string;
   score: number;
+  /** A vector search's hit: the memory's chunks it returned, [chunk index, score], best first. */
+  chunkScores?: [number, number][];
+  /** A vector search's hit: the lowest score it returned (a bound above every chunk it did not return). */
+  lowest?: number;
 }
 
 /** A stored vector as VEMB RAW gives it: int8 components; only its direction matters for cosine. */
@@ -27,14 +31,26 @@ export const memoryOfElement = (element: string) => {
 };
 const chunkElement = (id: string, i: number) => (i === 0 ? id : `${id}#${i}`);
 
-/** One hit per memory, its best chunk's (VSIM answers best first). */
+/** The chunk a vector-set element is: i for `<id>#<i>`, 0 for the memory's id. */
+const chunkIndexOf = (element: string) => {
+  const at = element.indexOf("#");
+  return at < 0 ? 0 : Number(element.slice(at + 1));
+};
+
+/** One hit per memory, its best chunk's, with every chunk of it returned (VSIM answers best first). */
 function bestPerMemory(hits: Hit[]): Hit[] {
-  const seen = new Set<string>();
+  const lowest = hits.length > 0 ? hits[hits.length - 1]!.score : 0;
+  const byId = new Map<string, Hit & { chunkScores: [number, number][] }>();
   const out: Hit[] = [];
   for (const h of hits) {
     const id = memoryOfElement(h.id);
-    if (!seen.has(id)) out.push({ id, score: h.score });
-    seen.add(id);
+    let hit = byId.get(id);
+    if (hit === undefined) {
+      hit = { id, score: h.score, chunkScores: [], lowest };
+      byId.set(id, hit);
+      out.push(hit);
+    }
+    hit.chunkScores.push([chunkIndexOf(h.id), h.score]);
   }
   return out;
 }
