@@ -140,8 +140,7 @@ async function matchCandidates(
 
   const parts: Parts = {
     semantic: new Map(nearest.map((h) => [h.id, semanticFromVsim(h.score)])),
-    runnerUp: new Map(),
-    chunkScores: new Map(
+    chunkCosines: new Map(
       nearest.map((h) => [
         h.id,
         {
@@ -244,20 +243,17 @@ interface Parts {
   place: Map<string, ThreadPlace>;
   entity: Map<string, number>;
   chunks: Map<string, number>;
-  /** A candidate's runner-up chunk's cosine (Candidate.runnerUp), when all its chunks' vectors were read. */
-  runnerUp: Map<string, number>;
-  /** The chunks of a candidate the vector search returned, [index, cosine], and a bound above the others. */
-  chunkScores: Map<string, { seen: [number, number][]; bound: number }>;
+  /**
+   * A candidate's chunks known, [index, cosine], and a bound above the others: those the vector search returned,
+   * or every chunk when its vectors were read (bound 0).
+   */
+  chunkCosines: Map<string, { seen: [number, number][]; bound: number }>;
 }
 
 /** A candidate's runner-up chunk's cosine (ranking/runner-up.ts), once its chunk count is known. */
 function runnerUpOf(parts: Parts, id: string): number | undefined {
-  const chunks = parts.chunks.get(id) ?? 1;
-  if (chunks <= 1) return undefined;
-  const read = parts.runnerUp.get(id);
-  if (read !== undefined) return read;
-  const found = parts.chunkScores.get(id);
-  return found ? runnerUp(chunks, found.seen, found.bound) : undefined;
+  const known = parts.chunkCosines.get(id);
+  return known ? runnerUp(parts.chunks.get(id) ?? 1, known.seen, known.bound) : undefined;
 }
 
 type Completion = Awaited<ReturnType<ReadStore["complete"]>>;
@@ -313,8 +309,7 @@ async function completeParts(
         // A memory of several chunks scores as its best one; its runner-up says how much the best stands out.
         const cosines = chunks.map((v, i): [number, number] => [i, Math.max(0, cosineInt8(q.vector!, v))]);
         semantic.set(id, Math.max(0, ...cosines.map(([, c]) => c)));
-        const runner = runnerUp(cosines.length, cosines, 0);
-        if (runner !== undefined) parts.runnerUp.set(id, runner);
+        if (cosines.length > 1) parts.chunkCosines.set(id, { seen: cosines, bound: 0 });
       }
     }
   }
