@@ -3,7 +3,7 @@
 // graph's; use-lite-forward.ts says how each one is used).
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { EmbeddingsModel } from "@energetic-ai/embeddings";
+import { sentencePieceEncoder } from "./sentence-piece";
 
 interface WeightSpec {
   name: string;
@@ -149,10 +149,7 @@ export function loadUseLiteWeights({ json, weightData: data }: UseLiteFiles): Us
   };
 }
 
-/** The model's SentencePiece tokenizer over its vocabulary (the package's own; only it is used). */
+/** The model's SentencePiece tokenizer over its vocabulary (the package's tokens, see sentence-piece.ts). */
 export function useLiteTokenizer(vocabulary: [string, number][]): (text: string) => number[] {
-  const { tokenizer } = new EmbeddingsModel({ model: null as never, vocabulary }) as unknown as {
-    tokenizer: { encode(text: string): number[] };
-  };
-  return (text) => tokenizer.encode(text);
+  return sentencePieceEncoder(vocabulary);
 }
