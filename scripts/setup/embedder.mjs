@@ -23,9 +23,9 @@ export function ensureOpenBlas() {
 }
 
 /**
- * The model's products with its weights run faster on a small kernel (AVX-512, or AVX2 with FMA) than on OpenBLAS
- * (services/search/embedder/dense.ts). Built once per source version into the cache; the search service checks the
- * CPU again before using it. Without it, OpenBLAS does the products.
+ * The model's products with its weights run faster on a small kernel (AVX-512, or AVX2 with FMA and F16C) than on
+ * OpenBLAS (services/search/embedder/dense.ts). Built once per source version into the cache; the search service
+ * checks the CPU again before using it. Without it, OpenBLAS does the products.
  * @returns {string | undefined} the kernel's path
  */
 export function ensureDenseKernel({ root, cacheDir }) {
@@ -35,7 +35,8 @@ export function ensureDenseKernel({ root, cacheDir }) {
     cpu = readFileSync("/proc/cpuinfo", "utf8");
   } catch {}
   const flags = /^flags\s*:(.*)$/m.exec(cpu)?.[1]?.split(/\s+/) ?? [];
-  if (!flags.includes("avx512f") && !(flags.includes("avx2") && flags.includes("fma"))) return undefined;
+  const avx2 = flags.includes("avx2") && flags.includes("fma") && flags.includes("f16c");
+  if (!flags.includes("avx512f") && !avx2) return undefined;
   const sourceFile = join(root, "services", "search", "embedder", "dense.c");
   const source = readFileSync(sourceFile);
   const out = join(cacheDir, `dense-${createHash("sha256").update(source).digest("hex").slice(0, 16)}.so`);

@@ -38,7 +38,7 @@ export const SearchConfig = {
       pattern: "^/.+",
       description:
         "The kernel for the offline model's weight products (services/search/embedder/dense.c built as a " +
-        "shared library; `npm start` builds it when the CPU has AVX-512 or AVX2 with FMA). " +
+        "shared library; `npm start` builds it when the CPU has AVX-512, or AVX2 with FMA and F16C). " +
         "Unset, or a CPU with neither: OpenBLAS does them.",
     }),
   ),

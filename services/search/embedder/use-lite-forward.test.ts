@@ -18,7 +18,8 @@ const TEXTS = [
   Array.from({ length: 200 }, (_, i) => `token${i}`).join(" "),
 ];
 
-// On a machine with AVX-512 or AVX2 and FMA `npm test` (scripts/bootstrap.mjs) has built the weight-product kernel.
+// On a machine with AVX-512, or AVX2 with FMA and F16C, `npm test` (scripts/bootstrap.mjs) has built the
+// weight-product kernel.
 const kernelPath = process.env.EMBEDDINGS_KERNEL;
 const hasKernel = denseVariant() !== null;
 
