@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { searchKeys } from "./keyspace";
 import { toIndexDoc } from "../indexer";
 import { toFilterSpec, toVsimFilter, type FilterInput } from "../filters";
-import { LEXICAL_POSTINGS_BUDGET, postingsPerTerm } from "./reads";
+import { LEXICAL_POSTINGS_BUDGET, MAIN_THREAD_VSIM_MAX_COUNT, postingsPerTerm, vsimArgs } from "./reads";
 import { MODEL, searchStoreFixture, snap, space, vec } from "./store.fixture";
 
 /** The store's candidate reads: lexical, browse and the VSIM filter, bounded on large postings. */
@@ -192,5 +192,30 @@ describe("lexical candidates on large postings (bounded reads per term)", () => 
     expect(hits.hits).toHaveLength(5);
     expect(await fx.redis.keys(`${searchKeys(s).prefix}tmp:*`)).toEqual([]);
     expect(await aofSize()).toBe(before);
+  });
+});
+
+describe("VSIM's arguments", () => {
+  const query = { modelId: MODEL, vector: vec(1, 0, 0, 0), count: 30, filter: null };
+  test("an unfiltered search of a query's candidates runs on Redis's main thread (NOTHREAD)", () => {
+    expect(vsimArgs("k", query)).toContain("NOTHREAD");
+    expect(vsimArgs("k", { ...query, count: MAIN_THREAD_VSIM_MAX_COUNT })).toContain("NOTHREAD");
+  });
+  test("a filtered or oversampled search keeps its thread (FILTER-EF or a large COUNT bounds its work)", () => {
+    const filtered = vsimArgs("k", { ...query, filter: ".tier == 1", filterEffort: 5000 });
+    expect(filtered).not.toContain("NOTHREAD");
+    expect(filtered.slice(-4)).toEqual(["FILTER", ".tier == 1", "FILTER-EF", 5000]);
+    expect(vsimArgs("k", { ...query, count: MAIN_THREAD_VSIM_MAX_COUNT + 1 })).not.toContain("NOTHREAD");
+  });
+  test("on a real Redis, NOTHREAD answers what the threaded search answers", async () => {
+    const s = space();
+    const docs = Array.from({ length: 40 }, (_, i) => snap({ content: `memory ${i}` }));
+    await put(s, docs);
+    const asked = { ...query, vector: vec(1, 0.5, 0.5, -0.2), count: 20 };
+    const near = await fx.store.reads.nearest(s, asked);
+    const threaded = vsimArgs(searchKeys(s).vectors(MODEL), asked).filter((a) => a !== "NOTHREAD");
+    const flat = (await fx.redis.call("VSIM", ...threaded)) as string[];
+    expect(near.length).toBeGreaterThan(0);
+    expect(near.map((h) => h.id)).toEqual(flat.filter((_, i) => i % 2 === 0).map((e) => e.split("#")[0]!));
   });
 });
