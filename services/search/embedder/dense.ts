@@ -58,13 +58,12 @@ export function openDenseKernel(path: string, flags = cpuFlags()): WeightProduct
   return (w, k, n) => {
     if (n % BLOCK !== 0 || w.length !== k * n)
       throw new Error(`dense kernel: a ${k} × ${n} weight matrix does not fit ${BLOCK}-column blocks`);
-    // Packed once: each block of `width` columns as k contiguous rows of `width` (rounded to the nearest
-    // half-precision value for the AVX2 variant).
-    const packed = new Float32Array(k * n);
+    // Packed once: each block of `width` columns as k contiguous rows of `width` (set rounds each weight to the
+    // nearest half-precision value for the AVX2 variant).
+    const packed = half ? new Float16Array(k * n) : new Float32Array(k * n);
     let o = 0;
     for (let j = 0; j < n; j += width)
       for (let p = 0; p < k; p++) packed.set(w.subarray(p * n + j, p * n + j + width), o++ * width);
-    const held = half ? new Float16Array(packed) : packed;
-    return (rows, a, c) => product(rows, n, k, ptr(a), ptr(held), ptr(c));
+    return (rows, a, c) => product(rows, n, k, ptr(a), ptr(packed), ptr(c));
   };
 }
