@@ -121,5 +121,7 @@ elseif #idfs > 0 and count > 0 and k > 0 then
   if F then redis.call('ZINTERSTORE', L, 2, L, F, 'WEIGHTS', 1, 0) end
   result = redis.call('ZRANGE', L, 0, k - 1, 'REV', 'WITHSCORES')
 end
-if #scratch > 0 then redis.call('DEL', unpack(scratch)) end
+-- UNLINK: Redis's background thread frees the large sets (the heads, the sum), off its main thread, where the
+-- commands queued behind this query wait (DEL held it ~0.55 ms a search at 100,000 memories).
+if #scratch > 0 then redis.call('UNLINK', unpack(scratch)) end
 return { count, result }

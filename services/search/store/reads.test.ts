@@ -193,6 +193,24 @@ describe("lexical candidates on large postings (bounded reads per term)", () => 
     expect(await fx.redis.keys(`${searchKeys(s).prefix}tmp:*`)).toEqual([]);
     expect(await aofSize()).toBe(before);
   });
+
+  test("a query's large scratch sets are freed off Redis's main thread (UNLINK)", async () => {
+    const s = space();
+    const docs = Array.from({ length: postingsPerTerm(1) + 10 }, (_, i) => snap({ content: `quince ${i}` }));
+    for (let i = 0; i < docs.length; i += 250) await put(s, docs.slice(i, i + 250));
+    const lazyFreed = async () => Number(/lazyfreed_objects:(\d+)/.exec(await fx.redis.info("memory"))![1]);
+    const before = await lazyFreed();
+    const found = await fx.store.reads.candidates(s, {
+      mode: "lex",
+      k: 5,
+      spec: toFilterSpec({}),
+      terms: [["quinc", 1]],
+    });
+    expect(found.hits).toHaveLength(5);
+    // The head copied from the long postings and the sum: both past Redis's lazy-free threshold (64 elements).
+    expect(await lazyFreed()).toBeGreaterThanOrEqual(before + 2);
+    expect(await fx.redis.keys(`${searchKeys(s).prefix}tmp:*`)).toEqual([]);
+  });
 });
 
 describe("VSIM's arguments", () => {
