@@ -9,6 +9,10 @@ import { MODEL, searchStoreFixture, snap, space, vec } from "./store.fixture";
 /** The store's candidate reads: lexical, browse and the VSIM filter, bounded on large postings. */
 const fx = searchStoreFixture("search-store-reads");
 const { put, postings } = fx;
+/** Many memories, upserted 250 at a time (as the indexer's batches are). */
+const putAll = async (s: ReturnType<typeof space>, snaps: Parameters<typeof put>[1]) => {
+  for (let i = 0; i < snaps.length; i += 250) await put(s, snaps.slice(i, i + 250));
+};
 
 describe("candidates", () => {
   test("lexical: Σ idf · w over the given terms, best first, restricted by filters", async () => {
@@ -153,7 +157,7 @@ describe("lexical candidates on large postings (bounded reads per term)", () => 
     const best = Array.from({ length: 6 }, (_, i) =>
       snap({ content: "apple apple apple", tier: i % 2 ? "short" : "long" }),
     );
-    for (let i = 0; i < filler.length; i += 250) await put(s, filler.slice(i, i + 250));
+    await putAll(s, filler);
     await put(s, best);
     const term: [string, number][] = [["appl", 1]];
     const all = await fx.store.reads.candidates(s, { mode: "lex", k: 6, spec: toFilterSpec({}), terms: term });
@@ -176,7 +180,7 @@ describe("lexical candidates on large postings (bounded reads per term)", () => 
     const docs = Array.from({ length: postingsPerTerm(2) + 10 }, (_, i) =>
       snap({ content: `pear plum ${i}`, tier: i % 2 ? "short" : "long" }),
     );
-    for (let i = 0; i < docs.length; i += 250) await put(s, docs.slice(i, i + 250));
+    await putAll(s, docs);
     const aofSize = async () => Number(/aof_current_size:(\d+)/.exec(await fx.redis.info("persistence"))![1]);
     const before = await aofSize();
     // Both terms are over the per-term cap (copied heads), and the filter is intersected.
@@ -197,7 +201,7 @@ describe("lexical candidates on large postings (bounded reads per term)", () => 
   test("a query's large scratch sets are freed off Redis's main thread (UNLINK)", async () => {
     const s = space();
     const docs = Array.from({ length: postingsPerTerm(1) + 10 }, (_, i) => snap({ content: `quince ${i}` }));
-    for (let i = 0; i < docs.length; i += 250) await put(s, docs.slice(i, i + 250));
+    await putAll(s, docs);
     const lazyFreed = async () => Number(/lazyfreed_objects:(\d+)/.exec(await fx.redis.info("memory"))![1]);
     const before = await lazyFreed();
     const found = await fx.store.reads.candidates(s, {
